@@ -1,0 +1,286 @@
+package capture
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Exit codes ctx reports, following timeout(1) and env(1).
+const (
+	ExitTimeout       = 124 // the command ran past --timeout and was stopped
+	ExitFailed        = 125 // ctx itself failed
+	ExitNotExecutable = 126 // the command exists but cannot be executed
+	ExitNotFound      = 127 // the command does not exist
+	ExitInterrupted   = 130 // ctx was interrupted (128 + SIGINT) and stopped the command
+)
+
+// Statuses, as recorded in run manifests (see store.Status*).
+const (
+	StatusExited        = "exited"
+	StatusSignaled      = "signaled"
+	StatusTimeout       = "timeout"
+	StatusInterrupted   = "interrupted"
+	StatusNotFound      = "not-found"
+	StatusNotExecutable = "not-executable"
+)
+
+// Options describe one capture.
+type Options struct {
+	Argv []string
+	Dir  string   // working directory; "" is the current one
+	Env  []string // the child's whole environment
+	// Stdin is the child's standard input; nil means /dev/null.
+	Stdin io.Reader
+	// Pipe uses plain pipes instead of pseudo-terminals.
+	Pipe bool
+	// Timeout stops the command after this long; zero means no limit.
+	Timeout time.Duration
+	// Grace is how long the process group has between SIGTERM and SIGKILL.
+	Grace time.Duration
+	// Drain is how long to keep reading after the command exits while some other
+	// process (a background job it started) still holds its output open.
+	Drain time.Duration
+	// Stdout and Stderr receive the bytes as they arrive. A sink error does not
+	// stop the capture (the command is drained so it does not block); it is
+	// reported in Result.SinkErr.
+	Stdout, Stderr io.Writer
+	// Cols and Rows size the terminals (pty mode).
+	Cols, Rows uint16
+}
+
+// Result says how the command ended.
+type Result struct {
+	Exit     int    // the status ctx reports
+	Status   string // one of the Status constants
+	Signal   int    // the signal that ended the command, if one did
+	Start    time.Time
+	Duration time.Duration
+	SinkErr  error // the first sink error (a full disk), if any
+	// Detached is set when a background process kept the output open after the
+	// command exited; output it wrote later was not captured.
+	Detached bool
+}
+
+// StartError is a command that could not be started; Exit is 126 or 127.
+type StartError struct {
+	Argv0  string
+	Exit   int
+	Status string
+	Err    error
+}
+
+func (e *StartError) Error() string {
+	if e.Exit == ExitNotFound {
+		return fmt.Sprintf("%s: command not found", e.Argv0)
+	}
+	return fmt.Sprintf("%s: cannot execute: %v", e.Argv0, e.Err)
+}
+
+func (e *StartError) Unwrap() error { return e.Err }
+
+// Run runs the command to completion, or until ctx is cancelled (an interrupt)
+// or the timeout passes; either way it returns what was captured.
+func Run(ctx context.Context, o Options) (Result, error) {
+	if len(o.Argv) == 0 {
+		return Result{}, errors.New("no command to run")
+	}
+	if o.Grace <= 0 {
+		o.Grace = 2 * time.Second
+	}
+	if o.Drain <= 0 {
+		o.Drain = 250 * time.Millisecond
+	}
+	path, err := lookPath(o.Argv[0], o.Dir, o.Env)
+	if err != nil {
+		return Result{}, err
+	}
+	cmd := &exec.Cmd{Path: path, Args: o.Argv, Dir: o.Dir, Env: o.Env}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+
+	var ends []*end
+	if o.Pipe {
+		ends, err = pipes()
+	} else {
+		ends, err = ptys(o.Cols, o.Rows)
+		if err == nil {
+			cmd.SysProcAttr.Setctty = true
+			cmd.SysProcAttr.Ctty = 1
+		}
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	defer func() {
+		for _, e := range ends {
+			e.close()
+		}
+	}()
+	cmd.Stdout, cmd.Stderr = ends[0].child, ends[1].child
+
+	var stdinDone chan struct{}
+	switch in := o.Stdin.(type) {
+	case nil:
+		cmd.Stdin = nil // /dev/null
+	case *os.File:
+		cmd.Stdin = in
+	default:
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			return Result{}, err
+		}
+		cmd.Stdin = pr
+		stdinDone = make(chan struct{})
+		go func() {
+			defer close(stdinDone)
+			_, _ = io.Copy(pw, in)
+			pw.Close()
+		}()
+		defer pr.Close()
+	}
+
+	res := Result{Start: time.Now()}
+	if err := cmd.Start(); err != nil {
+		return Result{}, startError(o.Argv[0], err)
+	}
+	for _, e := range ends {
+		e.child.Close()
+		e.child = nil
+	}
+	if f, ok := cmd.Stdin.(*os.File); ok && stdinDone != nil {
+		f.Close()
+	}
+
+	var wg sync.WaitGroup
+	var sinkMu sync.Mutex
+	sinkErr := func(err error) {
+		sinkMu.Lock()
+		if res.SinkErr == nil {
+			res.SinkErr = err
+		}
+		sinkMu.Unlock()
+	}
+	sinks := []io.Writer{o.Stdout, o.Stderr}
+	for i, e := range ends {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := e.drain(sinks[i]); err != nil {
+				sinkErr(err)
+			}
+		}()
+	}
+
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+
+	var timeout <-chan time.Time
+	if o.Timeout > 0 {
+		t := time.NewTimer(o.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	pgid := cmd.Process.Pid
+	var waitErr error
+	select {
+	case waitErr = <-waited:
+	case <-timeout:
+		res.Status = StatusTimeout
+		waitErr = stop(pgid, o.Grace, waited)
+	case <-ctx.Done():
+		res.Status = StatusInterrupted
+		waitErr = stop(pgid, o.Grace, waited)
+	}
+	res.Duration = time.Since(res.Start)
+
+	// Let the readers finish what the command wrote; if something else keeps
+	// the output open, stop reading after the drain period.
+	readersDone := make(chan struct{})
+	go func() { wg.Wait(); close(readersDone) }()
+	select {
+	case <-readersDone:
+	case <-time.After(o.Drain):
+		res.Detached = true
+		for _, e := range ends {
+			e.interrupt()
+		}
+		<-readersDone
+	}
+	if stdinDone != nil {
+		// The copy ends when the child's side of the pipe is gone, unless it is
+		// blocked reading our own input; do not wait for that.
+		select {
+		case <-stdinDone:
+		case <-time.After(o.Drain):
+		}
+	}
+
+	state := cmd.ProcessState
+	ws, _ := state.Sys().(syscall.WaitStatus)
+	switch {
+	case res.Status == StatusTimeout:
+		res.Exit = ExitTimeout
+		if ws.Signaled() {
+			res.Signal = int(ws.Signal())
+		}
+	case res.Status == StatusInterrupted:
+		res.Exit = ExitInterrupted
+		if ws.Signaled() {
+			res.Signal = int(ws.Signal())
+		}
+	case ws.Signaled():
+		res.Status, res.Signal, res.Exit = StatusSignaled, int(ws.Signal()), 128+int(ws.Signal())
+	default:
+		res.Status, res.Exit = StatusExited, state.ExitCode()
+	}
+	var exitErr *exec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &exitErr) {
+		return res, waitErr
+	}
+	return res, nil
+}
+
+// stop sends SIGTERM to the process group, waits up to grace for the command
+// to exit, then sends SIGKILL.
+func stop(pgid int, grace time.Duration, waited <-chan error) error {
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	select {
+	case err := <-waited:
+		// The leader is gone; make sure the rest of its group follows.
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		return err
+	case <-time.After(grace):
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	return <-waited
+}
+
+// lookPath finds the program the way the child's PATH would.
+func lookPath(argv0, dir string, env []string) (string, error) {
+	path, err := findExecutable(argv0, dir, env)
+	if err == nil {
+		return path, nil
+	}
+	return "", startError(argv0, err)
+}
+
+func startError(argv0 string, err error) error {
+	var se *StartError
+	if errors.As(err, &se) {
+		return se
+	}
+	switch {
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
+		return &StartError{Argv0: argv0, Exit: ExitNotFound, Status: StatusNotFound, Err: err}
+	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.ENOEXEC), errors.Is(err, syscall.EISDIR):
+		return &StartError{Argv0: argv0, Exit: ExitNotExecutable, Status: StatusNotExecutable, Err: err}
+	}
+	return fmt.Errorf("start %s: %w", argv0, err)
+}

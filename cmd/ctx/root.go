@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/ctxhq/ctx/store"
+)
+
+// Version is the ctx release.
+const Version = "0.1.0"
+
+// IO is where commands read and write; tests replace it with buffers.
+type IO struct {
+	In     io.Reader
+	Out    io.Writer
+	Err    io.Writer
+	IsTTY  bool
+	Getwd  func() (string, error)
+	Getenv func(string) string
+}
+
+func systemIO() *IO {
+	return &IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, IsTTY: term.IsTerminal(int(os.Stdout.Fd())),
+		Getwd: os.Getwd, Getenv: os.Getenv}
+}
+
+// Exit statuses of ctx's own commands (ctx run and ctx ingest pass the
+// command's status through instead; see their help).
+const (
+	exitOK     = 0
+	exitBad    = 1 // the thing asked for does not exist, or the input is bad
+	exitUsage  = 2 // the command line is wrong
+	exitFailed = 125
+)
+
+// exitError carries an exit status out of a command. A nil err means the status
+// was already explained (ctx run passes the child's status through).
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+func withCode(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return &exitError{code: code, err: err}
+}
+
+// usageError marks an error in the command line.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Errorf(format, args...)} }
+
+// Main runs ctx with the process's arguments and returns its exit status.
+func Main() int { return run(systemIO(), os.Args[1:]) }
+
+func run(ios *IO, args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	root := newRoot(ios)
+	root.SetArgs(args)
+	root.SetIn(ios.In)
+	root.SetOut(ios.Out)
+	root.SetErr(ios.Err)
+	err := root.ExecuteContext(ctx)
+	return report(ios, err)
+}
+
+// report prints an error with its hint and returns the exit status.
+func report(ios *IO, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	code := exitBad
+	if errors.As(err, &ee) {
+		code = ee.code
+		if ee.err == nil {
+			return code
+		}
+	} else {
+		code = classify(err)
+	}
+	fmt.Fprintf(ios.Err, "ctx: %v\n", err)
+	var se *store.Error
+	if errors.As(err, &se) && se.Hint != "" {
+		fmt.Fprintf(ios.Err, "  hint: %s\n", se.Hint)
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintln(ios.Err, "  run `ctx help` or `ctx COMMAND --help` for usage")
+	}
+	return code
+}
+
+// classify maps an error to ctx's exit statuses.
+func classify(err error) int {
+	var ue *usageError
+	switch {
+	case errors.As(err, &ue):
+		return exitUsage
+	case errors.Is(err, store.ErrLocked), errors.Is(err, store.ErrCorrupt):
+		return exitFailed
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrAmbiguous), errors.Is(err, store.ErrBadHandle), errors.Is(err, store.ErrRange):
+		return exitBad
+	}
+	return exitBad
+}
+
+func newRoot(ios *IO) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "ctx",
+		Short: "Run commands for coding agents: every byte kept, a small digest shown",
+		Long: `ctx runs a command, keeps every byte of its output in a local content-addressed
+store (.ctx/ at the top of the git repository, or $CTX_STORE), and prints a small,
+deterministic digest: what ran, the findings that matter, a coverage receipt of
+what was shown and left out, and handles that return any omitted span.`,
+		Example: `  ctx run -- go test ./...
+  ctx run --shell -- 'make build 2>&1 | tee build.log'
+  ctx get run:ba3d1020ee8f#stdout:L40-52
+  ctx ls`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
+	root.AddCommand(
+		newRunCmd(ios),
+		newGetCmd(ios),
+		newShowCmd(ios),
+		newLsCmd(ios),
+		newIngestCmd(ios),
+		newGCCmd(ios),
+		newPinCmd(ios),
+		newUnpinCmd(ios),
+		newReceiptsCmd(ios),
+		newContractCmd(ios),
+		newVersionCmd(ios),
+	)
+	root.CompletionOptions.DisableDefaultCmd = true
+	return root
+}
+
+// openStore finds the workspace's store. create makes it if missing.
+func openStore(ios *IO, create bool) (*store.Store, error) {
+	cwd, err := ios.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	loc, err := store.Locate(cwd)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(loc, create)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range st.Recover() {
+		switch {
+		case r.Run != nil:
+			fmt.Fprintf(ios.Err, "ctx: recovered the output of an interrupted capture (%s) as %s\n", quoteArgs(r.Argv), r.Run.Handle())
+		case r.Err != nil:
+			fmt.Fprintf(ios.Err, "ctx: could not recover the interrupted capture in %s: %v\n", r.Spool, r.Err)
+		}
+	}
+	return st, nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

@@ -1,0 +1,382 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ctxhq/ctx/capture"
+	"github.com/ctxhq/ctx/plan"
+	"github.com/ctxhq/ctx/receipts"
+	"github.com/ctxhq/ctx/store"
+)
+
+type runOptions struct {
+	argv      []string
+	shell     bool
+	cwd       string
+	timeout   time.Duration
+	grace     time.Duration
+	stdin     string
+	pipe      bool
+	maxOutput string
+	json      bool
+	digestOpts
+}
+
+// digestOpts are the flags that shape a digest (run, ingest, show).
+type digestOpts struct {
+	budget   int
+	pressure string
+	profile  string
+}
+
+func (o *digestOpts) register(c *cobra.Command) {
+	c.Flags().IntVar(&o.budget, "budget", 0, "token budget for the digest (default: the contract's ceiling for the outcome)")
+	c.Flags().StringVar(&o.pressure, "pressure", "", "context pressure: low, normal, high, or the fraction of the context in use (default $CTX_PRESSURE)")
+	c.Flags().StringVar(&o.profile, "profile", "", "use this profile instead of detecting one (see `ctx contract show`)")
+}
+
+func (o *digestOpts) options(ios *IO, st *store.Store) (receipts.Options, error) {
+	p := o.pressure
+	if p == "" {
+		p = ios.Getenv("CTX_PRESSURE")
+	}
+	pressure, err := plan.ParsePressure(p)
+	if err != nil {
+		return receipts.Options{}, usagef("%v", err)
+	}
+	if o.budget < 0 {
+		return receipts.Options{}, usagef("--budget %d: want a positive number of tokens", o.budget)
+	}
+	return receipts.Options{Budget: o.budget, Pressure: pressure, Profile: o.profile,
+		ContractDir: filepath.Join(st.Dir(), "contracts")}, nil
+}
+
+const runHelpExit = `
+Exit status: the command's own; 124 if it ran past --timeout; 125 if ctx itself
+failed; 126 if the command cannot be executed; 127 if it was not found; 128+N if
+it was killed by signal N; 130 if ctx was interrupted (Ctrl-C) and stopped it.`
+
+func newRunCmd(ios *IO) *cobra.Command {
+	o := &runOptions{}
+	c := &cobra.Command{
+		Use:   "run [flags] -- CMD [ARGS...]",
+		Short: "Run a command, store all its output, print a digest",
+		Long: `Run a command with its stdout and stderr each on its own pseudo-terminal (so it
+sees a terminal and line-buffers), store every byte, and print a digest: what
+ran, the findings that matter, a coverage receipt, and handles to the rest.
+
+The command runs in its own process group with stdin from /dev/null (or
+--stdin), PAGER=cat and GIT_PAGER=cat. On timeout or Ctrl-C the group gets
+SIGTERM, a grace period, then SIGKILL; the output so far is kept.
+` + runHelpExit,
+		Example: `  ctx run -- pytest -q
+  ctx run --timeout 2m -- go test ./...
+  ctx run --shell -- 'npm test 2>&1 | tee test.log'
+  ctx run --json -- cargo test     # run record, evidence items and receipt
+  ctx run --stdin input.txt -- ./filter`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return withCode(exitFailed, usagef("no command given: ctx run [flags] -- CMD [ARGS...]"))
+			}
+			o.argv = args
+			return withCode(exitFailed, runRun(cmd.Context(), ios, o))
+		},
+	}
+	f := c.Flags()
+	f.BoolVar(&o.shell, "shell", false, "run the arguments as one shell command line with sh -c (pipelines, redirections)")
+	f.StringVar(&o.cwd, "cwd", "", "run the command in this directory")
+	f.DurationVar(&o.timeout, "timeout", 10*time.Minute, "stop the command after this long (0 for no limit)")
+	f.DurationVar(&o.grace, "grace", 2*time.Second, "time between SIGTERM and SIGKILL when stopping the command")
+	f.StringVar(&o.stdin, "stdin", "", "feed this file to the command's stdin (- for ctx's own stdin; default /dev/null)")
+	f.BoolVar(&o.pipe, "pipe", false, "use plain pipes instead of pseudo-terminals")
+	f.StringVar(&o.maxOutput, "max-output", "1G", "per-stream byte cap; beyond it the head and tail are kept and the rest counted")
+	f.BoolVar(&o.json, "json", false, "print the run record, evidence items and receipt as JSON instead of the digest")
+	o.digestOpts.register(c)
+	c.Flags().SetInterspersed(false)
+	return c
+}
+
+// parseSize reads "1G", "512M", "64k", "1000".
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(strings.ToUpper(s))
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
+	mult := int64(1)
+	if t != "" {
+		switch t[len(t)-1] {
+		case 'K':
+			mult = 1 << 10
+		case 'M':
+			mult = 1 << 20
+		case 'G':
+			mult = 1 << 30
+		case 'T':
+			mult = 1 << 40
+		}
+		if mult > 1 {
+			t = t[:len(t)-1]
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("size %q: want a positive number of bytes, optionally with K, M or G", s)
+	}
+	return n * mult, nil
+}
+
+func runRun(ctx context.Context, ios *IO, o *runOptions) error {
+	capBytes, err := parseSize(o.maxOutput)
+	if err != nil {
+		return usagef("--max-output: %v", err)
+	}
+	argv := o.argv
+	if o.shell {
+		argv = []string{"sh", "-c", strings.Join(o.argv, " ")}
+	}
+	cwd, err := ios.Getwd()
+	if err != nil {
+		return err
+	}
+	dir := cwd
+	if o.cwd != "" {
+		dir = o.cwd
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(cwd, dir)
+		}
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return usagef("--cwd %s: not a directory", o.cwd)
+		}
+	}
+	st, err := openStore(ios, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	opts, err := o.digestOpts.options(ios, st)
+	if err != nil {
+		return err
+	}
+	session := ios.Getenv("CTX_SESSION")
+	sp, err := st.NewSpool(store.SpoolMeta{Argv: argv, Dir: relDir(st.Root(), dir), Mode: mode(o.pipe),
+		Started: time.Now().UTC(), PID: os.Getpid(), Session: session, Cap: capBytes})
+	if err != nil {
+		return err
+	}
+	committed, started := false, false
+	defer func() {
+		switch {
+		case committed:
+		case started:
+			// Keep what was captured: the spool stays and the next ctx
+			// command recovers it.
+			sp.Unlock()
+		default:
+			sp.Abort()
+		}
+	}()
+	outW, err := sp.Stream("stdout")
+	if err != nil {
+		return err
+	}
+	errW, err := sp.Stream("stderr")
+	if err != nil {
+		return err
+	}
+	var stdin io.Reader
+	switch o.stdin {
+	case "":
+	case "-":
+		inW, err := sp.Stream("stdin")
+		if err != nil {
+			return err
+		}
+		stdin = io.TeeReader(ios.In, inW)
+	default:
+		f, err := os.Open(o.stdin)
+		if err != nil {
+			return usagef("--stdin: %v", err)
+		}
+		defer f.Close()
+		inW, err := sp.Stream("stdin")
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(inW, f); err != nil {
+			return err
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		stdin = f
+	}
+	started = true
+	res, err := capture.Run(ctx, capture.Options{
+		Argv: argv, Dir: dir, Env: childEnv(os.Environ()), Stdin: stdin, Pipe: o.pipe,
+		Timeout: o.timeout, Grace: o.grace, Stdout: outW, Stderr: errW, Cols: 200, Rows: 50,
+	})
+	var se *capture.StartError
+	if errors.As(err, &se) {
+		sp.Abort()
+		committed = true
+		hint := "check the spelling, or use --shell for shell builtins, aliases and pipelines"
+		if se.Exit == capture.ExitNotExecutable {
+			hint = "make it executable (chmod +x) or run it through its interpreter"
+		}
+		fmt.Fprintf(ios.Err, "ctx: %v\n  hint: %s\n", se, hint)
+		return &exitError{code: se.Exit}
+	}
+	if err != nil {
+		return err
+	}
+	if res.SinkErr != nil {
+		return fmt.Errorf("the command finished with exit %d, but its output could not all be spooled: %w (what was spooled is kept in %s and recovered by the next ctx command)", res.Exit, res.SinkErr, sp.Dir())
+	}
+	m := store.Manifest{Argv: argv, Dir: relDir(st.Root(), dir), Mode: mode(o.pipe), Exit: res.Exit, Status: res.Status, Signal: res.Signal}
+	ex := store.Exec{Argv: argv, Start: res.Start.UTC(), Duration: res.Duration, Host: hostname(), PID: os.Getpid(),
+		Version: Version, Session: session, Cwd: dir}
+	if res.Detached {
+		ex.Note = "a background process kept the output open after the command exited; its later output was not captured"
+		fmt.Fprintf(ios.Err, "ctx: note: %s\n", ex.Note)
+	}
+	run, err := st.Commit(sp, m, ex)
+	if err != nil {
+		return err
+	}
+	committed = true
+	return digestAndPrint(ctx, ios, st, run, opts, session, o.json, res.Exit)
+}
+
+// digestAndPrint renders, stores and prints the digest of a fresh run, then
+// exits with the run's status.
+func digestAndPrint(ctx context.Context, ios *IO, st *store.Store, run *store.Run, opts receipts.Options, session string, asJSON bool, exit int) error {
+	key := commandKey(run.Manifest.Argv, run.Manifest.Dir)
+	var sess store.Session
+	if session != "" {
+		s, err := st.GetSession(session, key)
+		if err == nil {
+			sess = s
+		}
+		if sess.Run == run.ID {
+			opts.Level = sess.Level + 1 // the same result again: show more
+		}
+	}
+	res, err := receipts.Make(ctx, st, run, opts)
+	if err == nil {
+		err = receipts.Save(st, res)
+	}
+	if err != nil {
+		fmt.Fprintf(ios.Err, "ctx: the output is stored as %s, but no digest could be made: %v\n  hint: read it with `ctx get %s`\n", run.Handle(), err, run.Handle())
+		return &exitError{code: exit}
+	}
+	if session != "" {
+		_ = st.PutSession(session, key, store.Session{Run: run.ID, Level: opts.Level, Count: sess.Count + 1})
+	}
+	if err := recordShown(st, run, res); err != nil {
+		fmt.Fprintf(ios.Err, "ctx: warning: %v\n", err)
+	}
+	if asJSON {
+		if err := writeJSON(ios.Out, runJSON(run, res)); err != nil {
+			return err
+		}
+	} else if _, err := ios.Out.Write(res.Digest.Text); err != nil {
+		return err
+	}
+	return &exitError{code: exit}
+}
+
+// recordShown attaches the receipt and the shown/raw accounting to the newest
+// execution record of the run.
+func recordShown(st *store.Store, run *store.Run, res *receipts.Result) error {
+	execs, err := st.Execs(1, func(e *store.Exec) bool { return e.Run == run.ID })
+	if err != nil || len(execs) == 0 {
+		return err
+	}
+	ex := execs[0]
+	ex.Receipt = res.ReceiptID
+	ex.ShownBytes = int64(len(res.Digest.Text))
+	ex.ShownTokens = int64((len(res.Digest.Text) + 3) / 4)
+	ex.RawTokens = (ex.RawBytes + 3) / 4
+	ex.Profile = res.Plan.Profile
+	return st.UpdateExec(ex)
+}
+
+func commandKey(argv []string, dir string) string {
+	return store.Sum([]byte(strings.Join(argv, "\x00") + "\x00\x00" + dir)).String()
+}
+
+func mode(pipe bool) string {
+	if pipe {
+		return "pipe"
+	}
+	return "pty"
+}
+
+// relDir is dir relative to the workspace root, "." at the root. A directory
+// outside the workspace is recorded by its base name only, so absolute paths
+// (temporary directories above all) never reach an id.
+func relDir(root, dir string) string {
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return "(outside)/" + filepath.Base(dir)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// childEnv is ctx's environment with pagers disabled.
+func childEnv(env []string) []string {
+	out := make([]string, 0, len(env)+2)
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "PAGER=") || strings.HasPrefix(kv, "GIT_PAGER=") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "PAGER=cat", "GIT_PAGER=cat")
+}
+
+func hostname() string {
+	h, _ := os.Hostname()
+	return h + " " + runtime.GOOS + "/" + runtime.GOARCH
+}
+
+func quoteArgs(argv []string) string {
+	var parts []string
+	for _, a := range argv {
+		if strings.ContainsAny(a, " \t\n'\"$`\\|&;<>()*?[]{}") || a == "" {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
+}
+
+// runJSON is the --json form of a run: the record, the evidence and the receipt.
+func runJSON(run *store.Run, res *receipts.Result) map[string]any {
+	return map[string]any{
+		"run":      run.Handle(),
+		"id":       run.ID.String(),
+		"argv":     run.Manifest.Argv,
+		"exit":     run.Manifest.Exit,
+		"status":   run.Manifest.Status,
+		"manifest": run.Manifest,
+		"profile":  res.Plan.Profile,
+		"verdict":  res.Graph.Verdict,
+		"items":    res.Graph.Items,
+		"losses":   res.Graph.Losses,
+		"plan":     res.Plan,
+		"coverage": res.Digest.Coverage,
+		"receipt":  res.Handle(),
+		"digest":   string(res.Digest.Text),
+	}
+}

@@ -1,0 +1,230 @@
+// Package contract holds evidence contracts: per profile and outcome, which
+// item classes are REQUIRED (never dropped), ELASTIC (shown as the budget
+// allows) and RETRIEVABLE (may stay out of context with a valid handle), the
+// severity of losing each, and the digest's token floor and ceiling. Defaults
+// are embedded TOML; a project overrides them in .ctx/contracts/.
+//
+// A contract says what must survive; it never decides how things are shown
+// (package plan does) and never reads rendered text.
+package contract
+
+import (
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/zeebo/blake3"
+
+	"github.com/ctxhq/ctx/evidence"
+)
+
+//go:embed defaults/*.toml
+var defaults embed.FS
+
+// Class is how an item must be treated.
+type Class string
+
+// Classes, strongest first.
+const (
+	Required    Class = "REQUIRED"
+	Elastic     Class = "ELASTIC"
+	Retrievable Class = "RETRIEVABLE"
+)
+
+// Outcomes a contract distinguishes.
+var Outcomes = []string{"pass", "fail", "error"}
+
+// Contract is the effective contract for one profile and outcome.
+type Contract struct {
+	Profile     string            `json:"profile"`
+	Outcome     string            `json:"outcome"`
+	Required    []string          `json:"required"`
+	Elastic     []string          `json:"elastic"`
+	Retrievable []string          `json:"retrievable"`
+	Loss        map[string]string `json:"loss"`
+	Floor       int               `json:"floor"`
+	Ceiling     int               `json:"ceiling"`
+	// Sources says where each part came from: "embedded defaults/default.toml
+	// [default]", ".ctx/contracts/pytest.toml [outcome.fail]"…
+	Sources map[string]string `json:"sources"`
+}
+
+// part is one TOML table's contribution.
+type part struct {
+	Required    *[]string `toml:"required"`
+	Elastic     *[]string `toml:"elastic"`
+	Retrievable *[]string `toml:"retrievable"`
+	Floor       *int      `toml:"floor"`
+	Ceiling     *int      `toml:"ceiling"`
+}
+
+type file struct {
+	Default part              `toml:"default"`
+	Outcome map[string]part   `toml:"outcome"`
+	Loss    map[string]string `toml:"loss"`
+}
+
+// Load returns the effective contract for a profile and outcome: the embedded
+// defaults, the embedded profile file, then the project's overrides in
+// projectDir (usually .ctx/contracts; "" for none), later parts replacing
+// earlier ones field by field.
+func Load(profile, outcome, projectDir string) (*Contract, error) {
+	c := &Contract{Profile: profile, Outcome: outcome, Loss: map[string]string{}, Sources: map[string]string{}}
+	type layer struct {
+		name string
+		data []byte
+	}
+	var layers []layer
+	for _, n := range []string{"default", profile} {
+		if b, err := defaults.ReadFile("defaults/" + n + ".toml"); err == nil {
+			layers = append(layers, layer{"embedded defaults/" + n + ".toml", b})
+		}
+	}
+	if projectDir != "" {
+		for _, n := range []string{"default", profile} {
+			p := filepath.Join(projectDir, n+".toml")
+			b, err := os.ReadFile(p)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("read contract %s: %w", p, err)
+			}
+			layers = append(layers, layer{p, b})
+		}
+	}
+	for _, l := range layers {
+		var f file
+		dec := toml.NewDecoder(strings.NewReader(string(l.data)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&f); err != nil {
+			return nil, &Error{Path: l.name, Err: err}
+		}
+		c.apply(f.Default, l.name+" [default]")
+		if o, ok := f.Outcome[outcome]; ok {
+			c.apply(o, l.name+" [outcome."+outcome+"]")
+		}
+		for sel, sev := range f.Loss {
+			switch sev {
+			case "critical", "major", "minor":
+			default:
+				return nil, &Error{Path: l.name, Err: fmt.Errorf("loss severity %q for %q: want critical, major or minor", sev, sel)}
+			}
+			c.Loss[sel] = sev
+			c.Sources["loss."+sel] = l.name + " [loss]"
+		}
+	}
+	for _, sel := range c.selectors() {
+		if err := checkSelector(sel); err != nil {
+			return nil, &Error{Path: c.Sources["required"], Err: err}
+		}
+	}
+	if c.Floor > c.Ceiling {
+		return nil, &Error{Path: c.Sources["ceiling"], Err: fmt.Errorf("floor %d is above ceiling %d", c.Floor, c.Ceiling)}
+	}
+	return c, nil
+}
+
+// Error is a contract file that cannot be used.
+type Error struct {
+	Path string
+	Err  error
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("contract %s: %v", e.Path, e.Err) }
+func (e *Error) Unwrap() error { return e.Err }
+
+func (c *Contract) apply(p part, src string) {
+	if p.Required != nil {
+		c.Required, c.Sources["required"] = *p.Required, src
+	}
+	if p.Elastic != nil {
+		c.Elastic, c.Sources["elastic"] = *p.Elastic, src
+	}
+	if p.Retrievable != nil {
+		c.Retrievable, c.Sources["retrievable"] = *p.Retrievable, src
+	}
+	if p.Floor != nil {
+		c.Floor, c.Sources["floor"] = *p.Floor, src
+	}
+	if p.Ceiling != nil {
+		c.Ceiling, c.Sources["ceiling"] = *p.Ceiling, src
+	}
+}
+
+func (c *Contract) selectors() []string {
+	var out []string
+	out = append(out, c.Required...)
+	out = append(out, c.Elastic...)
+	return append(out, c.Retrievable...)
+}
+
+func checkSelector(sel string) error {
+	kind, _, _ := strings.Cut(sel, ":")
+	for _, k := range evidence.Kinds {
+		if string(k) == kind {
+			return nil
+		}
+	}
+	return fmt.Errorf("selector %q: unknown kind %q", sel, kind)
+}
+
+// matches reports whether a selector matches an item, and how specifically
+// (2 qualified, 1 bare, 0 not at all).
+func matches(sel string, it *evidence.Item) int {
+	kind, qual, qualified := strings.Cut(sel, ":")
+	if kind != string(it.Kind) {
+		return 0
+	}
+	if !qualified {
+		return 1
+	}
+	if qual == string(it.Outcome) || qual == string(it.Severity) || qual == it.Why {
+		return 2
+	}
+	return 0
+}
+
+// ClassOf classifies an item.
+func (c *Contract) ClassOf(it *evidence.Item) Class {
+	best, class := 0, Retrievable
+	for _, l := range []struct {
+		sels  []string
+		class Class
+	}{{c.Required, Required}, {c.Elastic, Elastic}, {c.Retrievable, Retrievable}} {
+		for _, sel := range l.sels {
+			if m := matches(sel, it); m > best {
+				best, class = m, l.class
+			}
+		}
+	}
+	return class
+}
+
+// LossOf returns the severity of losing an item: the most specific loss
+// selector that matches, else "minor".
+func (c *Contract) LossOf(it *evidence.Item) string {
+	best, sev := 0, "minor"
+	for _, sel := range evidence.SortedKeys(c.Loss) {
+		if m := matches(sel, it); m > best {
+			best, sev = m, c.Loss[sel]
+		}
+	}
+	return sev
+}
+
+// Hash identifies the effective contract (not where its parts came from), so a
+// receipt can name exactly the contract its digest was rendered under.
+func (c *Contract) Hash() string {
+	cp := *c
+	cp.Sources = nil
+	b, _ := json.Marshal(cp)
+	sum := blake3.Sum256(b)
+	return fmt.Sprintf("%x", sum[:6])
+}

@@ -1,0 +1,303 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/evidence"
+)
+
+// Width bounds any line the digest prints from the output.
+const (
+	lineWidth    = 240
+	messageWidth = 200
+)
+
+// clip shortens s to n bytes at a rune boundary, saying how much was cut.
+func clip(s string, n int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… [+%s B]", contract.Num(int64(len(s)-cut)))
+}
+
+// oneLine renders an item on one line.
+func oneLine(it *evidence.Item) string {
+	var b strings.Builder
+	switch it.Kind {
+	case evidence.KindTest:
+		b.WriteString(outcomeWord(it.Outcome))
+		b.WriteByte(' ')
+		b.WriteString(testName(it))
+		msg := it.Message
+		if it.Class != "" && !strings.HasPrefix(msg, it.Class) && it.Class != string(it.Outcome) {
+			if msg != "" {
+				msg = it.Class + ": " + msg
+			} else {
+				msg = it.Class
+			}
+		}
+		if msg != "" {
+			b.WriteString(" — ")
+			b.WriteString(clip(oneLineText(msg), messageWidth))
+		}
+		if it.File != "" {
+			b.WriteString(" @")
+			b.WriteString(location(it.File, it.Line, 0))
+		}
+		writeSpan(&b, spanOf(it))
+	case evidence.KindDiagnostic:
+		b.WriteString(location(it.File, it.Line, it.Col))
+		b.WriteString(": ")
+		b.WriteString(string(it.Severity))
+		if it.Code != "" {
+			b.WriteString("[" + it.Code + "]")
+		}
+		b.WriteString(": ")
+		b.WriteString(clip(oneLineText(it.Message), messageWidth))
+	case evidence.KindAnomaly:
+		if it.Span.Stream != "" && it.Span.Stream != evidence.Stdout {
+			b.WriteString(it.Span.Stream + " ")
+		}
+		fmt.Fprintf(&b, "L%d", max(it.Line, it.Span.From))
+		if it.Count > 1 {
+			fmt.Fprintf(&b, " ×%s", contract.Num(int64(it.Count)))
+		}
+		b.WriteString(": ")
+		b.WriteString(clip(oneLineText(it.Text), lineWidth))
+	case evidence.KindSummary:
+		if it.Tool != "" {
+			b.WriteString(it.Tool)
+		} else {
+			b.WriteString("summary")
+		}
+		if it.Package != "" {
+			b.WriteString(" " + it.Package)
+		}
+		b.WriteString(": ")
+		b.WriteString(counts(it))
+	case evidence.KindTemplate:
+		fmt.Fprintf(&b, "×%s %s", contract.Num(int64(it.Count)), clip(it.Template, lineWidth))
+		writeSpan(&b, spanOf(it))
+	case evidence.KindHit:
+		fmt.Fprintf(&b, "%s: %s", it.File, plural(it.Count, "hit"))
+		if it.Line > 0 && it.Text != "" {
+			fmt.Fprintf(&b, " (first L%d: %s)", it.Line, clip(oneLineText(it.Text), 100))
+		}
+	case evidence.KindFile:
+		st := it.Attrs["status"]
+		if st == "" {
+			st = "changed"
+		}
+		fmt.Fprintf(&b, "%s %s", st, it.File)
+		if a, r := it.Attrs["added"], it.Attrs["removed"]; a != "" || r != "" {
+			fmt.Fprintf(&b, " +%s -%s", orZero(a), orZero(r))
+		}
+		writeSpan(&b, spanOf(it))
+	case evidence.KindCommit:
+		name := it.Name
+		if len(name) > 10 {
+			name = name[:10]
+		}
+		fmt.Fprintf(&b, "%s %s %s %s", name, it.Attrs["date"], it.Attrs["author"], clip(oneLineText(it.Attrs["subject"]), 120))
+	case evidence.KindShape:
+		fmt.Fprintf(&b, "shape %s ×%s", clip(it.Text, lineWidth), contract.Num(int64(it.Count)))
+		if it.FirstLine > 0 {
+			fmt.Fprintf(&b, " (first L%d)", it.FirstLine)
+		}
+	case evidence.KindRecord:
+		fmt.Fprintf(&b, "record %d", max(it.Line, it.Count))
+		if it.Why != "" {
+			b.WriteString(" (" + it.Why + ")")
+		}
+		b.WriteString(": ")
+		b.WriteString(clip(oneLineText(firstNonEmpty(it.Text, it.Message)), messageWidth))
+		writeSpan(&b, spanOf(it))
+	case evidence.KindBinary:
+		fmt.Fprintf(&b, "%s: %s binary (%s)", it.Name, contract.Size(int64(it.Count)), it.Attrs["type"])
+	default: // region
+		fmt.Fprintf(&b, "%s %s", it.Why, firstNonEmpty(it.Name, it.Text))
+		writeSpan(&b, spanOf(it))
+	}
+	return b.String()
+}
+
+func orZero(s string) string {
+	if s == "" {
+		return "0"
+	}
+	return s
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return contract.Num(int64(n)) + " " + word + "s"
+}
+
+func oneLineText(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	return s
+}
+
+func outcomeWord(o evidence.Outcome) string {
+	switch o {
+	case evidence.OutcomeFail:
+		return "FAIL"
+	case evidence.OutcomeError:
+		return "ERROR"
+	case evidence.OutcomeXPass:
+		return "XPASS"
+	case evidence.OutcomeXFail:
+		return "XFAIL"
+	case evidence.OutcomeSkip:
+		return "SKIP"
+	case evidence.OutcomePass:
+		return "PASS"
+	}
+	return strings.ToUpper(string(o))
+}
+
+// testName is the test's identity as the reader would type it.
+func testName(it *evidence.Item) string {
+	if it.Package == "" || strings.HasPrefix(it.Name, it.Package) {
+		return it.Name
+	}
+	if it.Name == "" {
+		return it.Package
+	}
+	return it.Package + " " + it.Name
+}
+
+func location(file string, line, col int) string {
+	switch {
+	case line > 0 && col > 0:
+		return fmt.Sprintf("%s:%d:%d", file, line, col)
+	case line > 0:
+		return fmt.Sprintf("%s:%d", file, line)
+	}
+	return file
+}
+
+func spanOf(it *evidence.Item) evidence.Span {
+	if !it.Detail.IsZero() {
+		return it.Detail
+	}
+	return it.Span
+}
+
+// writeSpan appends " [L40-63]" (or " [stderr L40-63]"): lines of the run's
+// streams, which the digest's next line teaches how to fetch.
+func writeSpan(b *strings.Builder, s evidence.Span) {
+	if s.IsZero() {
+		return
+	}
+	b.WriteString(" [")
+	b.WriteString(shortSpan(s))
+	b.WriteByte(']')
+}
+
+func shortSpan(s evidence.Span) string {
+	prefix := ""
+	if s.Stream != evidence.Stdout {
+		prefix = s.Stream + " "
+	}
+	if s.From == s.To {
+		return fmt.Sprintf("%sL%d", prefix, s.From)
+	}
+	return fmt.Sprintf("%sL%d-%d", prefix, s.From, s.To)
+}
+
+// countOrder is the order counts are printed in: the words test tools use,
+// failures first; other keys follow alphabetically.
+var countOrder = []string{"failed", "fail", "errors", "error", "build_failed", "xpassed", "passed", "pass", "skipped", "skip",
+	"xfailed", "deselected", "warnings", "warning", "total", "packages"}
+
+func counts(it *evidence.Item) string {
+	if len(it.Counts) == 0 {
+		return oneLineText(it.Text)
+	}
+	var parts []string
+	done := map[string]bool{}
+	for _, k := range countOrder {
+		if v, ok := it.Counts[k]; ok {
+			parts = append(parts, fmt.Sprintf("%s %s", contract.Num(int64(v)), k))
+			done[k] = true
+		}
+	}
+	keys := evidence.SortedKeys(it.Counts)
+	for _, k := range keys {
+		if !done[k] {
+			parts = append(parts, fmt.Sprintf("%s %s", contract.Num(int64(it.Counts[k])), k))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// groupKey is what dense mode groups an item under ("" for no grouping).
+func groupKey(it *evidence.Item) string {
+	switch it.Kind {
+	case evidence.KindTest:
+		if f, _, ok := strings.Cut(it.Name, "::"); ok {
+			return f
+		}
+		if it.Package != "" {
+			return it.Package
+		}
+		return it.File
+	case evidence.KindDiagnostic:
+		return it.File
+	}
+	return ""
+}
+
+// shortName is an item's name inside its dense group.
+func shortName(it *evidence.Item) string {
+	switch it.Kind {
+	case evidence.KindTest:
+		if _, n, ok := strings.Cut(it.Name, "::"); ok {
+			return n
+		}
+		return it.Name
+	case evidence.KindDiagnostic:
+		s := fmt.Sprintf("%d", it.Line)
+		if it.Code != "" {
+			s += " " + it.Code
+		}
+		return s
+	}
+	return oneLine(it)
+}
+
+// sortedGroups returns group keys in first-appearance order of their items.
+func sortedGroups(order []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, k := range order {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}

@@ -1,0 +1,340 @@
+// Package plan decides how an evidence graph is shown right now — the delivery
+// plan: outcome, mode, token budget and the closed reason codes behind each
+// choice — and renders the digest under that plan.
+//
+// Same evidence + same contract + same plan ⇒ the same digest bytes. The
+// renderer therefore reads only its inputs: never the clock, the environment,
+// absolute paths, or map order. Safety limits are never adaptive: a reflex or
+// pressure can change how much is shown, never whether a REQUIRED item is.
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/zeebo/blake3"
+
+	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/evidence"
+)
+
+// Epoch is the policy epoch: the reviewed version of the planning rules and
+// default contracts. Changing what a digest shows for the same evidence bumps it.
+const Epoch = "2026.11-1"
+
+// Modes.
+const (
+	ModeWhole   = "whole"          // small output shown whole
+	ModeExcerpt = "excerpt"        // generic text: head, tail, error-looking lines
+	ModeSummary = "pass-summary"   // success: counts and elastic detail
+	ModeCensus  = "failure-census" // one line per REQUIRED item, detail as budget allows
+	ModeDense   = "dense"          // REQUIRED items grouped by file or class
+	ModeFlood   = "flood"          // complete REQUIRED list in a census blob
+)
+
+// Pressure levels.
+const (
+	PressureLow    = "low"
+	PressureNormal = "normal"
+	PressureHigh   = "high"
+)
+
+// Small output thresholds: below both, the output is shown whole.
+const (
+	SmallLines = 25
+	SmallBytes = 2048
+)
+
+// maxBudget bounds any digest, whatever reflexes ask for.
+const maxBudget = 12000
+
+// Inputs are the situation a plan is made for.
+type Inputs struct {
+	Exit     int
+	Status   string // the run's status (exited, timeout, …)
+	Budget   int    // tokens asked for with --budget; 0 uses the contract
+	Pressure string // low | normal | high ("" is normal)
+	Level    int    // reflex level: equivalent reruns in this session so far
+	Streams  []StreamInfo
+}
+
+// StreamInfo is the size of one captured stream.
+type StreamInfo struct {
+	Name    string
+	Size    int64
+	Lines   int64
+	Dropped int64 // bytes dropped at the cap
+	Binary  bool
+}
+
+// Plan is the resolved decision. Its id is a hash of its fields.
+type Plan struct {
+	ID       string   `json:"id"`
+	Profile  string   `json:"profile"` // "pytest/1"
+	Contract string   `json:"contract"`
+	Outcome  string   `json:"outcome"` // pass | fail | error
+	Mode     string   `json:"mode"`
+	Budget   int      `json:"budget"` // tokens
+	Pressure string   `json:"pressure"`
+	Level    int      `json:"level"`
+	Epoch    string   `json:"epoch"`
+	Reasons  []Reason `json:"reasons"`
+}
+
+func (p *Plan) computeID() {
+	q := *p
+	q.ID = ""
+	b, _ := json.Marshal(q)
+	sum := blake3.Sum256(b)
+	p.ID = fmt.Sprintf("%x", sum[:6])
+}
+
+// ParsePressure accepts low, normal, high, or a fraction of the context window
+// in use (0.85), and returns the level.
+func ParsePressure(s string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "normal", "medium":
+		return PressureNormal, nil
+	case "low":
+		return PressureLow, nil
+	case "high":
+		return PressureHigh, nil
+	}
+	f, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil || f < 0 || math.IsNaN(f) {
+		return "", fmt.Errorf("pressure %q: want low, normal, high, or the fraction of the context in use (0.85)", s)
+	}
+	if strings.HasSuffix(s, "%") || f > 1 {
+		f /= 100
+	}
+	switch {
+	case f >= 0.75:
+		return PressureHigh, nil
+	case f <= 0.30:
+		return PressureLow, nil
+	}
+	return PressureNormal, nil
+}
+
+// Outcome derives the run's outcome from its exit status and the tool's own
+// verdict. A failure on either side wins; the conflict is a reason the digest
+// states.
+func Outcome(g *evidence.Graph, in Inputs) (string, []Reason) {
+	var rs []Reason
+	switch in.Status {
+	case "timeout":
+		rs = append(rs, ReasonTimeout)
+	case "interrupted":
+		rs = append(rs, ReasonInterrupted)
+	case "signaled":
+		rs = append(rs, ReasonSignaled)
+	case "recovered":
+		rs = append(rs, ReasonRecovered)
+	}
+	exitOK := in.Exit == 0
+	expected := false
+	for _, c := range g.ExitOK {
+		if in.Exit == c && in.Exit != 0 {
+			exitOK, expected = true, true
+		}
+	}
+	if in.Status == "recovered" {
+		exitOK = false
+	}
+	switch {
+	case g.Verdict == "error":
+		rs = append(rs, ReasonOutcomeError)
+		if exitOK && in.Status != "recovered" {
+			rs = append(rs, ReasonExitConflict)
+		}
+		return "error", rs
+	case g.Verdict == "fail":
+		if exitOK {
+			rs = append(rs, ReasonExitConflict)
+		}
+		return "fail", append(rs, ReasonOutcomeFail)
+	case !exitOK:
+		if g.Verdict == "pass" {
+			rs = append(rs, ReasonExitConflict)
+		}
+		return "fail", append(rs, ReasonOutcomeFail)
+	}
+	if expected {
+		rs = append(rs, ReasonExitExpected)
+	}
+	return "pass", append(rs, ReasonOutcomePass)
+}
+
+// Decide makes the plan for a graph under a contract.
+func Decide(g *evidence.Graph, c *contract.Contract, in Inputs) Plan {
+	p := Plan{
+		Profile:  fmt.Sprintf("%s/%d", g.Profile, g.Version),
+		Contract: c.Hash(),
+		Pressure: in.Pressure,
+		Level:    in.Level,
+		Epoch:    Epoch,
+	}
+	if p.Pressure == "" {
+		p.Pressure = PressureNormal
+	}
+	var rs []Reason
+	p.Outcome, rs = Outcome(g, in)
+	for _, l := range g.Losses {
+		if l.Code == "fallback" {
+			rs = append(rs, ReasonFallback)
+			break
+		}
+	}
+	if g.Profile == "text" && !hasFallback(rs) {
+		rs = append(rs, ReasonNotRecognised)
+	}
+	if g.Verdict == "" && g.Profile != "text" && isRunner(g) {
+		rs = append(rs, ReasonNoVerdict)
+	}
+	var total, lines int64
+	binary := false
+	for _, s := range in.Streams {
+		total += s.Size
+		lines += s.Lines
+		if s.Dropped > 0 && !hasReason(rs, ReasonCapped) {
+			rs = append(rs, ReasonCapped)
+		}
+		if s.Binary && s.Size > 0 {
+			binary = true
+		}
+	}
+
+	// Budget.
+	budget := c.Ceiling
+	if in.Budget > 0 {
+		budget = in.Budget
+		rs = append(rs, ReasonBudgetRequested)
+	} else {
+		rs = append(rs, ReasonBudgetContract)
+	}
+	switch p.Pressure {
+	case PressureHigh:
+		budget /= 2
+		rs = append(rs, ReasonPressureHigh)
+	case PressureLow:
+		budget += budget / 2
+		rs = append(rs, ReasonPressureLow)
+	}
+	if in.Level > 0 {
+		budget <<= min(in.Level, 3)
+		rs = append(rs, ReasonReflexRerun)
+	}
+	p.Budget = min(max(budget, c.Floor), maxBudget)
+
+	// Mode.
+	switch {
+	case total == 0:
+		p.Mode = ModeWhole
+		rs = append(rs, ReasonNoOutput)
+	case binary:
+		p.Mode = ModeExcerpt
+		rs = append(rs, ReasonBinaryOutput)
+	case lines <= SmallLines && total <= SmallBytes:
+		p.Mode = ModeWhole
+		rs = append(rs, ReasonSmallOutput)
+	case g.Profile == "text":
+		p.Mode = ModeExcerpt
+	default:
+		p.Mode = requiredMode(g, c, p.Budget, &rs)
+		if p.Mode == ModeCensus && p.Outcome == "pass" && countRequired(g, c, true) == 0 {
+			p.Mode = ModeSummary
+			rs = removeReason(rs, ReasonRequiredFit)
+		}
+	}
+	p.Reasons = rs
+	p.computeID()
+	return p
+}
+
+// requiredMode picks census, dense or flood by what the REQUIRED items cost.
+func requiredMode(g *evidence.Graph, c *contract.Contract, budget int, rs *[]Reason) string {
+	var census, dense int
+	groups := map[string]bool{}
+	for i := range g.Items {
+		it := &g.Items[i]
+		if c.ClassOf(it) != Required {
+			continue
+		}
+		census += tokens(oneLine(it)) + 1
+		if k := groupKey(it); k != "" {
+			if !groups[k] {
+				groups[k] = true
+				dense += tokens(k) + 8
+			}
+			dense += tokens(shortName(it)) + 1
+		} else {
+			dense += tokens(oneLine(it)) + 1
+		}
+	}
+	const overhead = 60 // header, summary, coverage and next lines
+	switch {
+	case census+overhead <= budget:
+		*rs = append(*rs, ReasonRequiredFit)
+		return ModeCensus
+	case dense+overhead <= budget:
+		*rs = append(*rs, ReasonRequiredDense)
+		return ModeDense
+	}
+	*rs = append(*rs, ReasonRequiredFlood)
+	return ModeFlood
+}
+
+// Required is the contract class name, re-exported for readability here.
+const Required = contract.Required
+
+func countRequired(g *evidence.Graph, c *contract.Contract, excludeSummary bool) int {
+	n := 0
+	for i := range g.Items {
+		it := &g.Items[i]
+		if c.ClassOf(it) == Required && !(excludeSummary && it.Kind == evidence.KindSummary) {
+			n++
+		}
+	}
+	return n
+}
+
+func isRunner(g *evidence.Graph) bool {
+	for i := range g.Items {
+		if g.Items[i].Kind == evidence.KindTest {
+			return true
+		}
+	}
+	switch g.Profile {
+	case "pytest", "gotest", "cargotest", "jest":
+		return true
+	}
+	return false
+}
+
+func hasFallback(rs []Reason) bool { return hasReason(rs, ReasonFallback) }
+
+func hasReason(rs []Reason, r Reason) bool {
+	for _, x := range rs {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+func removeReason(rs []Reason, r Reason) []Reason {
+	out := rs[:0]
+	for _, x := range rs {
+		if x != r {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// tokens estimates the tokens of a text: about four bytes each. The bench
+// package measures real tokens; the planner only needs a cheap, stable guess.
+func tokens(s string) int { return (len(s) + 3) / 4 }

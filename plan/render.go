@@ -1,0 +1,616 @@
+package plan
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/evidence"
+)
+
+// LineSource reads lines of a run's streams (1-based, inclusive), each without
+// its newline. The renderer cleans them (terminal colour, carriage returns).
+type LineSource interface {
+	Lines(stream string, from, to int64) ([]string, error)
+}
+
+// RunInfo is what the digest header says about the run: only manifest facts,
+// never times, pids or absolute paths.
+type RunInfo struct {
+	Handle string // run:ba3d1020ee8f
+	Argv   []string
+	Dir    string // relative to the workspace
+	Exit   int
+	Status string
+	Signal int
+}
+
+// Input is everything a digest is rendered from.
+type Input struct {
+	Run      RunInfo
+	Streams  []StreamInfo
+	Graph    *evidence.Graph // sealed
+	Contract *contract.Contract
+	Plan     Plan
+	Lines    LineSource
+	// Census returns the handle a census list will be stored under (a blob of
+	// its bytes); the caller stores Digest.Census after rendering.
+	Census func(data []byte) string
+}
+
+// Digest is a rendered digest with its coverage.
+type Digest struct {
+	Text     []byte
+	Coverage contract.Coverage
+	// Census holds the complete REQUIRED list in flood mode (to be stored as a
+	// blob under CensusHandle); nil otherwise.
+	Census       []byte
+	CensusHandle string
+}
+
+type renderer struct {
+	in     Input
+	b      bytes.Buffer
+	used   int // estimated tokens so far
+	inline map[int]bool
+	census map[int]bool
+	shown  int64 // output lines shown verbatim
+	err    error
+}
+
+func (r *renderer) line(s string) {
+	r.b.WriteString(s)
+	r.b.WriteByte('\n')
+	r.used += tokens(s) + 1
+}
+
+func (r *renderer) left() int { return r.in.Plan.Budget - r.used }
+
+// Render renders the digest. It is a pure function of its input.
+func Render(in Input) (*Digest, error) {
+	r := &renderer{in: in, inline: map[int]bool{}, census: map[int]bool{}}
+	d := &Digest{}
+	r.header()
+	switch in.Plan.Mode {
+	case ModeWhole:
+		r.whole()
+	case ModeExcerpt:
+		r.excerpt()
+	default:
+		r.structured(d)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	cov := in.Contract.Measure(in.Graph, r.inline, r.census)
+	for _, s := range in.Streams {
+		cov.BytesStored += s.Size
+		cov.BytesCaptured += s.Size + s.Dropped
+		cov.LinesTotal += s.Lines
+		if s.Dropped > 0 {
+			cov.Losses = append(cov.Losses, evidence.Loss{Code: "capped",
+				Detail: fmt.Sprintf("%s passed the byte cap: %s dropped from the middle", s.Name, contract.Size(s.Dropped))})
+		}
+	}
+	cov.LinesShown = r.shown
+	// The coverage line counts its own bytes: settle the figure by iterating
+	// (it changes only when a digit count does, so this ends in two or three).
+	body := r.b.Len()
+	var footer bytes.Buffer
+	cov.BytesShown = int64(body)
+	for range 5 {
+		footer.Reset()
+		r.footer(&footer, cov, d)
+		if int64(body+footer.Len()) == cov.BytesShown {
+			break
+		}
+		cov.BytesShown = int64(body + footer.Len())
+	}
+	r.b.Write(footer.Bytes())
+	d.Text = r.b.Bytes()
+	d.Coverage = cov
+	return d, nil
+}
+
+func (r *renderer) header() {
+	in := r.in
+	cmd := "$ " + clip(quoteArgv(in.Run.Argv), 300)
+	if in.Run.Dir != "" && in.Run.Dir != "." {
+		cmd += "   (in " + in.Run.Dir + "/)"
+	}
+	r.line(cmd)
+	var parts []string
+	parts = append(parts, in.Run.Handle, exitText(in.Run))
+	parts = append(parts, in.Plan.Profile, in.Plan.Mode)
+	parts = append(parts, streamsText(in.Streams))
+	r.line(strings.Join(parts, " · "))
+	for _, l := range in.Graph.Losses {
+		r.line("! " + l.Detail)
+	}
+	for _, s := range in.Streams {
+		if s.Dropped > 0 {
+			r.line(fmt.Sprintf("! %s passed the --max-output cap: %s dropped from the middle; head and tail kept", s.Name, contract.Size(s.Dropped)))
+		}
+	}
+	if hasReason(in.Plan.Reasons, ReasonExitConflict) {
+		r.line(conflictText(in))
+	}
+	if hasReason(in.Plan.Reasons, ReasonNoVerdict) && in.Plan.Outcome != "pass" {
+		r.line("! no final summary from the tool: the run did not finish normally")
+	}
+}
+
+func conflictText(in Input) string {
+	g := in.Graph
+	switch {
+	case g.Verdict == "pass" || g.Verdict == "":
+		return fmt.Sprintf("! exit status %d, but %s's own summary reports success: treated as a failure", in.Run.Exit, g.Profile)
+	default:
+		return fmt.Sprintf("! exit status %d, but %s's own output reports a failure: treated as a failure", in.Run.Exit, g.Profile)
+	}
+}
+
+func exitText(run RunInfo) string {
+	switch run.Status {
+	case "timeout":
+		return fmt.Sprintf("exit %d (timed out: stopped at --timeout; output so far kept)", run.Exit)
+	case "interrupted":
+		return fmt.Sprintf("exit %d (interrupted: stopped by ctx; output so far kept)", run.Exit)
+	case "signaled":
+		return fmt.Sprintf("exit %d (killed by signal %d)", run.Exit, run.Signal)
+	case "recovered":
+		return "exit unknown (ctx stopped mid-capture; output up to then recovered)"
+	case "ingested":
+		return fmt.Sprintf("exit %d (ingested)", run.Exit)
+	}
+	return fmt.Sprintf("exit %d", run.Exit)
+}
+
+func streamsText(ss []StreamInfo) string {
+	var parts []string
+	for _, s := range ss {
+		if s.Size == 0 {
+			continue
+		}
+		if s.Binary {
+			parts = append(parts, fmt.Sprintf("%s %s binary", s.Name, contract.Size(s.Size)))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %s/%s", s.Name, contract.Size(s.Size), plural(int(s.Lines), "line")))
+	}
+	if len(parts) == 0 {
+		return "no output"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// quoteArgv renders argv as a shell would need it typed.
+func quoteArgv(argv []string) string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = shellQuote(a)
+	}
+	return strings.Join(out, " ")
+}
+
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./=:,+@%^", c)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func (r *renderer) lines(stream string, from, to int64) []string {
+	if r.err != nil || to < from {
+		return nil
+	}
+	ls, err := r.in.Lines.Lines(stream, from, to)
+	if err != nil {
+		r.err = fmt.Errorf("read %s lines %d-%d: %w", stream, from, to, err)
+		return nil
+	}
+	return ls
+}
+
+// whole prints every stream, cleaned.
+func (r *renderer) whole() {
+	var nonEmpty []StreamInfo
+	for _, s := range r.in.Streams {
+		if s.Size > 0 {
+			nonEmpty = append(nonEmpty, s)
+		}
+	}
+	for _, s := range nonEmpty {
+		if len(nonEmpty) > 1 {
+			r.line(s.Name + ":")
+		}
+		for _, l := range r.lines(s.Name, 1, s.Lines) {
+			r.line(clip(cleanLine(l), lineWidth))
+			r.shown++
+		}
+	}
+	for i := range r.in.Graph.Items {
+		r.inline[i] = true
+	}
+}
+
+// excerpt prints each text stream's head, its error-looking lines and its tail
+// within the budget; binary streams are described.
+func (r *renderer) excerpt() {
+	g := r.in.Graph
+	errs := map[string][]int{} // stream → anomaly item indexes, in line order
+	for i := range g.Items {
+		it := &g.Items[i]
+		switch it.Kind {
+		case evidence.KindAnomaly:
+			errs[it.Span.Stream] = append(errs[it.Span.Stream], i)
+		case evidence.KindBinary:
+			r.line(oneLine(it) + fmt.Sprintf(" · ctx get %s#%s --hex", r.in.Run.Handle, it.Name))
+			r.inline[i] = true
+		}
+	}
+	var text []StreamInfo
+	for _, s := range r.in.Streams {
+		if s.Size > 0 && !s.Binary {
+			text = append(text, s)
+		}
+	}
+	for k, s := range text {
+		share := r.left() - 40*(len(text)-k) // keep room for the footer
+		share /= len(text) - k
+		r.streamExcerpt(s, errs[s.Name], share, len(text) > 1)
+	}
+	for i := range g.Items {
+		if g.Items[i].Kind == evidence.KindRegion {
+			r.inline[i] = true // the stream itself is named, with its head and tail
+		}
+	}
+}
+
+func (r *renderer) streamExcerpt(s StreamInfo, errIdx []int, budget int, label bool) {
+	if label {
+		r.line(fmt.Sprintf("%s (%s, %s):", s.Name, plural(int(s.Lines), "line"), contract.Size(s.Size)))
+	}
+	avg := int(s.Size/max(s.Lines, 1)) + 1
+	perLine := min(tokens(strings.Repeat("x", min(avg, lineWidth)))+1, lineWidth/4)
+	// Error-looking lines are REQUIRED: all of them, however many (the plan
+	// already keeps each one short).
+	errCost := 0
+	for _, i := range errIdx {
+		errCost += tokens(oneLine(&r.in.Graph.Items[i])) + 1
+	}
+	rest := max(budget-errCost, 0)
+	n := int64(rest / max(perLine, 1))
+	n = max(n, 6) // always some head and tail
+	// More lines rarely help a reader who has the handles; a reflex (an
+	// equivalent rerun) doubles the view.
+	grow := int64(1) << min(r.in.Plan.Level, 4)
+	head := min(s.Lines, max(n/3, 3), 10*grow)
+	tail := min(s.Lines-head, max(n-head, 3), 20*grow)
+	if head+tail >= s.Lines {
+		head, tail = s.Lines, 0
+	}
+	// Print head, errors in the gap, tail — in line order.
+	for _, l := range r.lines(s.Name, 1, head) {
+		r.line(clip(cleanLine(l), lineWidth))
+		r.shown++
+	}
+	gapFrom := head + 1
+	tailFrom := s.Lines - tail + 1
+	prev := gapFrom
+	for _, i := range errIdx {
+		it := &r.in.Graph.Items[i]
+		ln := int64(it.Span.From)
+		if ln < gapFrom || ln >= tailFrom {
+			r.inline[i] = true // it is in the head or tail, printed verbatim
+			continue
+		}
+		if ln > prev {
+			r.gap(s.Name, prev, ln-1)
+		}
+		r.line(oneLine(it))
+		r.inline[i] = true
+		prev = ln + 1
+	}
+	if tail > 0 {
+		if prev < tailFrom {
+			r.gap(s.Name, prev, tailFrom-1)
+		}
+		for _, l := range r.lines(s.Name, tailFrom, s.Lines) {
+			r.line(clip(cleanLine(l), lineWidth))
+			r.shown++
+		}
+	}
+}
+
+func (r *renderer) gap(stream string, from, to int64) {
+	prefix := ""
+	if stream != evidence.Stdout {
+		prefix = stream + " "
+	}
+	r.line(fmt.Sprintf("··· %sL%d-%d (%s omitted)", prefix, from, to, plural(int(to-from+1), "line")))
+}
+
+// structured renders the specialised profiles' graphs.
+func (r *renderer) structured(d *Digest) {
+	g, c := r.in.Graph, r.in.Contract
+	var required, summaries []int
+	for i := range g.Items {
+		it := &g.Items[i]
+		if c.ClassOf(it) != Required {
+			continue
+		}
+		if it.Kind == evidence.KindSummary {
+			summaries = append(summaries, i)
+		} else {
+			required = append(required, i)
+		}
+	}
+	sort.SliceStable(required, func(a, b int) bool {
+		return rank(&g.Items[required[a]]) < rank(&g.Items[required[b]])
+	})
+	switch r.in.Plan.Mode {
+	case ModeDense:
+		r.dense(required)
+	case ModeFlood:
+		r.flood(required, d)
+	default:
+		for _, i := range required {
+			r.line(oneLine(&g.Items[i]))
+			r.inline[i] = true
+		}
+	}
+	for _, i := range summaries {
+		r.line(oneLine(&g.Items[i]))
+		r.inline[i] = true
+	}
+	r.elastic(required)
+	r.unexplained(required)
+	r.notShown()
+}
+
+// rank orders REQUIRED items: failures first, then errors, then the rest, each
+// in the order the tool printed them.
+func rank(it *evidence.Item) int {
+	switch {
+	case it.Kind == evidence.KindTest && it.Outcome == evidence.OutcomeFail:
+		return 0
+	case it.Kind == evidence.KindTest && it.Outcome == evidence.OutcomeError:
+		return 1
+	case it.Kind == evidence.KindTest:
+		return 2
+	case it.Kind == evidence.KindDiagnostic:
+		return 3
+	case it.Kind == evidence.KindAnomaly:
+		return 4
+	}
+	return 5
+}
+
+func (r *renderer) dense(required []int) {
+	g := r.in.Graph
+	groups := map[string][]int{}
+	var order []string
+	var loose []int
+	for _, i := range required {
+		k := groupKey(&g.Items[i])
+		if k == "" {
+			loose = append(loose, i)
+			continue
+		}
+		groups[k] = append(groups[k], i)
+		order = append(order, k)
+	}
+	for _, k := range sortedGroups(order) {
+		idx := groups[k]
+		classes := map[string]int{}
+		var names []string
+		for _, i := range idx {
+			it := &g.Items[i]
+			names = append(names, shortName(it))
+			cl := firstNonEmpty(it.Class, string(it.Severity), string(it.Outcome))
+			classes[cl]++
+			r.inline[i] = true
+		}
+		var cls []string
+		for _, cl := range evidence.SortedKeys(classes) {
+			cls = append(cls, fmt.Sprintf("%s %d", cl, classes[cl]))
+		}
+		r.line(fmt.Sprintf("%s (%d: %s): %s", k, len(idx), strings.Join(cls, ", "), strings.Join(names, ", ")))
+	}
+	for _, i := range loose {
+		r.line(oneLine(&g.Items[i]))
+		r.inline[i] = true
+	}
+}
+
+func (r *renderer) flood(required []int, d *Digest) {
+	g := r.in.Graph
+	var census bytes.Buffer
+	for _, i := range required {
+		it := &g.Items[i]
+		census.WriteString(oneLine(it))
+		if h := spanOf(it).Handle(); h != "" {
+			census.WriteString("\t" + h)
+		}
+		census.WriteByte('\n')
+		r.census[i] = true
+	}
+	d.Census = census.Bytes()
+	if r.in.Census != nil {
+		d.CensusHandle = r.in.Census(d.Census)
+	}
+	// Counts by group, then as many one-liners as half the budget allows.
+	groups := map[string]int{}
+	var order []string
+	for _, i := range required {
+		k := firstNonEmpty(groupKey(&g.Items[i]), string(g.Items[i].Kind))
+		groups[k]++
+		order = append(order, k)
+	}
+	r.line(fmt.Sprintf("%s REQUIRED items — too many to list inline; the complete list: ctx get %s",
+		contract.Num(int64(len(required))), d.CensusHandle))
+	gs := sortedGroups(order)
+	var parts []string
+	for _, k := range gs {
+		parts = append(parts, fmt.Sprintf("%s %d", k, groups[k]))
+	}
+	r.line("by group: " + clip(strings.Join(parts, " · "), 4*max(r.left()/4, 200)))
+	for _, i := range required {
+		l := oneLine(&g.Items[i])
+		if r.left() < r.in.Plan.Budget/2 {
+			break
+		}
+		r.line(l)
+		r.inline[i] = true
+	}
+}
+
+// elastic adds detail while the budget lasts: failure excerpts first, then
+// elastic items in the tool's order.
+func (r *renderer) elastic(required []int) {
+	g, c := r.in.Graph, r.in.Contract
+	reserve := 50 // footer
+	// Failure detail: the last lines of each failure block, where the error is.
+	perFailure := 6 + 4*r.in.Plan.Level
+	for _, i := range required {
+		it := &g.Items[i]
+		if it.Detail.IsZero() || r.left()-reserve < 40 {
+			continue
+		}
+		if !(it.Kind == evidence.KindTest && it.Outcome.Failed()) && it.Kind != evidence.KindDiagnostic {
+			continue
+		}
+		from := int64(it.Detail.From)
+		to := int64(it.Detail.To)
+		if to-from+1 > int64(perFailure) {
+			from = to - int64(perFailure) + 1
+		}
+		ls := r.lines(it.Detail.Stream, from, to)
+		cost := 0
+		for _, l := range ls {
+			cost += tokens(l)/1 + 1
+		}
+		if cost > r.left()-reserve {
+			continue
+		}
+		r.line(fmt.Sprintf("  ┆ %s %s", testName(it), shortSpan(evidence.Span{Stream: it.Detail.Stream, From: int(from), To: it.Detail.To})))
+		for _, l := range ls {
+			r.line("  ┆ " + clip(cleanLine(l), lineWidth-4))
+			r.shown++
+		}
+	}
+	for i := range g.Items {
+		it := &g.Items[i]
+		if r.inline[i] || r.census[i] || c.ClassOf(it) != contract.Elastic {
+			continue
+		}
+		if it.Kind == evidence.KindRegion && it.Why == "stream" {
+			continue
+		}
+		l := oneLine(it)
+		if tokens(l)+1 > r.left()-reserve {
+			continue
+		}
+		r.line(l)
+		r.inline[i] = true
+	}
+}
+
+// unexplained shows the end of the output when the run failed but no REQUIRED
+// item says why (the tool died, or printed something no profile understands).
+func (r *renderer) unexplained(required []int) {
+	if r.in.Plan.Outcome == "pass" || len(required) > 0 {
+		return
+	}
+	for _, s := range []string{evidence.Stderr, evidence.Stdout} {
+		for _, st := range r.in.Streams {
+			if st.Name != s || st.Size == 0 || st.Binary {
+				continue
+			}
+			n := min(st.Lines, int64(max((r.left()-40)/20, 5)), 30)
+			r.line(fmt.Sprintf("no failure was itemised; the last %s of %s:", plural(int(n), "line"), s))
+			for _, l := range r.lines(s, st.Lines-n+1, st.Lines) {
+				r.line(clip(cleanLine(l), lineWidth))
+				r.shown++
+			}
+			return
+		}
+	}
+}
+
+// notShown names what stayed out, by kind and outcome, so nothing is silently
+// dropped.
+func (r *renderer) notShown() {
+	g := r.in.Graph
+	counts := map[string]int{}
+	for i := range g.Items {
+		it := &g.Items[i]
+		if r.inline[i] || r.census[i] || !contract.IsIdentity(it) {
+			continue
+		}
+		k := string(it.Kind)
+		if it.Outcome != "" {
+			k = string(it.Outcome) + " " + k
+		} else if it.Severity != "" {
+			k = string(it.Severity) + " " + k
+		}
+		counts[k]++
+	}
+	if len(counts) == 0 {
+		return
+	}
+	var parts []string
+	for _, k := range evidence.SortedKeys(counts) {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[k], k))
+	}
+	r.line("not shown (retrievable): " + strings.Join(parts, ", "))
+}
+
+func (r *renderer) footer(w *bytes.Buffer, cov contract.Coverage, d *Digest) {
+	in := r.in
+	line := func(s string) { w.WriteString(s); w.WriteByte('\n') }
+	if in.Plan.Mode == ModeWhole {
+		if cov.BytesStored > 0 {
+			line(fmt.Sprintf("coverage: whole output shown (%s) · exact bytes: ctx get %s", contract.Size(cov.BytesStored), in.Run.Handle))
+		}
+		return
+	}
+	line("coverage: " + cov.String())
+	if cov.RequiredUnrepresented > 0 {
+		line(fmt.Sprintf("! %d REQUIRED items have no handle and could not be shown: the output around them is in %s", cov.RequiredUnrepresented, in.Run.Handle))
+	}
+	// Point at the most useful omitted span.
+	g := in.Graph
+	for i := range g.Items {
+		it := &g.Items[i]
+		if (it.Kind == evidence.KindTest && it.Outcome.Failed()) || (it.Kind == evidence.KindDiagnostic && it.Severity == evidence.SeverityError) {
+			if s := spanOf(it); !s.IsZero() {
+				line(fmt.Sprintf("next: ctx get %s  (first failure; [LA-B] above are lines of %s#stdout)", s.Handle(), in.Run.Handle))
+				return
+			}
+		}
+	}
+	if d.CensusHandle != "" {
+		line(fmt.Sprintf("next: ctx get %s  (all REQUIRED items, one per line)", d.CensusHandle))
+		return
+	}
+	for _, s := range in.Streams {
+		if s.Size > 0 && !s.Binary && s.Lines > 0 {
+			line(fmt.Sprintf("next: ctx get %s#%s --grep RE  (or :LA-B for any range; ··· marks omitted lines)", in.Run.Handle, s.Name))
+			return
+		}
+	}
+}

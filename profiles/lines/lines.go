@@ -1,0 +1,207 @@
+// Package lines reads captured output the way parsers need it: numbered lines,
+// terminal colour removed, carriage-return overwrites folded, enormous lines
+// capped. It never changes stored bytes; it only shapes what parsers see.
+package lines
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+)
+
+// Max is the longest line a parser is shown. Longer lines are cut at Max and the
+// rest of the line is skipped (the stored bytes are untouched).
+const Max = 64 << 10
+
+// Scan calls fn for every line of r with its 1-based number. The line excludes
+// its newline and a trailing carriage return, and is only valid during the call.
+// long reports that the line was cut at Max. A stream that ends without a
+// newline still yields its last line. Scan stops at the first error fn returns,
+// or when ctx is done.
+func Scan(ctx context.Context, r io.Reader, fn func(n int, line []byte, long bool) error) error {
+	br := bufio.NewReaderSize(r, 256<<10)
+	var buf []byte
+	n := 0
+	for {
+		frag, err := br.ReadSlice('\n')
+		long := false
+		line := frag
+		if err == bufio.ErrBufferFull {
+			// Gather up to Max, then skip to the end of the line.
+			buf = append(buf[:0], frag...)
+			for err == bufio.ErrBufferFull {
+				frag, err = br.ReadSlice('\n')
+				if room := Max - len(buf); room > 0 {
+					if len(frag) > room {
+						buf = append(buf, frag[:room]...)
+						long = true
+					} else {
+						buf = append(buf, frag...)
+					}
+				} else {
+					long = true
+				}
+			}
+			if len(buf) > Max {
+				buf = buf[:Max]
+				long = true
+			}
+			line = buf
+		} else if len(line) > Max {
+			line = line[:Max]
+			long = true
+		}
+		if len(line) == 0 && err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		n++
+		if n&1023 == 0 {
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
+		}
+		line = bytes.TrimSuffix(line, []byte{'\n'})
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if ferr := fn(n, line, long); ferr != nil {
+			return ferr
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// Clean returns the line as a terminal would leave it: ANSI escape sequences
+// removed and, where carriage returns overwrite the line (progress bars), only
+// the last non-empty segment kept. It returns line itself when there is nothing
+// to remove, else a new slice.
+func Clean(line []byte) []byte {
+	if bytes.IndexByte(line, 0x1b) < 0 && bytes.IndexByte(line, '\r') < 0 {
+		return line
+	}
+	out := StripANSI(line)
+	for {
+		i := bytes.LastIndexByte(out, '\r')
+		if i < 0 {
+			break
+		}
+		if i == len(out)-1 {
+			out = out[:i]
+			continue
+		}
+		out = out[i+1:]
+		break
+	}
+	return out
+}
+
+// StripANSI removes CSI (ESC [ … final), OSC (ESC ] … BEL or ESC \) and
+// two-byte ESC sequences. It always returns a new slice when line holds ESC.
+func StripANSI(line []byte) []byte {
+	if bytes.IndexByte(line, 0x1b) < 0 {
+		return line
+	}
+	out := make([]byte, 0, len(line))
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c != 0x1b {
+			out = append(out, c)
+			continue
+		}
+		if i+1 >= len(line) {
+			break
+		}
+		switch line[i+1] {
+		case '[':
+			j := i + 2
+			for j < len(line) && (line[j] < 0x40 || line[j] > 0x7e) {
+				j++
+			}
+			i = j
+		case ']':
+			j := i + 2
+			for j < len(line) {
+				if line[j] == 0x07 {
+					break
+				}
+				if line[j] == 0x1b && j+1 < len(line) && line[j+1] == '\\' {
+					j++
+					break
+				}
+				j++
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+// Printable reports whether b looks like text: valid enough UTF-8 with few
+// control bytes other than tab, newline, carriage return, backspace and ESC.
+// Detection of binary streams uses it on a stream's head.
+func Printable(b []byte) bool {
+	if len(b) == 0 {
+		return true
+	}
+	if bytes.IndexByte(b, 0) >= 0 {
+		return false
+	}
+	bad := 0
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\b' && c != 0x1b && c != '\f' && c != '\v' {
+			bad++
+			i++
+			continue
+		}
+		if c < 0x80 {
+			i++
+			continue
+		}
+		size := utf8Len(b[i:])
+		if size == 0 {
+			// A rune cut at the end of the head is not evidence of binary.
+			if len(b)-i < 4 {
+				break
+			}
+			bad++
+			i++
+			continue
+		}
+		i += size
+	}
+	return bad*100 <= len(b) // at most 1% odd bytes
+}
+
+func utf8Len(b []byte) int {
+	c := b[0]
+	var n int
+	switch {
+	case c&0xE0 == 0xC0:
+		n = 2
+	case c&0xF0 == 0xE0:
+		n = 3
+	case c&0xF8 == 0xF0:
+		n = 4
+	default:
+		return 0
+	}
+	if len(b) < n {
+		return 0
+	}
+	for k := 1; k < n; k++ {
+		if b[k]&0xC0 != 0x80 {
+			return 0
+		}
+	}
+	return n
+}

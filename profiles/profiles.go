@@ -1,0 +1,258 @@
+// Package profiles detects which command family produced a run's output and
+// extracts its evidence graph with that family's parser, degrading to more
+// general profiles when a specialised one cannot parse safely. Detection looks
+// at the command line first and at the output only when the command line says
+// nothing (make, npm test, sh -c, an ingested file).
+//
+// The parsers live in subpackages, one per family; this package only registers
+// them, normalises argv and runs the fallback chain. It must never let a
+// fallback go unlabelled: every degradation is a loss in the graph.
+package profiles
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles/text"
+)
+
+// registry lists the profiles in detection order: specific before general,
+// text last.
+var registry = []evidence.Profile{
+	text.Profile,
+}
+
+// Lookup returns the profile with the given name.
+func Lookup(name string) (evidence.Profile, bool) {
+	for _, p := range registry {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return evidence.Profile{}, false
+}
+
+// Names lists the registered profiles in detection order.
+func Names() []string {
+	out := make([]string, len(registry))
+	for i, p := range registry {
+		out[i] = p.Name
+	}
+	return out
+}
+
+// Choice is one step of a detection chain.
+type Choice struct {
+	Profile evidence.Profile
+	By      string // "argv", "content", "forced" or "fallback"
+}
+
+// Detect returns the chain of profiles to try, best first, always ending with
+// the generic text profile. force names a profile to use first ("" detects).
+func Detect(src *evidence.Source, force string) []Choice {
+	var chain []Choice
+	seen := map[string]bool{}
+	add := func(p evidence.Profile, by string) {
+		if !seen[p.Name] {
+			seen[p.Name] = true
+			chain = append(chain, Choice{p, by})
+		}
+	}
+	if force != "" {
+		if p, ok := Lookup(force); ok {
+			add(p, "forced")
+		}
+	}
+	argv := Normalize(src.Argv)
+	for _, p := range registry {
+		if p.Argv != nil && p.Argv(argv) {
+			add(p, "argv")
+		}
+	}
+	if len(chain) == 0 {
+		for _, p := range registry {
+			if p.Name != text.Name && p.Content != nil && p.Content(src) {
+				add(p, "content")
+				break
+			}
+		}
+	}
+	add(text.Profile, "fallback")
+	return chain
+}
+
+// Extract detects the profile and parses. A profile that fails, or finds
+// nothing in non-empty output, hands over to the next in the chain, and the
+// graph records that loss of precision.
+func Extract(ctx context.Context, src *evidence.Source, force string) (*evidence.Graph, error) {
+	var losses []evidence.Loss
+	chain := Detect(src, force)
+	nonEmpty := false
+	for _, st := range src.Streams {
+		nonEmpty = nonEmpty || st.Size > 0
+	}
+	for i, c := range chain {
+		g, err := safeParse(ctx, c.Profile, src)
+		last := i == len(chain)-1
+		if err == nil && (len(g.Items) > 0 || !nonEmpty || last) {
+			g.Losses = append(losses, g.Losses...)
+			return g, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if last {
+			return nil, fmt.Errorf("profile %s: %w", c.Profile.Name, err)
+		}
+		next := chain[i+1].Profile
+		why := "found nothing it recognises"
+		if err != nil {
+			why = "could not parse the output: " + firstLine(err.Error())
+		}
+		losses = append(losses, evidence.Loss{Code: "fallback",
+			Detail: fmt.Sprintf("%s/%d %s; fell back to %s/%d", c.Profile.Name, c.Profile.Version, why, next.Name, next.Version)})
+	}
+	panic("unreachable: the chain ends with text, which always parses")
+}
+
+// safeParse runs a parser, turning a panic into an error so one bad parser
+// degrades to text instead of losing the digest.
+func safeParse(ctx context.Context, p evidence.Profile, src *evidence.Source) (g *evidence.Graph, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			g, err = nil, fmt.Errorf("parser panic: %v", r)
+		}
+	}()
+	g, err = p.Parse(ctx, src)
+	if err == nil && g == nil {
+		err = fmt.Errorf("parser returned no graph")
+	}
+	if g != nil {
+		if g.Profile == "" {
+			g.Profile = p.Name
+		}
+		if g.Version == 0 {
+			g.Version = p.Version
+		}
+	}
+	return g, err
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// Normalize reduces a command line to the program that produces the output:
+// argv[0] to its base name; env assignments and wrappers (env, time, nice,
+// nohup, timeout, stdbuf, sudo, uv/poetry/pipenv run, npx, pnpm exec, bunx,
+// python -m) removed; `sh -c SCRIPT` to the script's first command.
+func Normalize(argv []string) []string {
+	for range 8 { // wrappers nest, but not deeply
+		if len(argv) == 0 {
+			return argv
+		}
+		base := filepath.Base(argv[0])
+		rest := argv[1:]
+		switch {
+		case strings.Contains(argv[0], "=") && !strings.HasPrefix(argv[0], "-"):
+			argv = rest
+			continue
+		case base == "env":
+			for len(rest) > 0 && (strings.Contains(rest[0], "=") || strings.HasPrefix(rest[0], "-")) {
+				rest = rest[1:]
+			}
+			argv = rest
+			continue
+		case base == "time" || base == "nohup" || base == "sudo" || base == "xvfb-run":
+			for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+				rest = rest[1:]
+			}
+			argv = rest
+			continue
+		case base == "nice" || base == "stdbuf" || base == "ionice":
+			for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+				if (rest[0] == "-n" || rest[0] == "-c") && len(rest) > 1 {
+					rest = rest[1:]
+				}
+				rest = rest[1:]
+			}
+			argv = rest
+			continue
+		case base == "timeout":
+			for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+				if (rest[0] == "-s" || rest[0] == "-k" || rest[0] == "--signal" || rest[0] == "--kill-after") && len(rest) > 1 {
+					rest = rest[1:]
+				}
+				rest = rest[1:]
+			}
+			if len(rest) > 0 {
+				rest = rest[1:] // the duration
+			}
+			argv = rest
+			continue
+		case base == "npx" || base == "bunx" || base == "pnpx":
+			for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+				rest = rest[1:]
+			}
+			argv = rest
+			continue
+		case (base == "pnpm" || base == "yarn" || base == "bun") && len(rest) > 0 && (rest[0] == "exec" || rest[0] == "dlx" || rest[0] == "x"):
+			argv = rest[1:]
+			continue
+		case (base == "uv" || base == "poetry" || base == "pipenv" || base == "pdm" || base == "hatch" || base == "rye") && len(rest) > 0 && rest[0] == "run":
+			rest = rest[1:]
+			for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+				rest = rest[1:]
+			}
+			argv = rest
+			continue
+		case isPython(base) && len(rest) >= 2 && rest[0] == "-m":
+			argv = rest[1:]
+			continue
+		case (base == "sh" || base == "bash" || base == "zsh" || base == "dash") && len(rest) >= 2 && rest[0] == "-c":
+			argv = scriptWords(rest[1])
+			continue
+		}
+		out := append([]string{base}, rest...)
+		return out
+	}
+	return argv
+}
+
+func isPython(base string) bool {
+	if base == "python" || base == "python3" || base == "python2" || base == "pypy3" || base == "pypy" {
+		return true
+	}
+	if v, ok := strings.CutPrefix(base, "python3."); ok && v != "" {
+		return true
+	}
+	return false
+}
+
+// scriptWords splits the first simple command of a shell script into words,
+// roughly: enough to recognise the program, not to run it.
+func scriptWords(script string) []string {
+	script = strings.TrimSpace(script)
+	// Skip leading `cd dir &&` prefixes.
+	for {
+		if rest, ok := strings.CutPrefix(script, "cd "); ok {
+			if i := strings.Index(rest, "&&"); i >= 0 {
+				script = strings.TrimSpace(rest[i+2:])
+				continue
+			}
+		}
+		break
+	}
+	if i := strings.IndexAny(script, "|;&<>()`$"); i >= 0 {
+		script = script[:i]
+	}
+	var words []string
+	for _, w := range strings.Fields(script) {
+		words = append(words, strings.Trim(w, `"'`))
+	}
+	return words
+}

@@ -1,0 +1,199 @@
+// Package text is the generic profile: it knows nothing of the command and
+// extracts what holds for any output — each stream's extent (so the renderer
+// can show its head and tail), lines that look like errors (grouped when they
+// repeat with different numbers), and streams that are not text at all, which
+// are described (size, sniffed type) and never shown as bytes.
+//
+// It is the fallback every specialised profile degrades to, so it must never
+// fail on any input: invalid UTF-8, NUL bytes, 10 MB lines and CRLF are all
+// ordinary here.
+package text
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles/lines"
+)
+
+// Name and Version identify the profile; Version is bumped when the items it
+// extracts change.
+const (
+	Name    = "text"
+	Version = 1
+)
+
+// Profile is the generic text profile.
+var Profile = evidence.Profile{
+	Name:    Name,
+	Version: Version,
+	Argv:    func([]string) bool { return false },
+	Content: func(*evidence.Source) bool { return true },
+	Parse:   Parse,
+}
+
+// MaxErrorGroups bounds the distinct error-looking lines kept; further groups
+// are counted in a loss.
+const MaxErrorGroups = 2000
+
+// errorRE matches lines that look like they report a failure. It is a
+// heuristic: it decides what the digest surfaces, never what the run's outcome
+// is.
+var errorRE = regexp.MustCompile(`(?i)(\berr(or)?s?\b|\bfail(ed|ure|ing|s)?\b|\bfatal\b|\bpanic(ked)?\b|\bexception\b|\btraceback\b|\bsegmentation fault\b|\bcore dumped\b|\babort(ed)?\b|\bdenied\b|\bnot found\b|\bno such file\b|\bundefined reference\b|\bcannot\b|\bcan't\b|\bunable to\b|\bkilled\b|\btimed? ?out\b|\bE\d{3,4}\b|^E\s)`)
+
+// calmRE matches lines that mention errors only to say there are none.
+var calmRE = regexp.MustCompile(`(?i)(\b(0|no|zero|without)\s+(errors?|failures?|failed)\b|\b(errors?|failures?|failed)\s*[:=]\s*0\b|\berror[-_ ]?(handling|handler|page|log|code)s?\b|\bfail[-_]?(fast|over|safe)\b)`)
+
+// Parse extracts the generic items. It never returns an error for content.
+func Parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
+	g := &evidence.Graph{Profile: Name, Version: Version}
+	for _, st := range src.Streams {
+		if st.Size == 0 {
+			continue
+		}
+		if !lines.Printable(st.Head) {
+			g.Add(evidence.Item{Kind: evidence.KindBinary, Name: st.Name, Count: int(min(st.Size, 1<<62)),
+				Attrs: map[string]string{"type": Sniff(st.Head)}})
+			continue
+		}
+		g.Add(evidence.Item{Kind: evidence.KindRegion, Name: st.Name, Why: "stream", Count: st.Lines,
+			Span: evidence.Span{Stream: st.Name, From: 1, To: max(st.Lines, 1)}})
+		if err := errorLines(ctx, g, st); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
+type group struct {
+	first int
+	text  string
+	count int
+}
+
+// errorLines adds one anomaly per group of error-looking lines, where a group
+// is the lines that are equal once digits are masked.
+func errorLines(ctx context.Context, g *evidence.Graph, st evidence.Stream) error {
+	r, err := st.Open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	groups := map[string]*group{}
+	var order []*group
+	dropped := 0
+	err = lines.Scan(ctx, r, func(n int, line []byte, long bool) error {
+		if len(line) == 0 || !maybeError(line) {
+			return nil
+		}
+		clean := lines.Clean(line)
+		if len(clean) > 4096 {
+			clean = clean[:4096]
+		}
+		if !errorRE.Match(clean) || calmRE.Match(clean) {
+			return nil
+		}
+		key := maskDigits(clean)
+		if gr, ok := groups[key]; ok {
+			gr.count++
+			return nil
+		}
+		if len(order) >= MaxErrorGroups {
+			dropped++
+			return nil
+		}
+		gr := &group{first: n, text: strings.ToValidUTF8(string(bytes.TrimSpace(clean)), "\uFFFD"), count: 1}
+		groups[key] = gr
+		order = append(order, gr)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, gr := range order {
+		g.Add(evidence.Item{Kind: evidence.KindAnomaly, Why: "error-text", Line: gr.first, Text: gr.text, Count: gr.count,
+			Severity: evidence.SeverityError, Span: evidence.Span{Stream: st.Name, From: gr.first, To: gr.first}})
+	}
+	if dropped > 0 {
+		g.Lose("item-cap", "%s: %d more distinct error-looking lines beyond the first %d groups", st.Name, dropped, MaxErrorGroups)
+	}
+	return nil
+}
+
+// maybeError is a cheap pre-filter before the regular expression.
+func maybeError(line []byte) bool {
+	for _, c := range line {
+		switch c | 0x20 {
+		case 'e', 'f', 'p', 't', 'a', 'd', 'n', 'c', 'u', 'k':
+			return true
+		}
+	}
+	return false
+}
+
+func maskDigits(b []byte) string {
+	out := make([]byte, 0, len(b))
+	prevDigit := false
+	for _, c := range b {
+		if c >= '0' && c <= '9' {
+			if !prevDigit {
+				out = append(out, '#')
+			}
+			prevDigit = true
+			continue
+		}
+		prevDigit = false
+		out = append(out, c)
+	}
+	return string(out)
+}
+
+// magic lists signatures net/http's sniffer does not know.
+var magic = []struct {
+	off  int
+	sig  string
+	name string
+}{
+	{0, "\x7fELF", "ELF executable"},
+	{0, "\x28\xb5\x2f\xfd", "zstd compressed data"},
+	{0, "\xfd7zXZ\x00", "xz compressed data"},
+	{0, "BZh", "bzip2 compressed data"},
+	{0, "SQLite format 3\x00", "SQLite database"},
+	{0, "\x00asm", "WebAssembly module"},
+	{0, "\xca\xfe\xba\xbe", "Java class or Mach-O fat binary"},
+	{0, "\xcf\xfa\xed\xfe", "Mach-O executable"},
+	{0, "MZ", "PE/DOS executable"},
+	{257, "ustar", "tar archive"},
+}
+
+// Sniff names the type of binary content from its first bytes.
+func Sniff(head []byte) string {
+	for _, m := range magic {
+		if len(head) >= m.off+len(m.sig) && string(head[m.off:m.off+len(m.sig)]) == m.sig {
+			return m.name
+		}
+	}
+	t := http.DetectContentType(head)
+	if t == "application/octet-stream" {
+		return "data"
+	}
+	return t
+}
+
+// Errors returns the error-looking anomaly items of a graph in line order;
+// renderers of other profiles use it to show the text evidence too.
+func Errors(g *evidence.Graph) []*evidence.Item {
+	var out []*evidence.Item
+	for i := range g.Items {
+		if it := &g.Items[i]; it.Kind == evidence.KindAnomaly && it.Why == "error-text" {
+			out = append(out, it)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}

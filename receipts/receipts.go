@@ -1,0 +1,327 @@
+// Package receipts produces, stores, lists and replays receipts: the durable
+// account of what a digest showed (its plan and coverage) and of benchmark
+// results. It is where a stored run becomes a digest: profile extraction, the
+// contract, the plan and the renderer meet here, so `ctx run`, `ctx show`,
+// `ctx ingest` and `ctx bench replay` share one path.
+//
+// A receipt holds no times, pids or absolute paths (benchmark receipts, which
+// record machine facts, are the exception and are never replayed for bytes).
+package receipts
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/plan"
+	"github.com/ctxhq/ctx/profiles"
+	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/store"
+)
+
+// Version of the digest receipt format.
+const Version = 1
+
+// Receipt is a digest receipt.
+type Receipt struct {
+	Kind     string            `json:"kind"` // "digest"
+	Version  int               `json:"version"`
+	Run      string            `json:"run"` // run:<full id>
+	Plan     plan.Plan         `json:"plan"`
+	Coverage contract.Coverage `json:"coverage"`
+	Digest   string            `json:"digest"`           // blob:<full id> of the digest text
+	Census   string            `json:"census,omitempty"` // blob:<full id> of the census list (flood)
+	// Refs are the records this receipt keeps alive in gc.
+	Refs []string `json:"refs"`
+}
+
+// Options shape a digest.
+type Options struct {
+	Budget   int
+	Pressure string
+	Level    int
+	Profile  string // force a profile ("" detects)
+	// ContractDir holds project contract overrides ("" for none).
+	ContractDir string
+}
+
+// Result is a rendered digest with everything it was made from.
+type Result struct {
+	Run       *store.Run
+	Graph     *evidence.Graph
+	Contract  *contract.Contract
+	Plan      plan.Plan
+	Digest    *plan.Digest
+	Receipt   Receipt
+	ReceiptID store.ID
+}
+
+// Handle is the receipt's handle.
+func (r *Result) Handle() string { return "receipt:" + r.ReceiptID.Short() }
+
+// Make renders the digest of a stored run under a fresh plan.
+func Make(ctx context.Context, st *store.Store, run *store.Run, opts Options) (*Result, error) {
+	src, infos, err := Source(st, run)
+	if err != nil {
+		return nil, err
+	}
+	g, err := profiles.Extract(ctx, src, opts.Profile)
+	if err != nil {
+		return nil, err
+	}
+	g.Seal(run.Handle())
+	in := plan.Inputs{Exit: run.Manifest.Exit, Status: run.Manifest.Status, Budget: opts.Budget,
+		Pressure: opts.Pressure, Level: opts.Level, Streams: infos}
+	outcome, _ := plan.Outcome(g, in)
+	c, err := contract.Load(g.Profile, outcome, opts.ContractDir)
+	if err != nil {
+		return nil, err
+	}
+	p := plan.Decide(g, c, in)
+	return render(st, run, g, c, p, infos)
+}
+
+func render(st *store.Store, run *store.Run, g *evidence.Graph, c *contract.Contract, p plan.Plan, infos []plan.StreamInfo) (*Result, error) {
+	m := run.Manifest
+	d, err := plan.Render(plan.Input{
+		Run:      plan.RunInfo{Handle: run.Handle(), Argv: m.Argv, Dir: m.Dir, Exit: m.Exit, Status: m.Status, Signal: m.Signal},
+		Streams:  infos,
+		Graph:    g,
+		Contract: c,
+		Plan:     p,
+		Lines:    &lineSource{st: st, run: run},
+		Census:   func(b []byte) string { return "blob:" + store.Sum(b).Short() },
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Run: run, Graph: g, Contract: c, Plan: p, Digest: d}
+	res.Receipt = Receipt{Kind: "digest", Version: Version, Run: "run:" + run.ID.String(), Plan: p, Coverage: d.Coverage,
+		Digest: "blob:" + store.Sum(d.Text).String()}
+	res.Receipt.Refs = []string{res.Receipt.Run, res.Receipt.Digest}
+	if d.Census != nil {
+		res.Receipt.Census = "blob:" + store.Sum(d.Census).String()
+		res.Receipt.Refs = append(res.Receipt.Refs, res.Receipt.Census)
+	}
+	return res, nil
+}
+
+// Save stores the digest text, the census list and the receipt.
+func Save(st *store.Store, res *Result) error {
+	if _, err := st.PutBlob(res.Digest.Text); err != nil {
+		return err
+	}
+	if res.Digest.Census != nil {
+		if _, err := st.PutBlob(res.Digest.Census); err != nil {
+			return err
+		}
+	}
+	b, err := json.Marshal(res.Receipt)
+	if err != nil {
+		return err
+	}
+	id, err := st.PutReceipt(b)
+	if err != nil {
+		return err
+	}
+	res.ReceiptID = id
+	return nil
+}
+
+// Decode parses a stored digest receipt.
+func Decode(data []byte) (*Receipt, error) {
+	var r Receipt
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("receipt: %v: %w", err, store.ErrCorrupt)
+	}
+	return &r, nil
+}
+
+// DigestText returns the stored digest bytes of a receipt.
+func DigestText(st *store.Store, r *Receipt) ([]byte, error) {
+	id, err := blobID(r.Digest)
+	if err != nil {
+		return nil, err
+	}
+	b, err := st.Blob(id)
+	if err != nil {
+		return nil, err
+	}
+	return b.ReadAll()
+}
+
+func blobID(ref string) (store.ID, error) {
+	if len(ref) < 5 || ref[:5] != "blob:" {
+		return store.ID{}, fmt.Errorf("receipt reference %q: %w", ref, store.ErrCorrupt)
+	}
+	return store.ParseID(ref[5:])
+}
+
+// Replayed is the outcome of re-rendering a receipt.
+type Replayed struct {
+	Receipt store.ID
+	Run     string
+	Match   bool
+	Why     string // when it does not match
+}
+
+// Replay re-renders a stored digest receipt from the stored run under the
+// receipt's own plan and reports whether the bytes match the stored digest.
+func Replay(ctx context.Context, st *store.Store, id store.ID, data []byte, contractDir string) Replayed {
+	out := Replayed{Receipt: id}
+	r, err := Decode(data)
+	if err != nil || r.Kind != "digest" {
+		out.Why = "not a digest receipt"
+		return out
+	}
+	out.Run = r.Run
+	runID, err := store.ParseID(r.Run[len("run:"):])
+	if err != nil {
+		out.Why = err.Error()
+		return out
+	}
+	run, err := st.GetRun(runID)
+	if err != nil {
+		out.Why = err.Error()
+		return out
+	}
+	src, infos, err := Source(st, run)
+	if err != nil {
+		out.Why = err.Error()
+		return out
+	}
+	name, _, _ := cutVersion(r.Plan.Profile)
+	g, err := profiles.Extract(ctx, src, name)
+	if err != nil {
+		out.Why = err.Error()
+		return out
+	}
+	g.Seal(run.Handle())
+	if got := fmt.Sprintf("%s/%d", g.Profile, g.Version); got != r.Plan.Profile {
+		out.Why = fmt.Sprintf("profile is now %s, the receipt used %s", got, r.Plan.Profile)
+		return out
+	}
+	c, err := contract.Load(g.Profile, r.Plan.Outcome, contractDir)
+	if err != nil {
+		out.Why = err.Error()
+		return out
+	}
+	if c.Hash() != r.Plan.Contract {
+		out.Why = fmt.Sprintf("the contract changed (%s, the receipt used %s)", c.Hash(), r.Plan.Contract)
+		return out
+	}
+	res, err := render(st, run, g, c, r.Plan, infos)
+	if err != nil {
+		out.Why = err.Error()
+		return out
+	}
+	want, err := DigestText(st, r)
+	if err != nil {
+		out.Why = err.Error()
+		return out
+	}
+	if !bytes.Equal(res.Digest.Text, want) {
+		out.Why = firstDiff(res.Digest.Text, want)
+		return out
+	}
+	out.Match = true
+	return out
+}
+
+func cutVersion(s string) (string, string, bool) {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '/' {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+func firstDiff(got, want []byte) string {
+	gl := bytes.Split(got, []byte("\n"))
+	wl := bytes.Split(want, []byte("\n"))
+	for i := 0; i < max(len(gl), len(wl)); i++ {
+		var g, w []byte
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if !bytes.Equal(g, w) {
+			return fmt.Sprintf("line %d differs: now %q, stored %q", i+1, g, w)
+		}
+	}
+	return "bytes differ"
+}
+
+// Source adapts a stored run to what profiles read.
+func Source(st *store.Store, run *store.Run) (*evidence.Source, []plan.StreamInfo, error) {
+	src := &evidence.Source{Argv: run.Manifest.Argv, Exit: run.Manifest.Exit}
+	var infos []plan.StreamInfo
+	for _, name := range []string{evidence.Stdout, evidence.Stderr} {
+		ref, _ := run.StreamBlob(name)
+		b, err := st.Blob(ref.Blob)
+		if err != nil {
+			return nil, nil, err
+		}
+		head, err := io.ReadAll(b.Section(0, evidence.HeadSize))
+		if err != nil {
+			return nil, nil, err
+		}
+		src.Streams = append(src.Streams, evidence.Stream{Name: name, Size: b.Size(), Lines: int(b.Lines()), Head: head,
+			Open: func() (io.ReadCloser, error) {
+				b, err := st.Blob(ref.Blob)
+				if err != nil {
+					return nil, err
+				}
+				return io.NopCloser(b.Reader()), nil
+			}})
+		infos = append(infos, plan.StreamInfo{Name: name, Size: b.Size(), Lines: b.Lines(), Dropped: ref.Dropped,
+			Binary: b.Size() > 0 && !lines.Printable(head)})
+	}
+	return src, infos, nil
+}
+
+// lineSource reads lines of a run's streams for the renderer.
+type lineSource struct {
+	st    *store.Store
+	run   *store.Run
+	blobs map[string]*store.Blob
+}
+
+func (l *lineSource) Lines(stream string, from, to int64) ([]string, error) {
+	if l.blobs == nil {
+		l.blobs = map[string]*store.Blob{}
+	}
+	b, ok := l.blobs[stream]
+	if !ok {
+		ref, found := l.run.StreamBlob(stream)
+		if !found {
+			return nil, fmt.Errorf("no stream %q", stream)
+		}
+		var err error
+		if b, err = l.st.Blob(ref.Blob); err != nil {
+			return nil, err
+		}
+		l.blobs[stream] = b
+	}
+	off, end, err := b.LineRange(from, to)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	err = lines.Scan(context.Background(), b.Section(off, end), func(_ int, line []byte, long bool) error {
+		s := string(line)
+		if long {
+			s += "…"
+		}
+		out = append(out, s)
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,209 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Blob is a stored blob opened for reading. Reads fetch and decompress only the
+// frames they touch; each frame is checked against its zstd checksum and length,
+// and a read of the whole blob is checked against the blob's BLAKE3 id.
+type Blob struct {
+	ID   ID
+	s    *Store
+	meta *blobMeta
+
+	cached int // index of the frame in buf, or -1
+	buf    []byte
+}
+
+// Blob opens the blob with the given id.
+func (s *Store) Blob(id ID) (*Blob, error) {
+	var meta *blobMeta
+	err := s.view(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketBlobs).Get(id[:])
+		if v == nil {
+			return fmt.Errorf("blob:%s: %w", id.Short(), ErrNotFound)
+		}
+		var err error
+		meta, err = decodeBlobMeta(v)
+		if err != nil {
+			return fmt.Errorf("blob:%s: %w", id.Short(), err)
+		}
+		return nil
+	})
+	if isEmpty(err) {
+		return nil, fmt.Errorf("blob:%s: %w", id.Short(), ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Blob{ID: id, s: s, meta: meta, cached: -1}, nil
+}
+
+// Size is the blob's length in bytes.
+func (b *Blob) Size() int64 { return b.meta.Size }
+
+// Lines is the number of lines (see blobMeta.Lines).
+func (b *Blob) Lines() int64 { return b.meta.Lines() }
+
+// Frames is the number of frames.
+func (b *Blob) Frames() int { return len(b.meta.Frames) }
+
+// frame returns the raw bytes of frame i, valid until the next call.
+func (b *Blob) frame(i int) ([]byte, error) {
+	if i == b.cached {
+		return b.buf, nil
+	}
+	f := b.meta.Frames[i]
+	var comp []byte
+	err := b.s.view(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketFrames).Get(frameKey(b.ID, i))
+		if v == nil {
+			return fmt.Errorf("blob:%s frame %d is missing: %w", b.ID.Short(), i, ErrCorrupt)
+		}
+		comp = append(comp[:0], v...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out, err := zstdDecoder().DecodeAll(comp, b.buf[:0])
+	if err != nil || len(out) != int(f.Len) {
+		b.cached = -1
+		return nil, damagedBlob(b.ID, fmt.Sprintf("frame %d does not decode to its recorded length", i))
+	}
+	b.buf, b.cached = out, i
+	return out, nil
+}
+
+func damagedBlob(id ID, what string) error {
+	return hint(fmt.Errorf("blob:%s: %s: %w", id.Short(), what, ErrCorrupt),
+		"the stored copy is damaged; rerun the command to capture it again")
+}
+
+// frameAt returns the index of the frame holding byte offset off.
+func (b *Blob) frameAt(off int64) int {
+	fr := b.meta.Frames
+	return sort.Search(len(fr), func(i int) bool { return fr[i].Off+int64(fr[i].Len) > off })
+}
+
+// LineOffset returns the byte offset where line n (1-based) starts. Line
+// Lines()+1 starts at Size().
+func (b *Blob) LineOffset(n int64) (int64, error) {
+	if n < 1 || n > b.Lines()+1 {
+		return 0, fmt.Errorf("line %d: %w (the content has %d lines)", n, ErrRange, b.Lines())
+	}
+	if n == 1 {
+		return 0, nil
+	}
+	k := n - 1 // line n starts after the k-th newline
+	if k > b.meta.Newlines {
+		return b.meta.Size, nil
+	}
+	fr := b.meta.Frames
+	// The last frame with fewer than k newlines before it holds the k-th.
+	j := sort.Search(len(fr), func(i int) bool { return fr[i].NL >= k }) - 1
+	data, err := b.frame(j)
+	if err != nil {
+		return 0, err
+	}
+	need := k - fr[j].NL
+	pos := 0
+	for need > 0 {
+		i := bytes.IndexByte(data[pos:], '\n')
+		if i < 0 {
+			return 0, damagedBlob(b.ID, fmt.Sprintf("frame %d holds fewer newlines than its table says", j))
+		}
+		pos += i + 1
+		need--
+	}
+	return fr[j].Off + int64(pos), nil
+}
+
+// LineRange returns the byte range [off, end) of lines from..to (1-based,
+// inclusive). to is clamped to the last line.
+func (b *Blob) LineRange(from, to int64) (int64, int64, error) {
+	lines := b.Lines()
+	if from < 1 || from > lines {
+		if lines == 0 {
+			return 0, 0, fmt.Errorf("line %d: %w (the content is empty)", from, ErrRange)
+		}
+		return 0, 0, fmt.Errorf("line %d: %w (the content has lines 1-%d)", from, ErrRange, lines)
+	}
+	if to < from {
+		return 0, 0, fmt.Errorf("lines %d-%d: %w (the last line is before the first)", from, to, ErrRange)
+	}
+	to = min(to, lines)
+	off, err := b.LineOffset(from)
+	if err != nil {
+		return 0, 0, err
+	}
+	end, err := b.LineOffset(to + 1)
+	if err != nil {
+		return 0, 0, err
+	}
+	return off, end, nil
+}
+
+// Section returns a reader of bytes [off, end). It checks frames, not the
+// whole-blob hash (use Reader for that).
+func (b *Blob) Section(off, end int64) io.Reader {
+	return &sectionReader{b: b, off: off, end: min(end, b.meta.Size)}
+}
+
+type sectionReader struct {
+	b        *Blob
+	off, end int64
+}
+
+func (r *sectionReader) Read(p []byte) (int, error) {
+	if r.off >= r.end {
+		return 0, io.EOF
+	}
+	i := r.b.frameAt(r.off)
+	data, err := r.b.frame(i)
+	if err != nil {
+		return 0, err
+	}
+	f := r.b.meta.Frames[i]
+	lo := r.off - f.Off
+	hi := min(int64(len(data)), r.end-f.Off)
+	n := copy(p, data[lo:hi])
+	r.off += int64(n)
+	return n, nil
+}
+
+// Reader returns a reader of the whole blob that fails with ErrCorrupt at the
+// end if the bytes do not hash to the blob's id.
+func (b *Blob) Reader() io.Reader {
+	return &verifyingReader{r: b.Section(0, b.meta.Size), h: newHasher(), id: b.ID}
+}
+
+type verifyingReader struct {
+	r  io.Reader
+	h  hasher
+	id ID
+}
+
+func (v *verifyingReader) Read(p []byte) (int, error) {
+	n, err := v.r.Read(p)
+	v.h.Write(p[:n])
+	if errors.Is(err, io.EOF) && v.h.Sum() != v.id {
+		return n, damagedBlob(v.id, "its bytes do not hash to its id")
+	}
+	return n, err
+}
+
+// ReadAll returns a small blob's bytes, verified.
+func (b *Blob) ReadAll() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(int(b.meta.Size))
+	_, err := io.Copy(&buf, b.Reader())
+	return buf.Bytes(), err
+}

@@ -1,0 +1,196 @@
+package store
+
+import (
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Handle is a parsed handle. The grammar (docs/handles.md):
+//
+//	handle  = [scheme ":"] hex [ "#" stream ] [ ":" range ]
+//	scheme  = "run" | "blob" | "span" | "receipt"
+//	stream  = "stdout" | "stderr" | "merged"          (run handles only)
+//	range   = "L" n [ "-" [ n ] ]                     lines, 1-based, inclusive; "L40-" runs to the end
+//	        | "B" n "-" n                             bytes, 0-based, end exclusive
+//	hex     = 6 to 64 hex digits: a unique prefix of the id
+//
+// A bare hex prefix is looked up among runs, blobs and receipts.
+type Handle struct {
+	Scheme string
+	Prefix string // lower-case hex
+	Stream string
+	Range  Range
+}
+
+// Range selects lines or bytes. The zero Range selects everything.
+type Range struct {
+	Unit     byte  // 0 (all), 'L' lines, 'B' bytes
+	From, To int64 // lines: 1-based inclusive, To 0 = to the end; bytes: [From, To)
+}
+
+// IsZero reports whether the range selects everything.
+func (r Range) IsZero() bool { return r.Unit == 0 }
+
+func (r Range) String() string {
+	switch r.Unit {
+	case 'L':
+		if r.To == 0 {
+			return fmt.Sprintf("L%d-", r.From)
+		}
+		if r.To == r.From {
+			return fmt.Sprintf("L%d", r.From)
+		}
+		return fmt.Sprintf("L%d-%d", r.From, r.To)
+	case 'B':
+		return fmt.Sprintf("B%d-%d", r.From, r.To)
+	}
+	return ""
+}
+
+// Schemes that name stored records.
+var schemes = map[string]bool{"run": true, "blob": true, "span": true, "receipt": true}
+
+// ParseHandle parses a handle. Errors wrap ErrBadHandle and say what was wrong.
+func ParseHandle(s string) (Handle, error) {
+	orig := s
+	bad := func(why string) (Handle, error) {
+		return Handle{}, hint(fmt.Errorf("handle %q: %s: %w", orig, why, ErrBadHandle),
+			"handles look like run:ba3d1020ee8f, run:ba3d1020ee8f#stderr:L40-52 or blob:4f1c0a9e2b77:B0-4096")
+	}
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return bad("it is empty")
+	}
+	var h Handle
+	if scheme, rest, ok := strings.Cut(s, ":"); ok && !isHex(scheme) {
+		if !schemes[scheme] {
+			if scheme == "job" || scheme == "capsule" || scheme == "snap" || scheme == "task" || scheme == "repo" {
+				return bad(fmt.Sprintf("%s: handles are not supported by this version of ctx", scheme))
+			}
+			return bad(fmt.Sprintf("unknown scheme %q (want run, blob, span or receipt)", scheme))
+		}
+		h.Scheme, s = scheme, rest
+	}
+	var rng string
+	if i := strings.IndexAny(s, "#:"); i >= 0 {
+		if s[i] == '#' {
+			rest := s[i+1:]
+			stream := rest
+			if j := strings.IndexByte(rest, ':'); j >= 0 {
+				stream, rng = rest[:j], rest[j+1:]
+				if rng == "" {
+					return bad("nothing after the last ':' (want L40-52 or B0-100)")
+				}
+			}
+			switch stream {
+			case "stdout", "stderr", "merged":
+			case "":
+				return bad("no stream after '#' (want stdout, stderr or merged)")
+			default:
+				return bad(fmt.Sprintf("unknown stream %q (want stdout, stderr or merged)", stream))
+			}
+			if h.Scheme != "" && h.Scheme != "run" {
+				return bad("only run handles have streams")
+			}
+			h.Stream = stream
+		} else {
+			rng = s[i+1:]
+			if rng == "" {
+				return bad("nothing after ':' (want L40-52 or B0-100)")
+			}
+		}
+		s = s[:i]
+	}
+	s = strings.ToLower(s)
+	if len(s) < MinPrefix {
+		return bad(fmt.Sprintf("the id %q is too short: give at least %d hex digits", s, MinPrefix))
+	}
+	if len(s) > 64 || !isHex(s) {
+		return bad(fmt.Sprintf("the id %q is not hex (0-9, a-f, at most 64 digits)", s))
+	}
+	h.Prefix = s
+	if rng != "" {
+		r, err := ParseRange(rng)
+		if err != nil {
+			return bad(err.Error())
+		}
+		if h.Scheme == "span" || h.Scheme == "receipt" {
+			return bad(h.Scheme + " handles take no range; use --lines or --bytes")
+		}
+		h.Range = r
+	}
+	return h, nil
+}
+
+// ParseRange parses "L40-52", "L40", "L40-" or "B100-200".
+func ParseRange(s string) (Range, error) {
+	if len(s) < 2 || (s[0] != 'L' && s[0] != 'B') {
+		return Range{}, fmt.Errorf("range %q: want L40-52 (lines) or B100-200 (bytes)", s)
+	}
+	unit := s[0]
+	a, b, dash := strings.Cut(s[1:], "-")
+	from, err := strconv.ParseInt(a, 10, 64)
+	if err != nil || from < 0 {
+		return Range{}, fmt.Errorf("range %q: %q is not a number", s, a)
+	}
+	r := Range{Unit: unit, From: from}
+	switch {
+	case unit == 'L' && from < 1:
+		return Range{}, fmt.Errorf("range %q: lines are numbered from 1", s)
+	case !dash && unit == 'L':
+		r.To = from
+	case !dash:
+		return Range{}, fmt.Errorf("range %q: a byte range needs an end: B%d-N", s, from)
+	case b == "" && unit == 'L':
+		r.To = 0
+	default:
+		to, err := strconv.ParseInt(b, 10, 64)
+		if err != nil {
+			return Range{}, fmt.Errorf("range %q: %q is not a number", s, b)
+		}
+		if (unit == 'L' && to < from) || (unit == 'B' && to < from) {
+			return Range{}, fmt.Errorf("range %q: the end is before the start", s)
+		}
+		r.To = to
+	}
+	return r, nil
+}
+
+func (h Handle) String() string {
+	var b strings.Builder
+	if h.Scheme != "" {
+		b.WriteString(h.Scheme)
+		b.WriteByte(':')
+	}
+	b.WriteString(h.Prefix)
+	if h.Stream != "" {
+		b.WriteByte('#')
+		b.WriteString(h.Stream)
+	}
+	if !h.Range.IsZero() {
+		b.WriteByte(':')
+		b.WriteString(h.Range.String())
+	}
+	return b.String()
+}
+
+func isHex(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// prefixBytes returns the whole bytes of a hex prefix (for a cursor seek).
+func prefixBytes(prefix string) []byte {
+	b, _ := hex.DecodeString(prefix[:len(prefix)&^1])
+	return b
+}

@@ -1,0 +1,217 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Target is what a handle names: a run (and one of its streams), a blob, or a
+// receipt, with the range the handle selects.
+type Target struct {
+	Kind    string // "run", "blob", "receipt"
+	ID      ID     // the run, blob or receipt id
+	Run     *Run   // for runs
+	Stream  string // for runs: stdout, stderr or merged ("" when the handle named none)
+	Range   Range
+	Receipt []byte // for receipts: the stored JSON
+}
+
+// Handle is the canonical handle of the target, with the short id.
+func (t *Target) Handle() Handle {
+	return Handle{Scheme: t.Kind, Prefix: t.ID.Short(), Stream: t.Stream, Range: t.Range}
+}
+
+// StreamBlob returns the blob id of a run's stream.
+func (r *Run) StreamBlob(stream string) (StreamRef, bool) {
+	switch stream {
+	case "stdout":
+		return r.Manifest.Stdout, true
+	case "stderr":
+		return r.Manifest.Stderr, true
+	}
+	return StreamRef{}, false
+}
+
+// DefaultStream is the stream a run handle without one reads: the only stream
+// with output, or merged when both have some.
+func (r *Run) DefaultStream() string {
+	switch {
+	case r.Manifest.Stderr.Size == 0:
+		return "stdout"
+	case r.Manifest.Stdout.Size == 0:
+		return "stderr"
+	}
+	return "merged"
+}
+
+// spanRecord is what a span token resolves to.
+type spanRecord struct {
+	Run    ID     `json:"run"`
+	Stream string `json:"stream"`
+	Kind   string `json:"kind"`
+	From   int64  `json:"from"`
+	To     int64  `json:"to"`
+}
+
+// MintSpan records a span token for lines from..to of a run's stream and
+// returns its handle. The token is a pure function of the stream's blob, the
+// span kind and the range, so minting twice gives the same token.
+func (s *Store) MintSpan(run *Run, stream, kind string, from, to int64) (string, error) {
+	ref, ok := run.StreamBlob(stream)
+	if !ok {
+		return "", fmt.Errorf("mint span: stream %q: %w", stream, ErrBadHandle)
+	}
+	tok := Sum([]byte(fmt.Sprintf("ctx-span-v1\x00%s\x00%s\x00%d-%d", ref.Blob, kind, from, to)))
+	rec, _ := json.Marshal(spanRecord{Run: run.ID, Stream: stream, Kind: kind, From: from, To: to})
+	err := s.update(func(tx *bolt.Tx) error { return tx.Bucket(bucketSpans).Put(tok[:], rec) })
+	return "span:" + tok.Short(), err
+}
+
+// Resolve finds what a handle names. A prefix that matches nothing is
+// ErrNotFound; one that matches several records is an *AmbiguousError listing
+// them.
+func (s *Store) Resolve(h Handle) (*Target, error) {
+	var t *Target
+	err := s.view(func(tx *bolt.Tx) error {
+		type cand struct {
+			kind string
+			id   ID
+		}
+		var cands []cand
+		kinds := []string{h.Scheme}
+		if h.Scheme == "" {
+			kinds = []string{"run", "blob", "receipt"}
+		}
+		for _, kind := range kinds {
+			for _, id := range matchPrefix(tx.Bucket(bucketFor(kind)), h.Prefix) {
+				cands = append(cands, cand{kind, id})
+			}
+		}
+		switch {
+		case len(cands) == 0:
+			name := h.Scheme
+			if name == "" {
+				name = "run, blob or receipt"
+			}
+			return hint(fmt.Errorf("%s: no %s with that id: %w", h, name, ErrNotFound),
+				"list recent runs with `ctx ls`; handles belong to the store they were made in (%s)", s.dir)
+		case len(cands) > 1:
+			names := make([]string, len(cands))
+			ids := make([]ID, len(cands))
+			for i, c := range cands {
+				ids[i] = c.id
+			}
+			n := distinguishing(ids)
+			for i, c := range cands {
+				names[i] = c.kind + ":" + c.id.String()[:n]
+			}
+			sort.Strings(names)
+			return &AmbiguousError{Prefix: h.Prefix, Candidates: names}
+		}
+		c := cands[0]
+		t = &Target{Kind: c.kind, ID: c.id, Stream: h.Stream, Range: h.Range}
+		switch c.kind {
+		case "run":
+			run, err := decodeRun(tx, c.id)
+			if err != nil {
+				return err
+			}
+			t.Run = run
+		case "span":
+			var rec spanRecord
+			if err := json.Unmarshal(tx.Bucket(bucketSpans).Get(c.id[:]), &rec); err != nil {
+				return fmt.Errorf("span:%s record: %v: %w", c.id.Short(), err, ErrCorrupt)
+			}
+			run, err := decodeRun(tx, rec.Run)
+			if err != nil {
+				return err
+			}
+			t.Kind, t.ID, t.Run, t.Stream = "run", run.ID, run, rec.Stream
+			t.Range = Range{Unit: 'L', From: rec.From, To: rec.To}
+		case "receipt":
+			t.Receipt = bytes.Clone(tx.Bucket(bucketReceipts).Get(c.id[:]))
+		}
+		return nil
+	})
+	if isEmpty(err) {
+		return nil, hint(fmt.Errorf("%s: the store is empty: %w", h, ErrNotFound), "run a command with `ctx run -- CMD` first")
+	}
+	return t, err
+}
+
+func decodeRun(tx *bolt.Tx, id ID) (*Run, error) {
+	v := tx.Bucket(bucketRuns).Get(id[:])
+	if v == nil {
+		return nil, fmt.Errorf("run:%s: %w", id.Short(), ErrNotFound)
+	}
+	run := &Run{}
+	if err := json.Unmarshal(v, run); err != nil {
+		return nil, fmt.Errorf("run:%s record: %v: %w", id.Short(), err, ErrCorrupt)
+	}
+	return run, nil
+}
+
+func bucketFor(kind string) []byte {
+	switch kind {
+	case "run":
+		return bucketRuns
+	case "blob":
+		return bucketBlobs
+	case "span":
+		return bucketSpans
+	case "receipt":
+		return bucketReceipts
+	}
+	return nil
+}
+
+// matchPrefix lists the ids in a bucket keyed by ID that start with a hex
+// prefix. It stops after a few matches: an ambiguity needs only a short list.
+func matchPrefix(b *bolt.Bucket, prefix string) []ID {
+	if b == nil {
+		return nil
+	}
+	var out []ID
+	seek := prefixBytes(prefix)
+	c := b.Cursor()
+	for k, _ := c.Seek(seek); k != nil && bytes.HasPrefix(k, seek); k, _ = c.Next() {
+		if len(k) != len(ID{}) {
+			continue
+		}
+		id := ID(k)
+		if strings.HasPrefix(id.String(), prefix) {
+			out = append(out, id)
+			if len(out) == 8 {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// distinguishing returns the number of hex digits (at least ShortLen) that tell
+// the ids apart.
+func distinguishing(ids []ID) int {
+	n := ShortLen
+	for ; n < 64; n++ {
+		seen := map[string]bool{}
+		ok := true
+		for _, id := range ids {
+			p := id.String()[:n]
+			if seen[p] {
+				ok = false
+				break
+			}
+			seen[p] = true
+		}
+		if ok {
+			break
+		}
+	}
+	return n
+}

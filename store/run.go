@@ -1,0 +1,355 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Manifest is the canonical description of a run. Its hash is the run id, so it
+// holds only what the run's meaning depends on: never a time, a pid, a host or an
+// absolute path.
+type Manifest struct {
+	Argv   []string  `json:"argv"`
+	Dir    string    `json:"dir"`  // working directory relative to the workspace root, "." at the root
+	Mode   string    `json:"mode"` // pty | pipe | ingest
+	Exit   int       `json:"exit"` // the status ctx reports (124 timeout, 128+N signal…)
+	Status string    `json:"status"`
+	Signal int       `json:"signal,omitempty"`
+	Stdin  ID        `json:"stdin"`
+	Stdout StreamRef `json:"stdout"`
+	Stderr StreamRef `json:"stderr"`
+}
+
+// Run statuses.
+const (
+	StatusExited        = "exited"         // the command ran to completion
+	StatusSignaled      = "signaled"       // killed by a signal it did not get from ctx
+	StatusTimeout       = "timeout"        // ctx stopped it at --timeout
+	StatusInterrupted   = "interrupted"    // ctx was interrupted (Ctrl-C, TERM) and stopped it
+	StatusNotFound      = "not-found"      // the command does not exist
+	StatusNotExecutable = "not-executable" // it exists but cannot be executed
+	StatusRecovered     = "recovered"      // ctx died mid-capture; the output was recovered from the spool, the exit status is unknown
+	StatusIngested      = "ingested"       // the output was stored with `ctx ingest`
+)
+
+// StreamRef is one stream of a run: its blob and what the byte cap dropped.
+type StreamRef struct {
+	Blob      ID    `json:"blob"`
+	Size      int64 `json:"size"`
+	Lines     int64 `json:"lines"`
+	Dropped   int64 `json:"dropped,omitempty"`    // bytes dropped beyond the cap
+	DroppedAt int64 `json:"dropped_at,omitempty"` // offset in the stored blob where they were
+}
+
+// ID is the run id: the BLAKE3 of the manifest's canonical JSON.
+func (m *Manifest) ID() ID {
+	b, _ := json.Marshal(m)
+	return Sum(append([]byte("ctx-run-v1\n"), b...))
+}
+
+// Run is a stored run: its manifest and the latest arrival order of its streams.
+type Run struct {
+	ID         ID       `json:"id"`
+	Manifest   Manifest `json:"manifest"`
+	Interleave ID       `json:"interleave"` // blob of (stream, length) entries; zero when unknown
+}
+
+// Handle is "run:" and the short id.
+func (r *Run) Handle() string { return "run:" + r.ID.Short() }
+
+// Exec is one invocation's record: the volatile facts kept out of ids and digests.
+type Exec struct {
+	Key      string        `json:"key"` // time-ordered, unique
+	Run      ID            `json:"run"`
+	Argv     []string      `json:"argv"`
+	Start    time.Time     `json:"start"`
+	Duration time.Duration `json:"duration"`
+	Host     string        `json:"host"`
+	PID      int           `json:"pid"`
+	Version  string        `json:"version"`
+	Session  string        `json:"session,omitempty"`
+	Cwd      string        `json:"cwd"` // absolute, for the person reading `ctx ls`; never in an id
+	Receipt  ID            `json:"receipt,omitzero"`
+	// Accounting for `ctx stats`: what the command produced against what the
+	// agent was shown.
+	RawBytes    int64  `json:"raw_bytes"`
+	ShownBytes  int64  `json:"shown_bytes"`
+	RawTokens   int64  `json:"raw_tokens"`   // estimate
+	ShownTokens int64  `json:"shown_tokens"` // estimate
+	Profile     string `json:"profile,omitempty"`
+	Note        string `json:"note,omitempty"` // e.g. recovered after a crash
+}
+
+// Handle is the handle of the run this execution produced.
+func (e *Exec) Handle() string { return "run:" + e.Run.Short() }
+
+// Commit stores a finished spool as a run and records the execution. Identical
+// blobs are stored once; a run identical to a stored one keeps its id. The spool
+// is removed once the run is durable. Frames go in in batches, each its own short
+// transaction, and the run record last, so a crash mid-commit leaves at most
+// unreferenced frames that gc sweeps, never a half-visible run.
+func (s *Store) Commit(sp *Spool, m Manifest, ex Exec) (*Run, error) {
+	var streams []*finishedStream
+	defer func() {
+		for _, w := range sp.streams {
+			w.close()
+		}
+	}()
+	names := make([]string, 0, len(sp.streams))
+	for name := range sp.streams {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fs, err := sp.streams[name].finish()
+		if err != nil {
+			return nil, err
+		}
+		streams = append(streams, fs)
+	}
+	inter, err := sp.interleave()
+	if err != nil {
+		return nil, err
+	}
+	for _, fs := range streams {
+		ref := StreamRef{Blob: fs.id, Size: fs.meta.Size, Lines: fs.meta.Lines(), Dropped: fs.dropped, DroppedAt: fs.droppedAt}
+		switch fs.name {
+		case "stdout":
+			m.Stdout = ref
+		case "stderr":
+			m.Stderr = ref
+		case "stdin":
+			m.Stdin = fs.id
+		}
+		if err := s.putFrames(fs); err != nil {
+			return nil, err
+		}
+	}
+	if m.Stdout.Blob.IsZero() {
+		m.Stdout.Blob = Sum(nil)
+	}
+	if m.Stderr.Blob.IsZero() {
+		m.Stderr.Blob = Sum(nil)
+	}
+	if m.Argv == nil {
+		m.Argv = []string{}
+	}
+	run := &Run{ID: m.ID(), Manifest: m}
+	if len(inter) > 0 && m.Stdout.Size > 0 && m.Stderr.Size > 0 {
+		run.Interleave = Sum(inter)
+	}
+	ex.Run = run.ID
+	ex.Key = execKey(ex.Start)
+	ex.RawBytes = m.Stdout.Size + m.Stderr.Size + m.Stdout.Dropped + m.Stderr.Dropped
+	err = s.update(func(tx *bolt.Tx) error {
+		if !run.Interleave.IsZero() {
+			if err := putSmallBlob(tx, run.Interleave, inter); err != nil {
+				return err
+			}
+		}
+		for _, id := range []ID{m.Stdout.Blob, m.Stderr.Blob} {
+			if id == Sum(nil) {
+				if err := putSmallBlob(tx, id, nil); err != nil {
+					return err
+				}
+			}
+		}
+		rb, err := json.Marshal(run)
+		if err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketRuns).Put(run.ID[:], rb); err != nil {
+			return err
+		}
+		eb, err := json.Marshal(ex)
+		if err != nil {
+			return err
+		}
+		return tx.Bucket(bucketExecs).Put([]byte(ex.Key), eb)
+	})
+	if err != nil {
+		return nil, err
+	}
+	sp.markCommitted(run)
+	sp.Release()
+	return run, nil
+}
+
+// Release removes a committed spool and drops its lock.
+func (sp *Spool) Release() {
+	for _, w := range sp.streams {
+		w.close()
+	}
+	if sp.interF != nil {
+		sp.interF.Close()
+	}
+	_ = os.RemoveAll(sp.dir)
+	if sp.lock != nil {
+		sp.lock.Close()
+		sp.lock = nil
+	}
+}
+
+// batchBytes bounds the compressed bytes written in one transaction.
+const batchBytes = 8 << 20
+
+// putFrames copies a stream's compressed frames into the database, unless a
+// blob with the same id is already stored.
+func (s *Store) putFrames(fs *finishedStream) error {
+	if fs.meta.Size == 0 {
+		return nil
+	}
+	var exists bool
+	err := s.view(func(tx *bolt.Tx) error {
+		exists = tx.Bucket(bucketBlobs).Get(fs.id[:]) != nil
+		return nil
+	})
+	if err != nil && !isEmpty(err) {
+		return err
+	}
+	if exists {
+		return nil
+	}
+	var off int64
+	for i := 0; i < len(fs.meta.Frames); {
+		start := i
+		var batch int64
+		for i < len(fs.meta.Frames) && (batch == 0 || batch+int64(fs.meta.Frames[i].CLen) <= batchBytes) {
+			batch += int64(fs.meta.Frames[i].CLen)
+			i++
+		}
+		err := s.update(func(tx *bolt.Tx) error {
+			b := tx.Bucket(bucketFrames)
+			o := off
+			for k := start; k < i; k++ {
+				f := fs.meta.Frames[k]
+				buf := make([]byte, f.CLen)
+				if _, err := fs.frames.ReadAt(buf, o); err != nil {
+					return fmt.Errorf("read spool %s: %w", fs.frames.Name(), err)
+				}
+				if err := b.Put(frameKey(fs.id, k), buf); err != nil {
+					return err
+				}
+				o += int64(f.CLen)
+			}
+			if i == len(fs.meta.Frames) {
+				return tx.Bucket(bucketBlobs).Put(fs.id[:], fs.meta.encode())
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		off += batch
+	}
+	return nil
+}
+
+func isEmpty(err error) bool { return err == errEmptyStore }
+
+func frameKey(id ID, i int) []byte {
+	k := make([]byte, 36)
+	copy(k, id[:])
+	binary.BigEndian.PutUint32(k[32:], uint32(i))
+	return k
+}
+
+// putSmallBlob stores bytes that fit in memory (indexes, digests, census lists)
+// as a blob, framed like any other.
+func putSmallBlob(tx *bolt.Tx, id ID, data []byte) error {
+	blobs := tx.Bucket(bucketBlobs)
+	if blobs.Get(id[:]) != nil {
+		return nil
+	}
+	meta := &blobMeta{endsWithNewline: len(data) == 0 || data[len(data)-1] == '\n'}
+	enc := zstdEncoder()
+	for i := 0; len(data) > 0; i++ {
+		n := min(len(data), FrameSize)
+		if n == FrameSize {
+			if j := bytes.LastIndexByte(data[FrameSize-frameSlack:FrameSize], '\n'); j >= 0 {
+				n = FrameSize - frameSlack + j + 1
+			}
+		}
+		c := enc.EncodeAll(data[:n], nil)
+		if err := tx.Bucket(bucketFrames).Put(frameKey(id, i), c); err != nil {
+			return err
+		}
+		meta.Frames = append(meta.Frames, frame{Off: meta.Size, Len: uint32(n), CLen: uint32(len(c)), NL: meta.Newlines})
+		meta.Size += int64(n)
+		meta.Newlines += int64(bytes.Count(data[:n], []byte{'\n'}))
+		data = data[n:]
+	}
+	return blobs.Put(id[:], meta.encode())
+}
+
+// PutBlob stores small content (at most a few MiB) and returns its id.
+func (s *Store) PutBlob(data []byte) (ID, error) {
+	id := Sum(data)
+	return id, s.update(func(tx *bolt.Tx) error { return putSmallBlob(tx, id, data) })
+}
+
+// execKey is a key that sorts by start time and never collides across processes.
+func execKey(t time.Time) string {
+	var rnd [4]byte
+	_, _ = randRead(rnd[:])
+	return fmt.Sprintf("%016x-%x", t.UnixNano(), rnd)
+}
+
+// GetRun returns the run with the given id.
+func (s *Store) GetRun(id ID) (*Run, error) {
+	var run *Run
+	err := s.view(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketRuns).Get(id[:])
+		if v == nil {
+			return fmt.Errorf("run:%s: %w", id.Short(), ErrNotFound)
+		}
+		run = &Run{}
+		if err := json.Unmarshal(v, run); err != nil {
+			return fmt.Errorf("run:%s record: %v: %w", id.Short(), err, ErrCorrupt)
+		}
+		return nil
+	})
+	if isEmpty(err) {
+		return nil, fmt.Errorf("run:%s: %w", id.Short(), ErrNotFound)
+	}
+	return run, err
+}
+
+// UpdateExec rewrites an execution record (to attach its receipt and accounting).
+func (s *Store) UpdateExec(ex *Exec) error {
+	eb, err := json.Marshal(ex)
+	if err != nil {
+		return err
+	}
+	return s.update(func(tx *bolt.Tx) error { return tx.Bucket(bucketExecs).Put([]byte(ex.Key), eb) })
+}
+
+// Execs returns up to limit execution records, newest first, that match keep
+// (nil keeps all).
+func (s *Store) Execs(limit int, keep func(*Exec) bool) ([]*Exec, error) {
+	var out []*Exec
+	err := s.view(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketExecs).Cursor()
+		for k, v := c.Last(); k != nil && (limit <= 0 || len(out) < limit); k, v = c.Prev() {
+			ex := &Exec{}
+			if err := json.Unmarshal(v, ex); err != nil {
+				return fmt.Errorf("execution record %s: %v: %w", k, err, ErrCorrupt)
+			}
+			if keep == nil || keep(ex) {
+				out = append(out, ex)
+			}
+		}
+		return nil
+	})
+	if isEmpty(err) {
+		return nil, nil
+	}
+	return out, err
+}

@@ -1,0 +1,411 @@
+package store
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// A spool holds one capture in progress: each stream's raw bytes in a file (the
+// truth a crash recovers from), its compressed frames (built while the command
+// runs), and the interleave index. The capturing process holds an exclusive
+// flock on the spool's lock file; a spool whose lock can be taken belongs to a
+// process that died, and the next ctx command recovers it.
+type Spool struct {
+	dir        string
+	lock       *os.File
+	Meta       SpoolMeta
+	mu         sync.Mutex // orders interleave entries across stream goroutines
+	inter      *bufio.Writer
+	interF     *os.File
+	lastStream byte
+	pending    uint64
+
+	streams map[string]*StreamWriter
+}
+
+// SpoolMeta is written when a capture starts, so a crashed capture can be
+// recovered with the command it belonged to.
+type SpoolMeta struct {
+	Argv    []string  `json:"argv"`
+	Dir     string    `json:"dir"`  // relative to the workspace root
+	Mode    string    `json:"mode"` // pty | pipe | ingest
+	Started time.Time `json:"started"`
+	PID     int       `json:"pid"`
+	Session string    `json:"session,omitempty"`
+	Cap     int64     `json:"cap"`
+}
+
+// DefaultCap is the default per-stream byte cap.
+const DefaultCap int64 = 1 << 30
+
+// NewSpool starts a spool for one capture.
+func (s *Store) NewSpool(meta SpoolMeta) (*Spool, error) {
+	root := filepath.Join(s.dir, spoolName)
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return nil, storeErr(root, "create spool", err)
+	}
+	var rnd [8]byte
+	_, _ = rand.Read(rnd[:])
+	dir := filepath.Join(root, time.Now().UTC().Format("20060102T150405")+"-"+hex.EncodeToString(rnd[:]))
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return nil, storeErr(dir, "create spool", err)
+	}
+	lock, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, storeErr(dir, "create spool", err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		lock.Close()
+		return nil, storeErr(dir, "lock spool", err)
+	}
+	if meta.Cap <= 0 {
+		meta.Cap = DefaultCap
+	}
+	sp := &Spool{dir: dir, lock: lock, Meta: meta, streams: map[string]*StreamWriter{}}
+	mb, _ := json.Marshal(meta)
+	if err := writeFileSync(filepath.Join(dir, "meta.json"), mb); err != nil {
+		sp.Abort()
+		return nil, storeErr(dir, "write spool", err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "interleave"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		sp.Abort()
+		return nil, storeErr(dir, "create spool", err)
+	}
+	sp.interF, sp.inter = f, newBufWriter(f)
+	return sp, nil
+}
+
+func newBufWriter(f *os.File) *bufio.Writer { return bufio.NewWriterSize(f, 16<<10) }
+
+func writeFileSync(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Dir is the spool directory.
+func (sp *Spool) Dir() string { return sp.dir }
+
+// Stream returns the writer for a stream ("stdout", "stderr", "stdin"),
+// creating it on first use. Each stream is written by one goroutine.
+func (sp *Spool) Stream(name string) (*StreamWriter, error) {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if w, ok := sp.streams[name]; ok {
+		return w, nil
+	}
+	w, err := newStreamWriter(sp, name, sp.Meta.Cap)
+	if err != nil {
+		return nil, err
+	}
+	sp.streams[name] = w
+	return w, nil
+}
+
+// streamCode numbers streams in the interleave index.
+func streamCode(name string) byte {
+	switch name {
+	case "stdout":
+		return 1
+	case "stderr":
+		return 2
+	}
+	return 0
+}
+
+// note records that n bytes arrived on a stream, in arrival order. Consecutive
+// arrivals on one stream are merged into one entry.
+func (sp *Spool) note(code byte, n int) {
+	if code == 0 || n == 0 {
+		return
+	}
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if code == sp.lastStream {
+		sp.pending += uint64(n)
+		return
+	}
+	sp.flushNoteLocked()
+	sp.lastStream, sp.pending = code, uint64(n)
+}
+
+func (sp *Spool) flushNoteLocked() {
+	if sp.pending == 0 {
+		return
+	}
+	var buf [binary.MaxVarintLen64 + 1]byte
+	buf[0] = sp.lastStream
+	k := binary.PutUvarint(buf[1:], sp.pending)
+	_, _ = sp.inter.Write(buf[:1+k])
+	sp.pending = 0
+}
+
+// Abort removes the spool without committing it.
+func (sp *Spool) Abort() {
+	for _, w := range sp.streams {
+		w.close()
+	}
+	if sp.interF != nil {
+		sp.interF.Close()
+	}
+	_ = os.RemoveAll(sp.dir)
+	if sp.lock != nil {
+		sp.lock.Close()
+	}
+}
+
+// StreamWriter spools one stream: raw bytes to a file, frames compressed on the
+// side, with the byte cap applied: past Cap/2 bytes the rest goes to a ring of
+// Cap/2 bytes that keeps the tail.
+type StreamWriter struct {
+	sp   *Spool
+	name string
+	code byte
+	raw  *os.File
+	fr   *framer
+	frF  *os.File
+	posF *os.File
+
+	head  int64 // bytes kept at the front
+	ring  int64 // ring size
+	total int64 // bytes received
+	err   error
+}
+
+func newStreamWriter(sp *Spool, name string, capBytes int64) (*StreamWriter, error) {
+	raw, err := os.OpenFile(filepath.Join(sp.dir, name+".raw"), os.O_CREATE|os.O_RDWR|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, storeErr(sp.dir, "create spool", err)
+	}
+	frF, err := os.OpenFile(filepath.Join(sp.dir, name+".frames"), os.O_CREATE|os.O_RDWR|os.O_TRUNC, 0o600)
+	if err != nil {
+		raw.Close()
+		return nil, storeErr(sp.dir, "create spool", err)
+	}
+	head := capBytes / 2
+	return &StreamWriter{sp: sp, name: name, code: streamCode(name), raw: raw, frF: frF, fr: newFramer(frF),
+		head: head, ring: capBytes - head}, nil
+}
+
+// Write spools p. It returns an error only when the spool cannot be written
+// (a full disk); the caller keeps draining the child and reports the error.
+func (w *StreamWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	if n == 0 {
+		return 0, nil
+	}
+	w.sp.note(w.code, n)
+	if w.err != nil {
+		w.total += int64(n)
+		return n, w.err
+	}
+	if w.total < w.head {
+		k := int64(n)
+		if w.total+k > w.head {
+			k = w.head - w.total
+		}
+		if _, err := w.raw.Write(p[:k]); err != nil {
+			w.fail(err)
+			w.total += int64(n)
+			return n, w.err
+		}
+		w.fr.Write(p[:k])
+		w.total += k
+		p = p[k:]
+	}
+	for len(p) > 0 && w.ring > 0 {
+		pos := (w.total - w.head) % w.ring
+		k := int64(len(p))
+		if k > w.ring-pos {
+			k = w.ring - pos
+		}
+		if _, err := w.raw.WriteAt(p[:k], w.head+pos); err != nil {
+			w.fail(err)
+			break
+		}
+		w.total += k
+		p = p[k:]
+		w.notePos()
+	}
+	w.total += int64(len(p))
+	return n, w.err
+}
+
+func (w *StreamWriter) fail(err error) {
+	w.err = storeErr(w.sp.dir, "write spool", err)
+}
+
+// notePos records the ring position so a crash recovery knows where the tail
+// starts.
+func (w *StreamWriter) notePos() {
+	if w.posF == nil {
+		f, err := os.OpenFile(filepath.Join(w.sp.dir, w.name+".ringpos"), os.O_CREATE|os.O_RDWR, 0o600)
+		if err != nil {
+			return
+		}
+		w.posF = f
+	}
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(w.total))
+	_, _ = w.posF.WriteAt(b[:], 0)
+}
+
+// Total is the number of bytes the stream received, kept or not.
+func (w *StreamWriter) Total() int64 { return w.total }
+
+func (w *StreamWriter) close() {
+	if w.raw != nil {
+		w.raw.Close()
+	}
+	if w.frF != nil {
+		w.frF.Close()
+	}
+	if w.posF != nil {
+		w.posF.Close()
+	}
+}
+
+// finishedStream is a spooled stream ready to commit.
+type finishedStream struct {
+	name      string
+	id        ID
+	meta      *blobMeta
+	frames    *os.File // compressed frames, back to back
+	dropped   int64
+	droppedAt int64
+}
+
+// finish completes the stream: appends the ring's tail when the cap was passed
+// and waits for the compressor.
+func (w *StreamWriter) finish() (*finishedStream, error) {
+	if w.err != nil {
+		w.fr.finish()
+		return nil, w.err
+	}
+	fs := &finishedStream{name: w.name, frames: w.frF}
+	if w.total > w.head+w.ring {
+		// The ring is full: its oldest byte sits at the write position.
+		pos := (w.total - w.head) % w.ring
+		if err := copyRange(w.fr, w.raw, w.head+pos, w.ring-pos); err != nil {
+			return nil, err
+		}
+		if err := copyRange(w.fr, w.raw, w.head, pos); err != nil {
+			return nil, err
+		}
+		fs.dropped = w.total - w.head - w.ring
+		fs.droppedAt = w.head
+	} else if w.total > w.head {
+		if err := copyRange(w.fr, w.raw, w.head, w.total-w.head); err != nil {
+			return nil, err
+		}
+	}
+	id, meta, err := w.fr.finish()
+	if err != nil {
+		return nil, err
+	}
+	fs.id, fs.meta = id, meta
+	return fs, nil
+}
+
+func copyRange(fr *framer, f *os.File, off, n int64) error {
+	buf := make([]byte, 1<<20)
+	for n > 0 {
+		k := min(int64(len(buf)), n)
+		m, err := f.ReadAt(buf[:k], off)
+		fr.Write(buf[:m])
+		if err != nil && !(errors.Is(err, io.EOF) && int64(m) == k) {
+			return fmt.Errorf("read spool %s: %w", f.Name(), err)
+		}
+		off += int64(m)
+		n -= int64(m)
+	}
+	return nil
+}
+
+// interleave returns the finished interleave index.
+func (sp *Spool) interleave() ([]byte, error) {
+	sp.mu.Lock()
+	sp.flushNoteLocked()
+	err := sp.inter.Flush()
+	sp.mu.Unlock()
+	if err != nil {
+		return nil, storeErr(sp.dir, "write spool", err)
+	}
+	return os.ReadFile(sp.interF.Name())
+}
+
+// orphanSpools lists spool directories whose capturing process is gone, oldest
+// first.
+func (s *Store) orphanSpools() []string {
+	root := filepath.Join(s.dir, spoolName)
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(root, e.Name())
+		f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_RDWR, 0)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				// A spool still being created, or one whose lock file was lost:
+				// judge by age so a capture starting right now is left alone.
+				if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > time.Minute {
+					out = append(out, dir)
+				}
+			}
+			continue
+		}
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			out = append(out, dir)
+		}
+		f.Close()
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Unlock closes the spool's files and drops its lock without removing it, so
+// the next ctx command recovers what it holds. A capture that failed after
+// output arrived ends this way: captured bytes are never thrown away.
+func (sp *Spool) Unlock() {
+	for _, w := range sp.streams {
+		w.close()
+	}
+	if sp.inter != nil {
+		sp.mu.Lock()
+		sp.flushNoteLocked()
+		_ = sp.inter.Flush()
+		sp.mu.Unlock()
+	}
+	if sp.interF != nil {
+		sp.interF.Close()
+	}
+	if sp.lock != nil {
+		sp.lock.Close()
+		sp.lock = nil
+	}
+}

@@ -1,0 +1,299 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Layout of a store directory.
+const (
+	DirName    = ".ctx"
+	dbName     = "store.db"
+	spoolName  = "spool"
+	EnvStore   = "CTX_STORE"        // overrides the store location
+	EnvTimeout = "CTX_LOCK_TIMEOUT" // how long to wait for the store lock, e.g. "30s"
+)
+
+// DefaultLockTimeout is how long a command waits for another process to release
+// the database before it gives up with ErrLocked.
+const DefaultLockTimeout = 20 * time.Second
+
+// holdLimit is how long a read-only handle on the database is kept open between
+// reads before it is released so writers in other processes can take the lock.
+const holdLimit = 25 * time.Millisecond
+
+// Bucket names: the store schema is specified in docs/store.md.
+var (
+	bucketBlobs    = []byte("blobs")    // blob id → frame table
+	bucketFrames   = []byte("frames")   // blob id ‖ frame index (u32 BE) → zstd frame
+	bucketRuns     = []byte("runs")     // run id → run record (JSON)
+	bucketExecs    = []byte("execs")    // exec key → execution record (JSON)
+	bucketReceipts = []byte("receipts") // receipt id → receipt (JSON)
+	bucketSpans    = []byte("spans")    // span token → span record (JSON)
+	bucketPins     = []byte("pins")     // handle → pin record (JSON)
+	bucketSessions = []byte("sessions") // session ‖ 0 ‖ command key → session record (JSON)
+	bucketMeta     = []byte("meta")     // "schema" → version
+	allBuckets     = [][]byte{bucketBlobs, bucketFrames, bucketRuns, bucketExecs, bucketReceipts, bucketSpans, bucketPins, bucketSessions, bucketMeta}
+)
+
+const schemaVersion = "1"
+
+// Store is one workspace's store: a directory holding the bbolt database and the
+// spool. The database is opened lazily and held only for short transactions, so
+// many ctx processes can share a store. A Store is safe for concurrent use by the
+// goroutines of one process.
+type Store struct {
+	dir     string // the .ctx directory
+	root    string // the workspace root commands' directories are recorded relative to
+	timeout time.Duration
+
+	mu       sync.Mutex
+	db       *bolt.DB
+	readOnly bool
+	openedAt time.Time
+}
+
+// Location says where a store lives and which workspace it serves.
+type Location struct {
+	Dir  string // the store directory
+	Root string // the workspace root
+}
+
+// Locate finds the store for the working directory cwd: $CTX_STORE if set, else
+// the nearest ancestor holding a .ctx store or a .git entry (the store is then
+// its .ctx), else cwd/.ctx. It does not create anything.
+func Locate(cwd string) (Location, error) {
+	cwd, err := filepath.Abs(cwd)
+	if err != nil {
+		return Location{}, err
+	}
+	root := cwd
+	found := false
+	for d := cwd; ; {
+		if isDir(filepath.Join(d, DirName)) {
+			root, found = d, true
+			break
+		}
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			root, found = d, true
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	if !found {
+		root = cwd
+	}
+	if env := os.Getenv(EnvStore); env != "" {
+		dir, err := filepath.Abs(env)
+		if err != nil {
+			return Location{}, err
+		}
+		return Location{Dir: dir, Root: root}, nil
+	}
+	return Location{Dir: filepath.Join(root, DirName), Root: root}, nil
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// Open returns the store at loc. It creates the directory (0700, with a
+// .gitignore of "*") when create is true; otherwise a missing store is
+// ErrNotFound. The database itself is opened on first use.
+func Open(loc Location, create bool) (*Store, error) {
+	s := &Store{dir: loc.Dir, root: loc.Root, timeout: lockTimeout()}
+	if !isDir(loc.Dir) {
+		if !create {
+			return nil, hint(fmt.Errorf("no store at %s: %w", loc.Dir, ErrNotFound), "run a command with `ctx run -- CMD` first, or set %s to the store to use", EnvStore)
+		}
+		if err := os.MkdirAll(loc.Dir, 0o700); err != nil {
+			return nil, storeErr(loc.Dir, "create store", err)
+		}
+	}
+	if create {
+		ign := filepath.Join(loc.Dir, ".gitignore")
+		if _, err := os.Stat(ign); errors.Is(err, fs.ErrNotExist) {
+			if err := os.WriteFile(ign, []byte("*\n"), 0o600); err != nil {
+				return nil, storeErr(loc.Dir, "create store", err)
+			}
+		}
+	}
+	return s, nil
+}
+
+// storeErr names the store path and adds a hint for the common causes.
+func storeErr(dir, op string, err error) error {
+	e := fmt.Errorf("%s %s: %w", op, dir, err)
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return hint(e, "make %s writable by you, or point %s at another directory", dir, EnvStore)
+	case isNoSpace(err):
+		return hint(e, "free disk space (or run `ctx gc`), then retry")
+	}
+	return e
+}
+
+func lockTimeout() time.Duration {
+	if v := os.Getenv(EnvTimeout); v != "" {
+		if d, err := time.ParseDuration(v); err == nil && d > 0 {
+			return d
+		}
+		if n, err := strconv.Atoi(v); err == nil && n > 0 {
+			return time.Duration(n) * time.Second
+		}
+	}
+	return DefaultLockTimeout
+}
+
+// Dir is the store directory.
+func (s *Store) Dir() string { return s.dir }
+
+// Root is the workspace root.
+func (s *Store) Root() string { return s.root }
+
+// Close releases the database if it is open.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closeLocked()
+}
+
+func (s *Store) closeLocked() error {
+	if s.db == nil {
+		return nil
+	}
+	err := s.db.Close()
+	s.db = nil
+	return err
+}
+
+func (s *Store) dbPath() string { return filepath.Join(s.dir, dbName) }
+
+// openLocked opens the database in the wanted mode, waiting up to the lock
+// timeout for other processes.
+func (s *Store) openLocked(readOnly bool) error {
+	if s.db != nil {
+		if s.readOnly == readOnly || (!s.readOnly && readOnly) {
+			return nil
+		}
+		if err := s.closeLocked(); err != nil {
+			return err
+		}
+	}
+	path := s.dbPath()
+	if readOnly {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return errEmptyStore
+		}
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{
+		Timeout:        s.timeout,
+		ReadOnly:       readOnly,
+		NoFreelistSync: true,
+		FreelistType:   bolt.FreelistMapType,
+	})
+	if err != nil {
+		switch {
+		case errors.Is(err, bolt.ErrTimeout):
+			return hint(fmt.Errorf("open store %s: another ctx process held its lock for %s: %w", path, s.timeout, ErrLocked),
+				"retry when the other ctx command finishes, or raise %s (now %s)", EnvTimeout, s.timeout)
+		case errors.Is(err, bolt.ErrInvalid), errors.Is(err, bolt.ErrChecksum), errors.Is(err, bolt.ErrVersionMismatch), errors.Is(err, bolt.ErrInvalidMapping):
+			return damaged(path, err)
+		}
+		return storeErr(path, "open store", err)
+	}
+	s.db, s.readOnly, s.openedAt = db, readOnly, time.Now()
+	if !readOnly {
+		err := db.Update(func(tx *bolt.Tx) error {
+			for _, b := range allBuckets {
+				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+					return err
+				}
+			}
+			m := tx.Bucket(bucketMeta)
+			if v := m.Get([]byte("schema")); v == nil {
+				return m.Put([]byte("schema"), []byte(schemaVersion))
+			} else if string(v) != schemaVersion {
+				return fmt.Errorf("store schema %s, this ctx reads %s: %w", v, schemaVersion, ErrCorrupt)
+			}
+			return nil
+		})
+		if err != nil {
+			_ = s.closeLocked()
+			return damaged(path, err)
+		}
+	}
+	return nil
+}
+
+// errEmptyStore: a read found no database yet; reads treat it as "nothing stored".
+var errEmptyStore = fmt.Errorf("the store is empty: %w", ErrNotFound)
+
+func damaged(path string, err error) error {
+	if errors.Is(err, ErrCorrupt) {
+		return hint(fmt.Errorf("open store %s: %w", path, err),
+			"move %s aside (keeping it for inspection) and rerun; ctx starts a new store and keeps spooled captures", path)
+	}
+	return hint(fmt.Errorf("open store %s: %v: %w", path, err, ErrCorrupt),
+		"move %s aside (keeping it for inspection) and rerun; ctx starts a new store and keeps spooled captures", path)
+}
+
+// view runs fn in a read-only transaction. Panics inside bbolt (which it raises
+// on some kinds of page corruption) become ErrCorrupt.
+func (s *Store) view(fn func(tx *bolt.Tx) error) (err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.db != nil && s.readOnly && time.Since(s.openedAt) > holdLimit {
+		_ = s.closeLocked()
+	}
+	if err := s.openLocked(true); err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			_ = s.closeLocked()
+			err = damaged(s.dbPath(), fmt.Errorf("read: %v", r))
+		}
+	}()
+	return s.db.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketRuns) == nil {
+			return errEmptyStore
+		}
+		return fn(tx)
+	})
+}
+
+// update runs fn in a read-write transaction and releases the database after it.
+func (s *Store) update(fn func(tx *bolt.Tx) error) (err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.openLocked(false); err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = damaged(s.dbPath(), fmt.Errorf("write: %v", r))
+		}
+		if cerr := s.closeLocked(); err == nil && cerr != nil {
+			err = storeErr(s.dbPath(), "close store", cerr)
+		}
+	}()
+	err = s.db.Update(fn)
+	if err != nil && isNoSpace(err) {
+		return storeErr(s.dbPath(), "write store", err)
+	}
+	return err
+}
