@@ -94,6 +94,14 @@ func (s *Store) recoverSpool(dir string) Recovered {
 	m := Manifest{Argv: meta.Argv, Dir: meta.Dir, Mode: meta.Mode, Exit: -1, Status: StatusRecovered}
 	ex := Exec{Argv: meta.Argv, Start: meta.Started, Session: meta.Session, PID: meta.PID,
 		Note: "ctx stopped before the command finished; the output up to that point was recovered, the exit status is unknown"}
+	if rb, err := os.ReadFile(filepath.Join(dir, "result.json")); err == nil {
+		var res spoolResult
+		if json.Unmarshal(rb, &res) == nil && res.Status != "" {
+			// The command finished; only storing the run failed.
+			m.Exit, m.Status, m.Signal = res.Exit, res.Status, res.Signal
+			ex.Note = "stored late: the run could not be stored when it finished, and was recovered from the spool"
+		}
+	}
 	run, err := s.Commit(sp, m, ex)
 	if err != nil {
 		rec.Err = err

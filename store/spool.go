@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -59,27 +60,38 @@ func (s *Store) NewSpool(meta SpoolMeta) (*Spool, error) {
 	}
 	var rnd [8]byte
 	_, _ = rand.Read(rnd[:])
-	dir := filepath.Join(root, time.Now().UTC().Format("20060102T150405")+"-"+hex.EncodeToString(rnd[:]))
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		return nil, storeErr(dir, "create spool", err)
+	name := time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(rnd[:])
+	// The spool is built under a dot name and renamed into place once it is
+	// locked and described, so another process's recovery never sees a spool
+	// without its lock or its meta.json.
+	tmp := filepath.Join(root, "."+name)
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		return nil, storeErr(tmp, "create spool", err)
 	}
-	lock, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	lock, err := os.OpenFile(filepath.Join(tmp, "lock"), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
-		return nil, storeErr(dir, "create spool", err)
+		os.RemoveAll(tmp)
+		return nil, storeErr(tmp, "create spool", err)
 	}
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		lock.Close()
-		return nil, storeErr(dir, "lock spool", err)
+		os.RemoveAll(tmp)
+		return nil, storeErr(tmp, "lock spool", err)
 	}
 	if meta.Cap <= 0 {
 		meta.Cap = DefaultCap
 	}
-	sp := &Spool{dir: dir, lock: lock, Meta: meta, streams: map[string]*StreamWriter{}}
 	mb, _ := json.Marshal(meta)
-	if err := writeFileSync(filepath.Join(dir, "meta.json"), mb); err != nil {
-		sp.Abort()
-		return nil, storeErr(dir, "write spool", err)
+	dir := filepath.Join(root, name)
+	if err := writeFileSync(filepath.Join(tmp, "meta.json"), mb); err == nil {
+		err = os.Rename(tmp, dir)
 	}
+	if err != nil {
+		lock.Close()
+		os.RemoveAll(tmp)
+		return nil, storeErr(tmp, "write spool", err)
+	}
+	sp := &Spool{dir: dir, lock: lock, Meta: meta, streams: map[string]*StreamWriter{}}
 	f, err := os.OpenFile(filepath.Join(dir, "interleave"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		sp.Abort()
@@ -368,6 +380,13 @@ func (s *Store) orphanSpools() []string {
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
+		if strings.HasPrefix(e.Name(), ".") {
+			// A spool that never got going (its creator died before renaming it).
+			if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > time.Hour {
+				_ = os.RemoveAll(dir)
+			}
+			continue
+		}
 		f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_RDWR, 0)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
@@ -408,4 +427,18 @@ func (sp *Spool) Unlock() {
 		sp.lock.Close()
 		sp.lock = nil
 	}
+}
+
+// spoolResult is how the command ended, saved in the spool when the run could
+// not be stored, so recovery keeps the real exit status.
+type spoolResult struct {
+	Exit   int    `json:"exit"`
+	Status string `json:"status"`
+	Signal int    `json:"signal,omitempty"`
+}
+
+// SaveResult records in the spool how the command ended.
+func (sp *Spool) SaveResult(m Manifest) error {
+	b, _ := json.Marshal(spoolResult{Exit: m.Exit, Status: m.Status, Signal: m.Signal})
+	return writeFileSync(filepath.Join(sp.dir, "result.json"), b)
 }

@@ -183,8 +183,10 @@ func openStore(ios *IO, create bool) (*store.Store, error) {
 	}
 	for _, r := range st.Recover() {
 		switch {
-		case r.Run != nil:
+		case r.Run != nil && r.Run.Manifest.Status == store.StatusRecovered:
 			fmt.Fprintf(ios.Err, "ctx: recovered the output of an interrupted capture (%s) as %s\n", quoteArgs(r.Argv), r.Run.Handle())
+		case r.Run != nil:
+			fmt.Fprintf(ios.Err, "ctx: stored a finished capture that could not be stored earlier (%s) as %s\n", quoteArgs(r.Argv), r.Run.Handle())
 		case r.Err != nil:
 			fmt.Fprintf(ios.Err, "ctx: could not recover the interrupted capture in %s: %v\n", r.Spool, r.Err)
 		}

@@ -251,7 +251,8 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	}
 	run, err := st.Commit(sp, m, ex)
 	if err != nil {
-		return err
+		_ = sp.SaveResult(m)
+		return fmt.Errorf("the command finished with exit %d, but the run could not be stored: %w (its output is kept in %s; the next ctx command stores it)", res.Exit, err, sp.Dir())
 	}
 	committed = true
 	return digestAndPrint(ctx, ios, st, run, opts, session, o.json, res.Exit)

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -31,14 +31,14 @@ store is locked or damaged.`,
 		Args: exactArgs(1, "ctx show HANDLE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.handle = args[0]
-			return runShow(ios, o)
+			return runShow(cmd.Context(), ios, o)
 		},
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print the receipt as JSON")
 	return c
 }
 
-func runShow(ios *IO, o *showOptions) error {
+func runShow(ctx context.Context, ios *IO, o *showOptions) error {
 	h, err := store.ParseHandle(o.handle)
 	if err != nil {
 		return err
@@ -63,7 +63,27 @@ func runShow(ios *IO, o *showOptions) error {
 			return err
 		}
 		if len(execs) == 0 {
-			return fmt.Errorf("%s has no stored digest: %w", t.Run.Handle(), store.ErrNotFound)
+			// A run stored without a digest (recovered after a crash): make one.
+			opts, err := (&digestOpts{}).options(ios, st)
+			if err != nil {
+				return err
+			}
+			res, err := receipts.Make(ctx, st, t.Run, opts)
+			if err != nil {
+				return err
+			}
+			if err := receipts.Save(st, res); err != nil {
+				return err
+			}
+			if err := recordShown(st, t.Run, res); err != nil {
+				return err
+			}
+			data, err = json.Marshal(res.Receipt)
+			if err != nil {
+				return err
+			}
+			id = res.ReceiptID
+			break
 		}
 		id = execs[0].Receipt
 		if data, err = st.Receipt(id); err != nil {

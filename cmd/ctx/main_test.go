@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"ctx": func() { os.Exit(Main()) },
+		// gen writes test output that is hard to produce portably with a shell.
+		"gen": func() { os.Exit(gen(os.Args[1:])) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("CTX_SESSION", "")
+			env.Setenv("CTX_PRESSURE", "")
+			return nil
+		},
+	})
+}
+
+// special is output with every byte value, invalid UTF-8, CRLF, ANSI colour, a
+// carriage-return progress bar and, optionally, a huge line without a newline.
+func special(hugeLine int) []byte {
+	var b bytes.Buffer
+	for i := range 256 {
+		b.WriteByte(byte(i))
+	}
+	b.WriteString("\n\xff\xfe invalid \xc3\x28 utf-8\n")
+	b.WriteString("crlf line\r\nanother\r\n")
+	b.WriteString("\x1b[31mred\x1b[0m \x1b[1;32mbold green\x1b[0m\n")
+	for p := 0; p <= 100; p += 25 {
+		fmt.Fprintf(&b, "\rprogress %3d%%", p)
+	}
+	b.WriteString("\n")
+	if hugeLine > 0 {
+		b.Write(bytes.Repeat([]byte("0123456789"), hugeLine/10))
+	}
+	return b.Bytes()
+}
+
+func gen(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprintln(os.Stderr, "usage: gen special [HUGE] | lines N [PREFIX] | stderr-too")
+		return 2
+	}
+	switch args[0] {
+	case "special":
+		huge := 0
+		if len(args) > 1 {
+			huge, _ = strconv.Atoi(args[1])
+		}
+		os.Stdout.Write(special(huge))
+	case "lines":
+		n, _ := strconv.Atoi(args[1])
+		prefix := "line"
+		if len(args) > 2 {
+			prefix = args[2]
+		}
+		var b bytes.Buffer
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(&b, "%s %d\n", prefix, i)
+		}
+		os.Stdout.Write(b.Bytes())
+	case "both":
+		fmt.Fprintln(os.Stdout, "to stdout 1")
+		fmt.Fprintln(os.Stderr, "to stderr 1")
+		fmt.Fprintln(os.Stdout, "to stdout 2")
+	case "isatty":
+		for _, f := range []*os.File{os.Stdout, os.Stderr} {
+			_, err := f.Stat()
+			fi, _ := f.Stat()
+			fmt.Fprintf(os.Stdout, "%v %v\n", err == nil, fi.Mode()&os.ModeCharDevice != 0)
+		}
+	default:
+		fmt.Fprintln(os.Stderr, "gen: unknown", args[0])
+		return 2
+	}
+	return 0
+}
