@@ -51,20 +51,33 @@ type Options struct {
 
 // Result is a rendered digest with everything it was made from.
 type Result struct {
-	Run       *store.Run
-	Graph     *evidence.Graph
-	Contract  *contract.Contract
-	Plan      plan.Plan
-	Digest    *plan.Digest
-	Receipt   Receipt
-	ReceiptID store.ID
+	Run         *store.Run
+	Graph       *evidence.Graph
+	Contract    *contract.Contract
+	Plan        plan.Plan
+	Digest      *plan.Digest
+	Receipt     Receipt
+	ReceiptJSON []byte
+	ReceiptID   store.ID
 }
 
 // Handle is the receipt's handle.
 func (r *Result) Handle() string { return "receipt:" + r.ReceiptID.Short() }
 
-// Make renders the digest of a stored run under a fresh plan.
-func Make(ctx context.Context, st *store.Store, run *store.Run, opts Options) (*Result, error) {
+// Blobs opens blobs: the store, or a pending capture not stored yet.
+type Blobs interface {
+	Blob(id store.ID) (*store.Blob, error)
+}
+
+var (
+	_ Blobs = (*store.Store)(nil)
+	_ Blobs = (*store.Pending)(nil)
+)
+
+// Make renders the digest of a run (stored, or pending in its spool) under a
+// fresh plan. The receipt's id and bytes are set; Save or store.Commit stores
+// them.
+func Make(ctx context.Context, st Blobs, run *store.Run, opts Options) (*Result, error) {
 	src, infos, err := Source(st, run)
 	if err != nil {
 		return nil, err
@@ -85,7 +98,7 @@ func Make(ctx context.Context, st *store.Store, run *store.Run, opts Options) (*
 	return render(st, run, g, c, p, infos)
 }
 
-func render(st *store.Store, run *store.Run, g *evidence.Graph, c *contract.Contract, p plan.Plan, infos []plan.StreamInfo) (*Result, error) {
+func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p plan.Plan, infos []plan.StreamInfo) (*Result, error) {
 	m := run.Manifest
 	d, err := plan.Render(plan.Input{
 		Run:      plan.RunInfo{Handle: run.Handle(), Argv: m.Argv, Dir: m.Dir, Exit: m.Exit, Status: m.Status, Signal: m.Signal},
@@ -107,10 +120,27 @@ func render(st *store.Store, run *store.Run, g *evidence.Graph, c *contract.Cont
 		res.Receipt.Census = "blob:" + store.Sum(d.Census).String()
 		res.Receipt.Refs = append(res.Receipt.Refs, res.Receipt.Census)
 	}
+	b, err := json.Marshal(res.Receipt)
+	if err != nil {
+		return nil, err
+	}
+	res.ReceiptJSON = b
+	res.ReceiptID = store.ReceiptID(b)
 	return res, nil
 }
 
-// Save stores the digest text, the census list and the receipt.
+// Extra is what store.Commit stores with the run: the digest, the census and
+// the receipt.
+func (r *Result) Extra() *store.Extra {
+	e := &store.Extra{Blobs: [][]byte{r.Digest.Text}, Receipt: r.ReceiptJSON}
+	if r.Digest.Census != nil {
+		e.Blobs = append(e.Blobs, r.Digest.Census)
+	}
+	return e
+}
+
+// Save stores the digest text, the census list and the receipt of a run that
+// is already stored.
 func Save(st *store.Store, res *Result) error {
 	if _, err := st.PutBlob(res.Digest.Text); err != nil {
 		return err
@@ -120,16 +150,8 @@ func Save(st *store.Store, res *Result) error {
 			return err
 		}
 	}
-	b, err := json.Marshal(res.Receipt)
-	if err != nil {
-		return err
-	}
-	id, err := st.PutReceipt(b)
-	if err != nil {
-		return err
-	}
-	res.ReceiptID = id
-	return nil
+	_, err := st.PutReceipt(res.ReceiptJSON)
+	return err
 }
 
 // Decode parses a stored digest receipt.
@@ -260,7 +282,7 @@ func firstDiff(got, want []byte) string {
 }
 
 // Source adapts a stored run to what profiles read.
-func Source(st *store.Store, run *store.Run) (*evidence.Source, []plan.StreamInfo, error) {
+func Source(st Blobs, run *store.Run) (*evidence.Source, []plan.StreamInfo, error) {
 	src := &evidence.Source{Argv: run.Manifest.Argv, Exit: run.Manifest.Exit}
 	var infos []plan.StreamInfo
 	for _, name := range []string{evidence.Stdout, evidence.Stderr} {
@@ -289,7 +311,7 @@ func Source(st *store.Store, run *store.Run) (*evidence.Source, []plan.StreamInf
 
 // lineSource reads lines of a run's streams for the renderer.
 type lineSource struct {
-	st    *store.Store
+	st    Blobs
 	run   *store.Run
 	blobs map[string]*store.Blob
 }

@@ -15,15 +15,27 @@ import (
 // and a read of the whole blob is checked against the blob's BLAKE3 id.
 type Blob struct {
 	ID   ID
-	s    *Store
 	meta *blobMeta
+	// fetch returns frame i's compressed bytes.
+	fetch func(i int) ([]byte, error)
 
 	cached int // index of the frame in buf, or -1
 	buf    []byte
 }
 
+// emptyID is the id of the empty blob, which every store holds implicitly.
+var emptyID = Sum(nil)
+
+func emptyBlob() *Blob {
+	return &Blob{ID: emptyID, meta: &blobMeta{endsWithNewline: true}, cached: -1,
+		fetch: func(int) ([]byte, error) { return nil, ErrRange }}
+}
+
 // Blob opens the blob with the given id.
 func (s *Store) Blob(id ID) (*Blob, error) {
+	if id == emptyID {
+		return emptyBlob(), nil
+	}
 	var meta *blobMeta
 	err := s.view(func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketBlobs).Get(id[:])
@@ -43,7 +55,20 @@ func (s *Store) Blob(id ID) (*Blob, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Blob{ID: id, s: s, meta: meta, cached: -1}, nil
+	b := &Blob{ID: id, meta: meta, cached: -1}
+	b.fetch = func(i int) ([]byte, error) {
+		var comp []byte
+		err := s.view(func(tx *bolt.Tx) error {
+			v := tx.Bucket(bucketFrames).Get(frameKey(id, i))
+			if v == nil {
+				return fmt.Errorf("blob:%s frame %d is missing: %w", id.Short(), i, ErrCorrupt)
+			}
+			comp = bytes.Clone(v)
+			return nil
+		})
+		return comp, err
+	}
+	return b, nil
 }
 
 // Size is the blob's length in bytes.
@@ -61,15 +86,7 @@ func (b *Blob) frame(i int) ([]byte, error) {
 		return b.buf, nil
 	}
 	f := b.meta.Frames[i]
-	var comp []byte
-	err := b.s.view(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketFrames).Get(frameKey(b.ID, i))
-		if v == nil {
-			return fmt.Errorf("blob:%s frame %d is missing: %w", b.ID.Short(), i, ErrCorrupt)
-		}
-		comp = append(comp[:0], v...)
-		return nil
-	})
+	comp, err := b.fetch(i)
 	if err != nil {
 		return nil, err
 	}

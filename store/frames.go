@@ -230,10 +230,13 @@ func (f *framer) finish() (ID, *blobMeta, error) {
 
 func (f *framer) compress() {
 	defer close(f.done)
-	enc := zstdEncoder()
+	var enc *zstd.Encoder // built on the first frame: an empty stream costs nothing
 	var dst []byte
 	for raw := range f.work {
 		if f.err == nil && len(raw) > 0 {
+			if enc == nil {
+				enc = zstdEncoder()
+			}
 			f.hash.Write(raw)
 			dst = enc.EncodeAll(raw, dst[:0])
 			if _, err := f.out.Write(dst); err != nil {

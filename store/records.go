@@ -12,7 +12,7 @@ import (
 // PutReceipt stores a receipt (canonical JSON bytes) under the hash of its bytes
 // and returns the id. Storing the same receipt twice is a no-op.
 func (s *Store) PutReceipt(data []byte) (ID, error) {
-	id := Sum(append([]byte("ctx-receipt-v1\n"), data...))
+	id := ReceiptID(data)
 	err := s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketReceipts)
 		if b.Get(id[:]) != nil {

@@ -102,7 +102,7 @@ func (s *Store) recoverSpool(dir string) Recovered {
 			ex.Note = "stored late: the run could not be stored when it finished, and was recovered from the spool"
 		}
 	}
-	run, err := s.Commit(sp, m, ex)
+	run, err := s.CommitSpool(sp, m, ex)
 	if err != nil {
 		rec.Err = err
 		return rec

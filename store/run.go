@@ -90,18 +90,20 @@ type Exec struct {
 // Handle is the handle of the run this execution produced.
 func (e *Exec) Handle() string { return "run:" + e.Run.Short() }
 
-// Commit stores a finished spool as a run and records the execution. Identical
-// blobs are stored once; a run identical to a stored one keeps its id. The spool
-// is removed once the run is durable. Frames go in in batches, each its own short
-// transaction, and the run record last, so a crash mid-commit leaves at most
-// unreferenced frames that gc sweeps, never a half-visible run.
-func (s *Store) Commit(sp *Spool, m Manifest, ex Exec) (*Run, error) {
-	var streams []*finishedStream
-	defer func() {
-		for _, w := range sp.streams {
-			w.close()
-		}
-	}()
+// Pending is a finished capture: its streams are hashed and framed and its run
+// id is known, so it can be read (and its digest rendered) from the spool before
+// anything is stored.
+type Pending struct {
+	Run     *Run
+	s       *Store
+	sp      *Spool
+	streams []*finishedStream
+	inter   []byte
+}
+
+// Prepare finishes a spool's streams and computes the run.
+func (s *Store) Prepare(sp *Spool, m Manifest) (*Pending, error) {
+	p := &Pending{s: s, sp: sp}
 	names := make([]string, 0, len(sp.streams))
 	for name := range sp.streams {
 		names = append(names, name)
@@ -112,13 +114,7 @@ func (s *Store) Commit(sp *Spool, m Manifest, ex Exec) (*Run, error) {
 		if err != nil {
 			return nil, err
 		}
-		streams = append(streams, fs)
-	}
-	inter, err := sp.interleave()
-	if err != nil {
-		return nil, err
-	}
-	for _, fs := range streams {
+		p.streams = append(p.streams, fs)
 		ref := StreamRef{Blob: fs.id, Size: fs.meta.Size, Lines: fs.meta.Lines(), Dropped: fs.dropped, DroppedAt: fs.droppedAt}
 		switch fs.name {
 		case "stdout":
@@ -128,38 +124,119 @@ func (s *Store) Commit(sp *Spool, m Manifest, ex Exec) (*Run, error) {
 		case "stdin":
 			m.Stdin = fs.id
 		}
-		if err := s.putFrames(fs); err != nil {
-			return nil, err
-		}
+	}
+	inter, err := sp.interleave()
+	if err != nil {
+		return nil, err
 	}
 	if m.Stdout.Blob.IsZero() {
-		m.Stdout.Blob = Sum(nil)
+		m.Stdout.Blob = emptyID
 	}
 	if m.Stderr.Blob.IsZero() {
-		m.Stderr.Blob = Sum(nil)
+		m.Stderr.Blob = emptyID
 	}
 	if m.Argv == nil {
 		m.Argv = []string{}
 	}
-	run := &Run{ID: m.ID(), Manifest: m}
+	p.Run = &Run{ID: m.ID(), Manifest: m}
 	if len(inter) > 0 && m.Stdout.Size > 0 && m.Stderr.Size > 0 {
-		run.Interleave = Sum(inter)
+		p.inter = inter
+		p.Run.Interleave = Sum(inter)
 	}
+	return p, nil
+}
+
+// Blob opens one of the pending run's blobs from the spool, or any other blob
+// from the store.
+func (p *Pending) Blob(id ID) (*Blob, error) {
+	for _, fs := range p.streams {
+		if fs.id != id || fs.meta.Size == 0 {
+			continue
+		}
+		offs := make([]int64, len(fs.meta.Frames))
+		var off int64
+		for i, f := range fs.meta.Frames {
+			offs[i] = off
+			off += int64(f.CLen)
+		}
+		file := fs.frames
+		meta := fs.meta
+		return &Blob{ID: id, meta: meta, cached: -1, fetch: func(i int) ([]byte, error) {
+			buf := make([]byte, meta.Frames[i].CLen)
+			if _, err := file.ReadAt(buf, offs[i]); err != nil {
+				return nil, fmt.Errorf("read spool %s: %w", file.Name(), err)
+			}
+			return buf, nil
+		}}, nil
+	}
+	if id == emptyID {
+		return emptyBlob(), nil
+	}
+	return p.s.Blob(id)
+}
+
+// Extra is what gets stored with a run in its final transaction: the digest
+// and census blobs, the receipt, and the session update.
+type Extra struct {
+	Blobs   [][]byte
+	Receipt []byte // JSON; stored under ReceiptID(Receipt)
+	Session *SessionUpdate
+}
+
+// SessionUpdate records a command's state in an agent session.
+type SessionUpdate struct {
+	Session, Command string
+	Record           Session
+}
+
+// ReceiptID is the id a receipt's bytes are stored under.
+func ReceiptID(data []byte) ID { return Sum(append([]byte("ctx-receipt-v1\n"), data...)) }
+
+// Commit stores a pending run and records the execution. Identical blobs are
+// stored once; a run identical to a stored one keeps its id. Frames of large
+// streams go in first, in batches of short transactions; everything else —
+// blob records, the run, the execution, the extras — in one final transaction,
+// so a crash mid-commit leaves at most unreferenced frames that gc sweeps,
+// never a half-visible run. The spool is removed once the run is durable.
+func (s *Store) Commit(p *Pending, ex Exec, extra *Extra) (*Run, error) {
+	defer func() {
+		for _, w := range p.sp.streams {
+			w.close()
+		}
+	}()
+	run, m := p.Run, p.Run.Manifest
 	ex.Run = run.ID
-	ex.Key = execKey(ex.Start)
+	if ex.Key == "" {
+		ex.Key = execKey(ex.Start)
+	}
 	ex.RawBytes = m.Stdout.Size + m.Stderr.Size + m.Stdout.Dropped + m.Stderr.Dropped
-	err = s.update(func(tx *bolt.Tx) error {
-		if !run.Interleave.IsZero() {
-			if err := putSmallBlob(tx, run.Interleave, inter); err != nil {
+	// Large streams: their frames first, in batches, outside the final transaction.
+	var small []*finishedStream
+	for _, fs := range p.streams {
+		if fs.meta.Size == 0 {
+			continue
+		}
+		if compressedSize(fs.meta) <= batchBytes {
+			small = append(small, fs)
+			continue
+		}
+		if err := s.putFrames(fs); err != nil {
+			return nil, err
+		}
+	}
+	err := s.update(func(tx *bolt.Tx) error {
+		for _, fs := range small {
+			if err := putStream(tx, fs); err != nil {
 				return err
 			}
 		}
-		for _, id := range []ID{m.Stdout.Blob, m.Stderr.Blob} {
-			if id == Sum(nil) {
-				if err := putSmallBlob(tx, id, nil); err != nil {
-					return err
-				}
+		if p.inter != nil {
+			if err := putSmallBlob(tx, run.Interleave, p.inter); err != nil {
+				return err
 			}
+		}
+		if err := putSmallBlob(tx, emptyID, nil); err != nil {
+			return err
 		}
 		rb, err := json.Marshal(run)
 		if err != nil {
@@ -167,6 +244,27 @@ func (s *Store) Commit(sp *Spool, m Manifest, ex Exec) (*Run, error) {
 		}
 		if err := tx.Bucket(bucketRuns).Put(run.ID[:], rb); err != nil {
 			return err
+		}
+		if extra != nil {
+			for _, b := range extra.Blobs {
+				if err := putSmallBlob(tx, Sum(b), b); err != nil {
+					return err
+				}
+			}
+			if extra.Receipt != nil {
+				id := ReceiptID(extra.Receipt)
+				if tx.Bucket(bucketReceipts).Get(id[:]) == nil {
+					if err := tx.Bucket(bucketReceipts).Put(id[:], extra.Receipt); err != nil {
+						return err
+					}
+				}
+			}
+			if su := extra.Session; su != nil {
+				sb, _ := json.Marshal(su.Record)
+				if err := tx.Bucket(bucketSessions).Put(sessionKey(su.Session, su.Command), sb); err != nil {
+					return err
+				}
+			}
 		}
 		eb, err := json.Marshal(ex)
 		if err != nil {
@@ -177,9 +275,47 @@ func (s *Store) Commit(sp *Spool, m Manifest, ex Exec) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp.markCommitted(run)
-	sp.Release()
+	p.sp.markCommitted(run)
+	p.sp.Release()
 	return run, nil
+}
+
+func compressedSize(m *blobMeta) int64 {
+	var n int64
+	for _, f := range m.Frames {
+		n += int64(f.CLen)
+	}
+	return n
+}
+
+// putStream stores a small stream's frames and record in tx, unless stored.
+func putStream(tx *bolt.Tx, fs *finishedStream) error {
+	blobs := tx.Bucket(bucketBlobs)
+	if blobs.Get(fs.id[:]) != nil {
+		return nil
+	}
+	frames := tx.Bucket(bucketFrames)
+	var off int64
+	for k, f := range fs.meta.Frames {
+		buf := make([]byte, f.CLen)
+		if _, err := fs.frames.ReadAt(buf, off); err != nil {
+			return fmt.Errorf("read spool %s: %w", fs.frames.Name(), err)
+		}
+		if err := frames.Put(frameKey(fs.id, k), buf); err != nil {
+			return err
+		}
+		off += int64(f.CLen)
+	}
+	return blobs.Put(fs.id[:], fs.meta.encode())
+}
+
+// CommitSpool prepares and commits a spool with no extras (recovery, tests).
+func (s *Store) CommitSpool(sp *Spool, m Manifest, ex Exec) (*Run, error) {
+	p, err := s.Prepare(sp, m)
+	if err != nil {
+		return nil, err
+	}
+	return s.Commit(p, ex, nil)
 }
 
 // Release removes a committed spool and drops its lock.

@@ -49,7 +49,7 @@ func capture(t *testing.T, s *Store, argv []string, capBytes int64, stdout, stde
 			data = data[n:]
 		}
 	}
-	run, err := s.Commit(sp, Manifest{Argv: argv, Dir: ".", Mode: "pipe", Status: StatusExited}, Exec{Argv: argv, Start: time.Now()})
+	run, err := s.CommitSpool(sp, Manifest{Argv: argv, Dir: ".", Mode: "pipe", Status: StatusExited}, Exec{Argv: argv, Start: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +311,7 @@ func TestMerged(t *testing.T) {
 	out.Write([]byte("a2\n"))
 	out.Write([]byte("a3\n"))
 	errw.Write([]byte("e2\n"))
-	run, err := s.Commit(sp, Manifest{Argv: []string{"m"}, Dir: ".", Status: StatusExited}, Exec{Start: time.Now()})
+	run, err := s.CommitSpool(sp, Manifest{Argv: []string{"m"}, Dir: ".", Status: StatusExited}, Exec{Start: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,10 +124,11 @@ func runIngest(ctx context.Context, ios *IO, o *ingestOptions) error {
 	m := store.Manifest{Argv: argv, Dir: dir, Mode: "ingest", Exit: o.exit, Status: store.StatusIngested}
 	ex := store.Exec{Argv: argv, Start: time.Now().UTC(), Host: hostname(), PID: os.Getpid(), Version: Version,
 		Session: ios.Getenv("CTX_SESSION"), Cwd: cwd, Note: "ingested"}
-	run, err := st.Commit(sp, m, ex)
-	if err != nil {
+	ex.Session = ""
+	err = finishRun(ctx, ios, st, sp, m, ex, opts, o.json)
+	done = err == nil || isExit(err)
+	if !done {
 		return withCode(exitFailed, err)
 	}
-	done = true
-	return digestAndPrint(ctx, ios, st, run, opts, "", o.json, o.exit)
+	return err
 }

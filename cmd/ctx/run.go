@@ -249,42 +249,61 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 		ex.Note = "a background process kept the output open after the command exited; its later output was not captured"
 		fmt.Fprintf(ios.Err, "ctx: note: %s\n", ex.Note)
 	}
-	run, err := st.Commit(sp, m, ex)
-	if err != nil {
+	err = finishRun(ctx, ios, st, sp, m, ex, opts, o.json)
+	committed = err == nil || isExit(err)
+	if !committed {
 		_ = sp.SaveResult(m)
 		return fmt.Errorf("the command finished with exit %d, but the run could not be stored: %w (its output is kept in %s; the next ctx command stores it)", res.Exit, err, sp.Dir())
 	}
-	committed = true
-	return digestAndPrint(ctx, ios, st, run, opts, session, o.json, res.Exit)
+	return err
 }
 
-// digestAndPrint renders, stores and prints the digest of a fresh run, then
-// exits with the run's status.
-func digestAndPrint(ctx context.Context, ios *IO, st *store.Store, run *store.Run, opts receipts.Options, session string, asJSON bool, exit int) error {
+func isExit(err error) bool {
+	var ee *exitError
+	return errors.As(err, &ee) && ee.err == nil
+}
+
+// finishRun renders the digest of a finished capture from its spool, stores
+// the run with its digest and receipt in one transaction, prints the digest,
+// and exits with the run's status. A run whose digest cannot be made is still
+// stored.
+func finishRun(ctx context.Context, ios *IO, st *store.Store, sp *store.Spool, m store.Manifest, ex store.Exec, opts receipts.Options, asJSON bool) error {
+	p, err := st.Prepare(sp, m)
+	if err != nil {
+		return err
+	}
+	run := p.Run
 	key := commandKey(run.Manifest.Argv, run.Manifest.Dir)
 	var sess store.Session
-	if session != "" {
-		s, err := st.GetSession(session, key)
-		if err == nil {
+	if ex.Session != "" {
+		if s, err := st.GetSession(ex.Session, key); err == nil {
 			sess = s
 		}
 		if sess.Run == run.ID {
-			opts.Level = sess.Level + 1 // the same result again: show more
+			opts.Level = sess.Level + 1 // the same result again: the last digest was not enough
 		}
 	}
-	res, err := receipts.Make(ctx, st, run, opts)
-	if err == nil {
-		err = receipts.Save(st, res)
+	res, derr := receipts.Make(ctx, p, run, opts)
+	var extra *store.Extra
+	if derr == nil {
+		extra = res.Extra()
+		ex.Receipt = res.ReceiptID
+		ex.ShownBytes = int64(len(res.Digest.Text))
+		ex.ShownTokens = int64((len(res.Digest.Text) + 3) / 4)
+		ex.Profile = res.Plan.Profile
+		if ex.Session != "" {
+			extra.Session = &store.SessionUpdate{Session: ex.Session, Command: key,
+				Record: store.Session{Run: run.ID, Level: opts.Level, Count: sess.Count + 1}}
+		}
 	}
-	if err != nil {
-		fmt.Fprintf(ios.Err, "ctx: the output is stored as %s, but no digest could be made: %v\n  hint: read it with `ctx get %s`\n", run.Handle(), err, run.Handle())
+	ex.RawTokens = (m.Stdout.Size + m.Stderr.Size + 3) / 4
+	if _, err := st.Commit(p, ex, extra); err != nil {
+		return err
+	}
+	exit := run.Manifest.Exit
+	if derr != nil {
+		fmt.Fprintf(ios.Err, "ctx: the output is stored as %s, but no digest could be made: %v\n  hint: read it with `ctx get %s`\n", run.Handle(), derr, run.Handle())
 		return &exitError{code: exit}
-	}
-	if session != "" {
-		_ = st.PutSession(session, key, store.Session{Run: run.ID, Level: opts.Level, Count: sess.Count + 1})
-	}
-	if err := recordShown(st, run, res); err != nil {
-		fmt.Fprintf(ios.Err, "ctx: warning: %v\n", err)
 	}
 	if asJSON {
 		if err := writeJSON(ios.Out, runJSON(run, res)); err != nil {
