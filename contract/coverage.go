@@ -94,7 +94,7 @@ func (cov Coverage) String() string {
 		parts = append(parts, fmt.Sprintf("identities %s · inline %s · retrievable %s",
 			Num(int64(cov.Identities)), Num(int64(cov.Inline)), Num(int64(cov.Retrievable))))
 	}
-	if cov.LinesTotal > 0 {
+	if cov.LinesShown > 0 {
 		parts = append(parts, fmt.Sprintf("lines %s/%s", Num(cov.LinesShown), Num(cov.LinesTotal)))
 	}
 	req := fmt.Sprintf("unrepresented required %d", cov.RequiredUnrepresented)

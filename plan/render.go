@@ -592,16 +592,33 @@ func (r *renderer) footer(w *bytes.Buffer, cov contract.Coverage, d *Digest) {
 	if cov.RequiredUnrepresented > 0 {
 		line(fmt.Sprintf("! %d REQUIRED items have no handle and could not be shown: the output around them is in %s", cov.RequiredUnrepresented, in.Run.Handle))
 	}
-	// Point at the most useful omitted span.
+	// Point at the most useful omitted span: the first failure, else the first
+	// other REQUIRED item with a span.
 	g := in.Graph
+	var first *evidence.Item
 	for i := range g.Items {
 		it := &g.Items[i]
 		if (it.Kind == evidence.KindTest && it.Outcome.Failed()) || (it.Kind == evidence.KindDiagnostic && it.Severity == evidence.SeverityError) {
-			if s := spanOf(it); !s.IsZero() {
-				line(fmt.Sprintf("next: ctx get %s  (first failure; [LA-B] above are lines of %s#stdout)", s.Handle(), in.Run.Handle))
-				return
+			if !spanOf(it).IsZero() {
+				first = it
+				break
 			}
 		}
+	}
+	what := "first failure"
+	if first == nil {
+		for i := range g.Items {
+			it := &g.Items[i]
+			if in.Contract.ClassOf(it) == Required && it.Kind != evidence.KindSummary && !spanOf(it).IsZero() {
+				first, what = it, "first "+string(it.Kind)
+				break
+			}
+		}
+	}
+	if first != nil {
+		s := spanOf(first)
+		line(fmt.Sprintf("next: ctx get %s  (%s; [L…] and L… above are lines of %s#%s)", s.Handle(), what, in.Run.Handle, s.Stream))
+		return
 	}
 	if d.CensusHandle != "" {
 		line(fmt.Sprintf("next: ctx get %s  (all REQUIRED items, one per line)", d.CensusHandle))

@@ -16,12 +16,14 @@ import (
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles/logs"
 	"github.com/ctxhq/ctx/profiles/text"
 )
 
 // registry lists the profiles in detection order: specific before general,
 // text last.
 var registry = []evidence.Profile{
+	logs.Profile,
 	text.Profile,
 }
 

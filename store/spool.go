@@ -83,7 +83,8 @@ func (s *Store) NewSpool(meta SpoolMeta) (*Spool, error) {
 	}
 	mb, _ := json.Marshal(meta)
 	dir := filepath.Join(root, name)
-	if err := writeFileSync(filepath.Join(tmp, "meta.json"), mb); err == nil {
+	err = writeFileSync(filepath.Join(tmp, "meta.json"), mb)
+	if err == nil {
 		err = os.Rename(tmp, dir)
 	}
 	if err != nil {

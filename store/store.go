@@ -11,6 +11,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // Layout of a store directory.
@@ -207,10 +208,10 @@ func (s *Store) openLocked(readOnly bool) error {
 	})
 	if err != nil {
 		switch {
-		case errors.Is(err, bolt.ErrTimeout):
+		case errors.Is(err, berrors.ErrTimeout):
 			return hint(fmt.Errorf("open store %s: another ctx process held its lock for %s: %w", path, s.timeout, ErrLocked),
 				"retry when the other ctx command finishes, or raise %s (now %s)", EnvTimeout, s.timeout)
-		case errors.Is(err, bolt.ErrInvalid), errors.Is(err, bolt.ErrChecksum), errors.Is(err, bolt.ErrVersionMismatch), errors.Is(err, bolt.ErrInvalidMapping):
+		case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrInvalidMapping):
 			return damaged(path, err)
 		}
 		return storeErr(path, "open store", err)

@@ -21,16 +21,15 @@ import (
 )
 
 type getOptions struct {
-	handle  string
-	lines   string
-	bytes   string
-	grep    string
-	around  int
-	full    bool
-	hex     bool
-	limit   int
-	byteCap int64
-	json    bool
+	handle string
+	lines  string
+	bytes  string
+	grep   string
+	around int
+	full   bool
+	hex    bool
+	limit  int
+	json   bool
 }
 
 // Inline limits: a region larger than these returns a zoom view, not a flood.

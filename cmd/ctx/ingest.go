@@ -126,7 +126,7 @@ func runIngest(ctx context.Context, ios *IO, o *ingestOptions) error {
 		Session: ios.Getenv("CTX_SESSION"), Cwd: cwd, Note: "ingested"}
 	ex.Session = ""
 	err = finishRun(ctx, ios, st, sp, m, ex, opts, o.json)
-	done = err == nil || isExit(err)
+	done = isExit(err)
 	if !done {
 		return withCode(exitFailed, err)
 	}

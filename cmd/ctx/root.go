@@ -161,6 +161,7 @@ what was shown and left out, and handles that return any omitted span.`,
 		newUnpinCmd(ios),
 		newReceiptsCmd(ios),
 		newContractCmd(ios),
+		newTemplatesCmd(ios),
 		newVersionCmd(ios),
 	)
 	root.CompletionOptions.DisableDefaultCmd = true

@@ -250,7 +250,7 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 		fmt.Fprintf(ios.Err, "ctx: note: %s\n", ex.Note)
 	}
 	err = finishRun(ctx, ios, st, sp, m, ex, opts, o.json)
-	committed = err == nil || isExit(err)
+	committed = isExit(err)
 	if !committed {
 		_ = sp.SaveResult(m)
 		return fmt.Errorf("the command finished with exit %d, but the run could not be stored: %w (its output is kept in %s; the next ctx command stores it)", res.Exit, err, sp.Dir())

@@ -1,0 +1,59 @@
+package logs
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// loghubDir is the shared loghub corpus, relative to this package.
+var loghubDir = filepath.Join("..", "..", "..", "shared", "corpus", "loghub2k")
+
+// loghubAvailable reports whether the loghub corpus can be read.
+func loghubAvailable() (os.FileInfo, error) { return os.Stat(loghubDir) }
+
+// loghubRaw returns the raw lines of every loghub system, concatenated, or
+// skips the test when the corpus is absent.
+func loghubRaw(tb testing.TB) [][]byte {
+	tb.Helper()
+	var lines [][]byte
+	for _, name := range []string{"Apache", "BGL", "HDFS", "Hadoop", "HealthApp", "OpenStack", "Proxifier"} {
+		data, err := os.ReadFile(filepath.Join(loghubDir, name, name+"_2k.log"))
+		if err != nil {
+			tb.Skipf("loghub corpus not available: %v", err)
+		}
+		for _, l := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// BenchmarkMinerLoghubRaw measures one-core throughput on the 14,000 raw
+// loghub lines, each pass with a fresh Miner. It reports lines/s over all
+// passes and lines/s-best for the fastest pass, which is the figure to read
+// on a machine shared with other work.
+func BenchmarkMinerLoghubRaw(b *testing.B) {
+	lines := loghubRaw(b)
+	var n int64
+	for _, l := range lines {
+		n += int64(len(l)) + 1
+	}
+	b.SetBytes(n)
+	b.ReportAllocs()
+	b.ResetTimer()
+	best := time.Duration(math.MaxInt64)
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		m := NewMiner(Options{})
+		for _, l := range lines {
+			m.Add(l)
+		}
+		best = min(best, time.Since(start))
+	}
+	b.ReportMetric(float64(b.N)*float64(len(lines))/b.Elapsed().Seconds(), "lines/s")
+	b.ReportMetric(float64(len(lines))/best.Seconds(), "lines/s-best")
+}

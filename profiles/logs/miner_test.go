@@ -1,0 +1,314 @@
+package logs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func addAll(m *Miner, lines []string) []int {
+	ids := make([]int, len(lines))
+	for i, l := range lines {
+		ids[i] = m.Add([]byte(l))
+	}
+	return ids
+}
+
+func TestMinerGroups(t *testing.T) {
+	m := NewMiner(Options{})
+	ids := addAll(m, []string{
+		"connected to 10.0.0.1 in 5ms",
+		"disk full",
+		"connected to 10.0.0.2 in 7ms",
+		"disk full\r",
+		"\x1b[31mconnected\x1b[0m to 10.0.0.3 in 1ms",
+	})
+	if want := []int{0, 1, 0, 1, 0}; !slices.Equal(ids, want) {
+		t.Fatalf("ids = %v, want %v", ids, want)
+	}
+	want := []Template{
+		{ID: 0, Text: "connected to <*> in <*>", Count: 3, FirstLine: 1},
+		{ID: 1, Text: "disk full", Count: 2, FirstLine: 2},
+	}
+	if got := m.Templates(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Templates() = %+v, want %+v", got, want)
+	}
+	if m.Lines() != 5 || m.Overflow() != 0 {
+		t.Errorf("Lines, Overflow = %d, %d; want 5, 0", m.Lines(), m.Overflow())
+	}
+	if _, ok := m.Template(2); ok {
+		t.Error("Template(2) of a miner with two groups reported ok")
+	}
+}
+
+func TestMinerCap(t *testing.T) {
+	m := NewMiner(Options{MaxTemplates: 2})
+	ids := addAll(m, []string{"alpha one", "beta two", "gamma three", "alpha one", "delta four", "beta two"})
+	if want := []int{0, 1, OverflowID, 0, OverflowID, 1}; !slices.Equal(ids, want) {
+		t.Fatalf("ids = %v, want %v", ids, want)
+	}
+	if m.Overflow() != 2 {
+		t.Errorf("Overflow() = %d, want 2", m.Overflow())
+	}
+	if n := len(m.Templates()); n != 2 {
+		t.Errorf("%d templates past a cap of 2", n)
+	}
+	if m.Resolve(OverflowID) != OverflowID {
+		t.Error("Resolve(OverflowID) changed it")
+	}
+	if _, ok := m.Template(OverflowID); ok {
+		t.Error("Template(OverflowID) reported ok")
+	}
+}
+
+// TestMinerCapMemory checks that a stream of all-different lines leaves the
+// miner's structures bounded by the cap.
+func TestMinerCapMemory(t *testing.T) {
+	const max = 100
+	m := NewMiner(Options{MaxTemplates: max})
+	for i := 0; i < 20000; i++ {
+		// Every line is a new template: its words vary.
+		m.Add([]byte(fmt.Sprintf("w%c%c event %c%c happened here now", 'a'+i%26, 'a'+i/26%26, 'a'+i/676%26, 'a'+i/17576%26)))
+	}
+	if len(m.groups) > max {
+		t.Errorf("%d groups past a cap of %d", len(m.groups), max)
+	}
+	if len(m.index) > indexFactor*max {
+		t.Errorf("%d index keys past a bound of %d", len(m.index), indexFactor*max)
+	}
+	if len(m.fams) > maxMergeElems*max {
+		t.Errorf("%d families past a bound of %d", len(m.fams), maxMergeElems*max)
+	}
+	if m.Overflow() == 0 {
+		t.Error("no overflow counted")
+	}
+	total := m.Overflow()
+	for _, tm := range m.Templates() {
+		total += tm.Count
+	}
+	if total != m.Lines() {
+		t.Errorf("templates and overflow hold %d lines, want %d", total, m.Lines())
+	}
+}
+
+func TestMinerMerge(t *testing.T) {
+	users := []string{"alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"}
+	m := NewMiner(Options{})
+	var ids []int
+	for i, u := range users {
+		ids = append(ids, m.Add([]byte(fmt.Sprintf("Invalid user %s from 10.0.0.%d port 22", u, i))))
+	}
+	// A few distinct values stay apart: they may be an enumeration.
+	for _, s := range []string{"RUNNING", "STOPPED", "PAUSED"} {
+		m.Add([]byte("VM " + s + " (Lifecycle Event) for instance 42"))
+	}
+	for i, id := range ids {
+		if r := m.Resolve(id); r != 0 {
+			t.Errorf("line %d: Resolve(%d) = %d, want 0", i, id, r)
+		}
+	}
+	// Groups made before the merge keep their ids; later lines go straight
+	// to the merged group.
+	if ids[mergeValues-1] != mergeValues-1 || ids[mergeValues] != 0 {
+		t.Errorf("ids = %v", ids)
+	}
+	got := m.Templates()
+	want := []Template{
+		{ID: 0, Text: "Invalid user <*> from <*> port <*>", Count: len(users), FirstLine: 1},
+		{ID: mergeValues, Text: "VM RUNNING (Lifecycle Event) for instance <*>", Count: 1, FirstLine: len(users) + 1},
+		{ID: mergeValues + 1, Text: "VM STOPPED (Lifecycle Event) for instance <*>", Count: 1, FirstLine: len(users) + 2},
+		{ID: mergeValues + 2, Text: "VM PAUSED (Lifecycle Event) for instance <*>", Count: 1, FirstLine: len(users) + 3},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Templates() =\n%+v\nwant\n%+v", got, want)
+	}
+	if tm, _ := m.Template(3); tm.ID != 0 {
+		t.Errorf("Template(3) = %+v, want the merged group", tm)
+	}
+}
+
+// TestMinerMergeShortLines checks that short lines, with too little context
+// to tell a variable from a different message, never merge.
+func TestMinerMergeShortLines(t *testing.T) {
+	m := NewMiner(Options{})
+	for _, w := range []string{"start", "stop", "flush", "reload", "sync", "open", "close", "reset", "clear", "init"} {
+		m.Add([]byte(w + " done"))
+	}
+	if n := len(m.Templates()); n != 10 {
+		t.Errorf("%d templates, want 10", n)
+	}
+}
+
+func TestMinerDeterministic(t *testing.T) {
+	lines := sampleLines(t)
+	run := func() ([]int, []Template) {
+		m := NewMiner(Options{})
+		ids := make([]int, len(lines))
+		for i, l := range lines {
+			ids[i] = m.Resolve(m.Add(l))
+		}
+		return ids, m.Templates()
+	}
+	ids1, t1 := run()
+	ids2, t2 := run()
+	if !slices.Equal(ids1, ids2) || !reflect.DeepEqual(t1, t2) {
+		t.Fatal("two runs over the same lines differ")
+	}
+}
+
+// TestMinerOrderIndependent checks that the grouping of lines and the set of
+// templates do not depend on line order (ids, naturally, do).
+func TestMinerOrderIndependent(t *testing.T) {
+	t.Run("sample", func(t *testing.T) { testOrderIndependent(t, sampleLines(t)) })
+	t.Run("merging", func(t *testing.T) { testOrderIndependent(t, syntheticLines()) })
+}
+
+func testOrderIndependent(t *testing.T, lines [][]byte) {
+	partition := func(order []int) (map[string]string, []string) {
+		m := NewMiner(Options{})
+		ids := make([]int, len(lines))
+		for _, i := range order {
+			ids[i] = m.Add(lines[i])
+		}
+		// Name each line's group by the first line (in input order) in it.
+		first := map[int]int{}
+		group := map[string]string{}
+		for i := range lines {
+			g := m.Resolve(ids[i])
+			if _, ok := first[g]; !ok {
+				first[g] = i
+			}
+			group[fmt.Sprint(i)] = fmt.Sprint(first[g])
+		}
+		var texts []string
+		for _, tm := range m.Templates() {
+			texts = append(texts, tm.Text)
+		}
+		slices.Sort(texts)
+		return group, texts
+	}
+	order := make([]int, len(lines))
+	for i := range order {
+		order[i] = i
+	}
+	g1, t1 := partition(order)
+	rand.New(rand.NewSource(1)).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	g2, t2 := partition(order)
+	if !reflect.DeepEqual(g1, g2) {
+		t.Error("grouping depends on line order")
+	}
+	if !slices.Equal(t1, t2) {
+		t.Errorf("templates depend on line order:\n%q\n%q", t1, t2)
+	}
+}
+
+// sampleLines returns the loghub raw lines when the corpus is present, and
+// synthetic lines otherwise.
+func sampleLines(t *testing.T) [][]byte {
+	t.Helper()
+	if _, err := loghubAvailable(); err == nil {
+		return loghubRaw(t)
+	}
+	return syntheticLines()
+}
+
+// syntheticLines returns lines with word variables that the miner merges.
+func syntheticLines() [][]byte {
+	var lines [][]byte
+	for i := 0; i < 3000; i++ {
+		lines = append(lines, []byte(fmt.Sprintf("2024-01-02 03:04:%02d INFO [w%d] app.Svc: user u%c%c did op %c in %dms",
+			i%60, i%7, 'a'+i%13, 'a'+i/13%11, 'a'+i%5, i)))
+	}
+	return lines
+}
+
+func TestWriteTemplates(t *testing.T) {
+	in := "connected to 10.0.0.1\r\n\r\nconnected to 10.0.0.2\nInvalid user a from 1.1.1.1\n" +
+		strings.Repeat("x", 10<<20) + " 1\n" + // a 10 MB line
+		"disk \xff\xfe full"
+	var out bytes.Buffer
+	if err := WriteTemplates(context.Background(), strings.NewReader(in), &out, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	want := "1\tconnected to <*>\n" +
+		"2\t\n" +
+		"3\tconnected to <*>\n" +
+		"4\tInvalid user a from <*>\n" +
+		"5\t" + strings.Repeat("x", maxLineBytes) + " <*>\n" +
+		"6\tdisk \uFFFD full\n"
+	if got := out.String(); got != want {
+		t.Errorf("WriteTemplates:\n got %q\nwant %q", got[len(got)-100:], want[len(want)-100:])
+	}
+}
+
+func TestWriteTemplatesFinalTemplates(t *testing.T) {
+	// Early lines are printed with the template they have after the merge.
+	var in strings.Builder
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&in, "Accepted password for user%c from 10.0.0.%d port 22 ssh2\n", 'a'+i, i)
+	}
+	in.WriteString("Overflow line one\nOverflow line two\n")
+	var out bytes.Buffer
+	if err := WriteTemplates(context.Background(), strings.NewReader(in.String()), &out, Options{MaxTemplates: mergeValues}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 14 {
+		t.Fatalf("%d output lines, want 14", len(lines))
+	}
+	for i, l := range lines[:12] {
+		if want := fmt.Sprintf("%d\tAccepted password for <*> from <*> port <*>", i+1); l != want {
+			t.Errorf("line %d = %q, want %q", i+1, l, want)
+		}
+	}
+	if lines[12] != "13\t"+OverflowText || lines[13] != "14\t"+OverflowText {
+		t.Errorf("overflow lines = %q", lines[12:])
+	}
+}
+
+func TestWriteTemplatesEmpty(t *testing.T) {
+	for _, in := range []string{"", "\n", "a"} {
+		var out bytes.Buffer
+		if err := WriteTemplates(context.Background(), strings.NewReader(in), &out, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"": "", "\n": "1\t\n", "a": "1\ta\n"}[in]
+		if out.String() != want {
+			t.Errorf("WriteTemplates(%q) = %q, want %q", in, out.String(), want)
+		}
+	}
+}
+
+func TestWriteTemplatesErrors(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := WriteTemplates(ctx, strings.NewReader("a\nb\n"), io.Discard, Options{})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: err = %v", err)
+	}
+	errRead := errors.New("disk on fire")
+	err = WriteTemplates(context.Background(), io.MultiReader(strings.NewReader("a\n"), errReader{errRead}), io.Discard, Options{})
+	if !errors.Is(err, errRead) {
+		t.Errorf("failing reader: err = %v", err)
+	}
+	errWrite := errors.New("pipe closed")
+	err = WriteTemplates(context.Background(), strings.NewReader("a\n"), errWriter{errWrite}, Options{})
+	if !errors.Is(err, errWrite) {
+		t.Errorf("failing writer: err = %v", err)
+	}
+}
+
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
+type errWriter struct{ err error }
+
+func (w errWriter) Write([]byte) (int, error) { return 0, w.err }

@@ -1,0 +1,260 @@
+package logs
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles/lines"
+)
+
+// Profile name and version. The logs profile groups lines by template and
+// surfaces what a reader of a flood must not miss: lines at an error level, and
+// lines whose template is rare among many busy ones (the needle).
+const (
+	Name    = "logs"
+	Version = 1
+)
+
+// Profile is the logs profile.
+var Profile = evidence.Profile{
+	Name:    Name,
+	Version: Version,
+	Argv:    argvIsLogs,
+	Content: contentIsLogs,
+	Parse:   Parse,
+}
+
+// Limits on what one graph holds.
+const (
+	// maxTemplateItems bounds template items; the rest are counted.
+	maxTemplateItems = 500
+	// maxRare bounds rare-template anomalies. Past it the log is too diverse
+	// for rarity to mean anything, and none are reported as anomalies (every
+	// template is still an item or counted).
+	maxRare = 25
+	// minLinesForRarity: in a short log every template is rare.
+	minLinesForRarity = 200
+	textCap           = 512
+)
+
+func argvIsLogs(argv []string) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	switch argv[0] {
+	case "journalctl", "dmesg":
+		return true
+	case "docker", "kubectl", "podman", "oc":
+		for _, a := range argv[1:] {
+			if a == "logs" {
+				return true
+			}
+		}
+	case "tail", "cat", "zcat", "less", "head":
+		for _, a := range argv[1:] {
+			if strings.HasSuffix(a, ".log") || strings.Contains(a, "/log/") || strings.HasSuffix(a, ".log.1") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var timestampRE = regexp.MustCompile(`(^|[\s\[])(\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\d\d:\d\d:\d\d|\d{2}/\w{3}/\d{4}|\w{3} [ \d]\d \d\d:|\d{10}(\.\d+)?\b|\d{6} \d{6})`)
+
+// contentIsLogs: most of the first lines carry a timestamp near their start.
+func contentIsLogs(src *evidence.Source) bool {
+	for _, st := range src.Streams {
+		if st.Lines < 20 {
+			continue
+		}
+		n, hits := 0, 0
+		for _, line := range bytes.Split(st.Head, []byte{'\n'}) {
+			if n == 100 {
+				break
+			}
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			n++
+			head := lines.Clean(line)
+			if len(head) > 48 {
+				head = head[:48]
+			}
+			if timestampRE.Match(head) {
+				hits++
+			}
+		}
+		if n >= 20 && hits*10 >= n*7 {
+			return true
+		}
+	}
+	return false
+}
+
+// levelRE finds a level word near a line's start: the framework's level field.
+var levelRE = regexp.MustCompile(`(^|[\s\[<(|:])(?:(ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|PANIC|EMERG|ALERT|error|fatal|critical|panic)|(WARN|WARNING|warn|warning))([\s\]>):|,]|$)`)
+
+// level returns "error", "warning" or "" for a cleaned line, looking only at
+// its first 100 bytes (where log headers put the level).
+func level(line []byte) string {
+	if len(line) > 100 {
+		line = line[:100]
+	}
+	m := levelRE.FindSubmatchIndex(line)
+	if m == nil {
+		return ""
+	}
+	if m[4] >= 0 {
+		return "error"
+	}
+	return "warning"
+}
+
+type tmplInfo struct {
+	firstText  string
+	errFirst   int
+	errText    string
+	errCount   int
+	warnCount  int
+	streamName string
+}
+
+// Parse mines every line of each stream.
+func Parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
+	g := &evidence.Graph{Profile: Name, Version: Version, Tool: "logs"}
+	for _, st := range src.Streams {
+		if st.Size == 0 {
+			continue
+		}
+		if err := parseStream(ctx, g, st); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
+func parseStream(ctx context.Context, g *evidence.Graph, st evidence.Stream) error {
+	r, err := st.Open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	m := NewMiner(Options{})
+	info := map[int]*tmplInfo{}
+	var errLines, warnLines int
+	err = lines.Scan(ctx, r, func(n int, line []byte, long bool) error {
+		id := m.Add(line)
+		if id == OverflowID {
+			return nil
+		}
+		in := info[id]
+		if in == nil {
+			in = &tmplInfo{firstText: clipText(line)}
+			info[id] = in
+		}
+		switch level(lines.Clean(line)) {
+		case "error":
+			errLines++
+			in.errCount++
+			if in.errFirst == 0 {
+				in.errFirst, in.errText = n, clipText(line)
+			}
+		case "warning":
+			warnLines++
+			in.warnCount++
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	tmpls := m.Templates()
+	// Fold the per-group facts of merged groups into their representatives.
+	merged := map[int]*tmplInfo{}
+	for id, in := range info {
+		rep := m.Resolve(id)
+		if rep == id {
+			continue
+		}
+		merged[id] = in
+	}
+	for _, id := range sortedIDs(merged) {
+		in := merged[id]
+		rep := info[m.Resolve(id)]
+		if rep == nil {
+			continue
+		}
+		rep.errCount += in.errCount
+		rep.warnCount += in.warnCount
+		if in.errFirst > 0 && (rep.errFirst == 0 || in.errFirst < rep.errFirst) {
+			rep.errFirst, rep.errText = in.errFirst, in.errText
+		}
+	}
+	total := m.Lines()
+	singletons := 0
+	for _, t := range tmpls {
+		if t.Count == 1 {
+			singletons++
+		}
+	}
+	rarity := total >= minLinesForRarity && singletons <= maxRare && len(tmpls) > 1
+	for i, t := range tmpls {
+		in := info[t.ID]
+		if in == nil {
+			continue
+		}
+		span := evidence.Span{Stream: st.Name, From: t.FirstLine, To: t.FirstLine}
+		if i < maxTemplateItems {
+			g.Add(evidence.Item{Kind: evidence.KindTemplate, Template: t.Text, Count: t.Count, FirstLine: t.FirstLine, Span: span})
+		}
+		if rarity && t.Count == 1 && in.errCount == 0 {
+			g.Add(evidence.Item{Kind: evidence.KindAnomaly, Why: "rare-template", Line: t.FirstLine, Text: in.firstText,
+				Count: 1, Severity: evidence.SeverityInfo, Span: span})
+		}
+		if in.errCount > 0 {
+			g.Add(evidence.Item{Kind: evidence.KindAnomaly, Why: "error-level", Line: in.errFirst, Text: in.errText,
+				Count: in.errCount, Severity: evidence.SeverityError,
+				Span: evidence.Span{Stream: st.Name, From: in.errFirst, To: in.errFirst}})
+		}
+	}
+	if len(tmpls) > maxTemplateItems {
+		g.Lose("item-cap", "%s: %d templates; the %d after the first %d are counted, not listed", st.Name, len(tmpls), len(tmpls)-maxTemplateItems, maxTemplateItems)
+	}
+	if m.Overflow() > 0 {
+		g.Lose("item-cap", "%s: the template cap was reached; %d lines were not templated", st.Name, m.Overflow())
+	}
+	if total >= minLinesForRarity && singletons > maxRare {
+		g.Lose("too-diverse", "%s: %d templates occur once; rarity is not reported for so diverse a log", st.Name, singletons)
+	}
+	counts := map[string]int{"lines": total, "templates": len(tmpls)}
+	if errLines > 0 {
+		counts["error_lines"] = errLines
+	}
+	if warnLines > 0 {
+		counts["warning_lines"] = warnLines
+	}
+	g.Add(evidence.Item{Kind: evidence.KindSummary, Tool: "logs", Package: st.Name, Counts: counts})
+	return nil
+}
+
+func clipText(line []byte) string {
+	c := lines.Clean(line)
+	if len(c) > textCap {
+		c = c[:textCap]
+	}
+	return strings.ToValidUTF8(string(bytes.TrimRight(c, " \t")), "\uFFFD")
+}
+
+func sortedIDs(m map[int]*tmplInfo) []int {
+	ids := make([]int, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	return ids
+}

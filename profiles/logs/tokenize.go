@@ -1,0 +1,935 @@
+package logs
+
+import (
+	"bytes"
+	"strings"
+)
+
+// This file turns one log line into its template key: the line cleaned of
+// terminal noise, split into tokens, each token classified as constant or
+// variable, and the result rendered with every run of variables collapsed to
+// a single "<*>". Two lines share a group exactly when their keys are equal.
+
+// Wildcard is the text that stands for a variable part of a line.
+const Wildcard = "<*>"
+
+var wildcard = []byte(Wildcard)
+
+// Limits on how much of one line is examined. A line longer than maxLineBytes
+// or with more than maxTokens tokens is templated from its prefix, and the
+// rest is represented by a trailing Wildcard.
+const (
+	maxLineBytes = 8 << 10
+	maxTokens    = 256
+	// headerWindow is how many leading fields may form a log header.
+	headerWindow = 10
+	// maxBracketTokens bounds a bracketed header field such as
+	// "[IPC Server handler 13 on 62270]".
+	maxBracketTokens = 12
+)
+
+// kind classifies a token.
+type kind uint8
+
+const (
+	constant kind = iota // kept verbatim
+	variable             // replaced by Wildcard
+	keyValue             // key kept, value replaced: "size=<*>"
+)
+
+// token is one field of a cleaned line. Offsets index tokenizer.buf.
+type token struct {
+	start, end int  // the whole token
+	cs, ce     int  // its core, without surrounding punctuation
+	split      int  // for keyValue: end of the kept key and its separator
+	sep        byte // separator before the token: 0 at the start, ' ' or '|'
+	kind       kind
+	numeric    bool // the core is a number such as 12, -3.5 or <1
+	header     bool // part of a recognised log header
+}
+
+// tokenizer holds the scratch space reused for every line.
+type tokenizer struct {
+	buf       []byte  // the cleaned line: the input itself or scratch
+	scratch   []byte  // space for cleaned copies
+	toks      []token // its tokens
+	key       []byte  // the rendered template key
+	truncated bool    // the line was cut at maxLineBytes or maxTokens
+}
+
+// template cleans and tokenizes line and returns its template key. The
+// returned slice is only valid until the next call.
+func (t *tokenizer) template(line []byte) []byte {
+	t.clean(line)
+	t.split()
+	t.markHeader()
+	for i := range t.toks {
+		if !t.toks[i].header {
+			t.classify(&t.toks[i])
+		}
+	}
+	t.context()
+	return t.render()
+}
+
+// clean sets t.buf to line without ANSI escape sequences, with control
+// bytes (CR, tab, NUL, …) mapped to spaces. Only the first maxLineBytes
+// bytes of line are read, so a line's template depends on that prefix alone.
+// A line without control bytes is used in place, not copied; t.buf is never
+// written through.
+func (t *tokenizer) clean(line []byte) {
+	t.truncated = false
+	if len(line) > maxLineBytes {
+		line = line[:maxLineBytes]
+		t.truncated = true
+	}
+	first := -1
+	for i, c := range line {
+		if c < 0x20 || c == 0x7f {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		t.buf = line
+		return
+	}
+	b := append(t.scratch[:0], line[:first]...)
+	for i := first; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == 0x1b:
+			i = skipEscape(line, i)
+			continue
+		case c < 0x20 || c == 0x7f:
+			c = ' '
+		}
+		b = append(b, c)
+	}
+	t.scratch = b
+	t.buf = b
+}
+
+// skipEscape returns the index of the last byte of the escape sequence that
+// starts at line[i] (an ESC byte).
+func skipEscape(line []byte, i int) int {
+	if i+1 >= len(line) {
+		return i
+	}
+	switch line[i+1] {
+	case '[': // CSI: parameters and intermediates, then a final byte in @–~.
+		j := i + 2
+		for j < len(line) && j-i < 64 {
+			if c := line[j]; c >= 0x40 && c <= 0x7e {
+				return j
+			}
+			j++
+		}
+		return j - 1
+	case ']': // OSC: terminated by BEL or ESC \.
+		j := i + 2
+		for j < len(line) && j-i < 512 {
+			if line[j] == 0x07 {
+				return j
+			}
+			if line[j] == 0x1b && j+1 < len(line) && line[j+1] == '\\' {
+				return j + 1
+			}
+			j++
+		}
+		return j - 1
+	default: // nF and Fp escapes: intermediates, then one final byte (ESC ( B, ESC =).
+		j := i + 1
+		for j < len(line)-1 && j-i < 8 && line[j] >= 0x20 && line[j] <= 0x2f {
+			j++
+		}
+		return j
+	}
+}
+
+// split fills t.toks from t.buf, splitting at spaces and at '|', which logs
+// use as a field separator far more often than as text.
+func (t *tokenizer) split() {
+	t.toks = t.toks[:0]
+	b := t.buf
+	var sep byte
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c == ' ' || c == '|' {
+			if c == '|' || sep == 0 {
+				sep = c
+			}
+			i++
+			continue
+		}
+		if len(t.toks) >= maxTokens {
+			t.truncated = true
+			break
+		}
+		j := i + 1
+		for j < len(b) && b[j] != ' ' && b[j] != '|' {
+			j++
+		}
+		if len(t.toks) == 0 {
+			sep = 0
+		}
+		cs, ce := trimPunct(b, i, j)
+		t.toks = append(t.toks, token{start: i, end: j, cs: cs, ce: ce, sep: sep})
+		sep = 0
+		i = j
+	}
+}
+
+// trimPunct returns the core of b[i:j] without leading opening brackets and
+// quotes and without trailing closing brackets, quotes and sentence
+// punctuation.
+func trimPunct(b []byte, i, j int) (int, int) {
+	for i < j && isLeadPunct(b[i]) {
+		i++
+	}
+	for j > i && isTrailPunct(b[j-1]) {
+		j--
+	}
+	return i, j
+}
+
+// punct classifies bytes for trimPunct.
+var punct = func() (p [256]uint8) {
+	for _, c := range []byte("([{<\"'`") {
+		p[c] |= leadPunct
+	}
+	for _, c := range []byte(")]}>\"'`,;:.!?") {
+		p[c] |= trailPunct
+	}
+	return p
+}()
+
+const (
+	leadPunct  = 1 << iota // opening brackets and quotes
+	trailPunct             // closing brackets, quotes, sentence punctuation
+)
+
+func isLeadPunct(c byte) bool  { return punct[c]&leadPunct != 0 }
+func isTrailPunct(c byte) bool { return punct[c]&trailPunct != 0 }
+
+// markHeader recognises the header that log frameworks put before the
+// message (timestamp, host, level, thread, logger, request id) and marks it
+// variable, so that lines with the same message share a template whatever
+// their header says. A header starts with a timestamp within its first three
+// fields (after at most two short labels such as "-", or a host or file
+// name); more timestamp parts may follow within two fields of each other. It
+// then ends, whichever comes first, after a level word with the thread,
+// logger and context fields that follow it; after a syslog-style
+// "prog[pid]:" tag within two fields of the timestamp; or at a standalone
+// "-" when only source-like fields ("chrome.exe *64", not plain words)
+// stand between it and the timestamp, unless a level directly follows the
+// dash. Failing all of these it covers the timestamp fields.
+func (t *tokenizer) markHeader() {
+	toks := t.toks
+	lastTime, lastField, dash := -1, -1, -1
+	words := false // a plain word stands between the timestamp and here
+	for i, field := 0, 0; i < len(toks) && field < headerWindow; field++ {
+		end := t.fieldEnd(i)
+		near := field-lastField <= 2
+		switch {
+		case lastTime < 0:
+			if field < 3 && t.isTime(i, end, true) {
+				lastTime, lastField = end, field
+			} else if field >= 2 || !t.isLabel(i) && !(field == 0 && t.isSource(i)) {
+				return
+			}
+		case t.isLevel(i, end) && (dash < 0 || t.isDash(i-1)):
+			// Past a "-" separator a level must follow one directly
+			// ("- INFO"), else it is a word of the message.
+			t.markTo(end)
+			t.afterLevel(end)
+			return
+		case dash >= 0:
+		case near && t.isTime(i, end, false):
+			lastTime, lastField = end, field
+		case near && t.isTag(i):
+			t.markTo(end)
+			return
+		case t.isDash(i):
+			if words {
+				return
+			}
+			dash = end
+		case t.isPlainWord(i, end):
+			words = true
+		}
+		i = end
+	}
+	switch {
+	case lastTime < 0:
+	case dash >= 0:
+		t.markTo(dash)
+	default:
+		t.markTo(lastTime)
+	}
+}
+
+// isPlainWord reports whether the field [i, end) is one word of letters,
+// possibly with sentence punctuation, such as "Starting" or "service,".
+func (t *tokenizer) isPlainWord(i, end int) bool {
+	if end != i+1 {
+		return false
+	}
+	tk := t.toks[i]
+	if tk.cs == tk.ce {
+		return false
+	}
+	for _, c := range t.buf[tk.cs:tk.ce] {
+		if !isLetter(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// afterLevel marks the thread, logger and context fields that follow a
+// level word at token index i: an optional separator, one bracketed field,
+// a logger name, one more bracketed field, and an optional separator.
+func (t *tokenizer) afterLevel(i int) {
+	toks := t.toks
+	if i < len(toks) && t.isSeparator(i) {
+		i++
+		t.markTo(i)
+	}
+	if i < len(toks) && t.buf[toks[i].start] == '[' {
+		i = t.fieldEnd(i)
+		t.markTo(i)
+	}
+	if i < len(toks) && t.isLogger(i) {
+		i++
+		t.markTo(i)
+	}
+	if i < len(toks) && t.buf[toks[i].start] == '[' {
+		i = t.fieldEnd(i)
+		t.markTo(i)
+	}
+	if i < len(toks) && t.isSeparator(i) {
+		t.markTo(i + 1)
+	}
+}
+
+// markTo marks every token before index end as a variable header token.
+func (t *tokenizer) markTo(end int) {
+	for i := 0; i < end && i < len(t.toks); i++ {
+		t.toks[i].header = true
+		t.toks[i].kind = variable
+	}
+}
+
+// fieldEnd returns the index just past the header field that starts at token
+// i: a bracketed group "[…]" that may span several tokens, or one token.
+func (t *tokenizer) fieldEnd(i int) int {
+	b := t.buf
+	tk := t.toks[i]
+	if b[tk.start] != '[' {
+		return i + 1
+	}
+	depth := 0
+	for j := i; j < len(t.toks) && j < i+maxBracketTokens; j++ {
+		s, e := t.toks[j].start, t.toks[j].end
+		if j == i {
+			s++
+		}
+		for k := s; k < e; k++ {
+			switch b[k] {
+			case '[':
+				depth++
+			case ']':
+				if depth == 0 {
+					return j + 1
+				}
+				depth--
+			}
+		}
+	}
+	return i + 1
+}
+
+// isTime reports whether tokens [i, end) hold a timestamp or date: a clock
+// ("16:49", "18:01:47,978"), a date at the start of a token ("2015-10-18",
+// "2005.06.03", "10/18/2015", "17/06/09"), a month or weekday abbreviation
+// before a number ("Dec 10") or, when digits is set, a token of six to
+// thirteen digits ("081109", epoch seconds or milliseconds). A date inside a
+// path such as "/api/2013-10-17" does not count.
+func (t *tokenizer) isTime(i, end int, digits bool) bool {
+	for j := i; j < end; j++ {
+		tk := t.toks[j]
+		w := t.buf[tk.cs:tk.ce]
+		if isDateWord(w) && j+1 < len(t.toks) {
+			// "Jun 14", "Dec 10": a month or weekday before a number.
+			next := t.toks[j+1]
+			if next.cs < next.ce && isDigit(t.buf[next.cs]) {
+				return true
+			}
+		}
+		if digits && len(w) >= 6 && len(w) <= 13 && allDigits(w) {
+			return true
+		}
+		clock, date := clockOrDate(w)
+		if clock {
+			return true
+		}
+		// Let a date follow "key=" and a quote, as in logfmt's time="…".
+		if k := bytes.IndexByte(w, '='); k >= 0 && k+1 < len(w) {
+			k++
+			if w[k] == '"' || w[k] == '\'' {
+				k++
+			}
+			if date == k {
+				return true
+			}
+		}
+		if date == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// clockOrDate reports whether w contains a clock time (hh:mm) and the offset
+// of the first date in w, or -1.
+func clockOrDate(w []byte) (clock bool, date int) {
+	// Split w into runs of digits and look at each run with the one or
+	// two before it.
+	type run struct{ s, e int }
+	var a, b run // the two runs before the current one
+	n := 0
+	date = -1
+	for k := 0; k < len(w); {
+		if !isDigit(w[k]) {
+			k++
+			continue
+		}
+		c := run{k, k}
+		for k < len(w) && isDigit(w[k]) {
+			k++
+		}
+		c.e = k
+		if n >= 1 && c.s == b.e+1 && w[b.e] == ':' && b.e-b.s <= 2 && c.e-c.s <= 2 {
+			clock = true
+		}
+		if n >= 2 && date < 0 && b.s == a.e+1 && c.s == b.e+1 && isDateSep(w[a.e]) && w[b.e] == w[a.e] {
+			la, lb, lc := a.e-a.s, b.e-b.s, c.e-c.s
+			if la == 4 && lb <= 2 && lc <= 2 || la <= 2 && lb <= 2 && lc == 4 ||
+				la == 2 && lb == 2 && lc == 2 && w[a.e] != '.' {
+				date = a.s // yyyy-mm-dd, dd/mm/yyyy, yy/mm/dd but not 1.2.3
+			}
+		}
+		a, b = b, c
+		n++
+	}
+	return clock, date
+}
+
+func isDateSep(c byte) bool { return c == '-' || c == '.' || c == '/' }
+
+func allDigits(w []byte) bool {
+	for _, c := range w {
+		if !isDigit(c) {
+			return false
+		}
+	}
+	return len(w) > 0
+}
+
+// isLabel reports whether the field at token i may precede a header's
+// timestamp: a bracketed group, or a short token of upper-case letters,
+// digits, '-' and '_' such as "-", "KERNDTLB" or "03-17".
+func (t *tokenizer) isLabel(i int) bool {
+	w := t.buf[t.toks[i].start:t.toks[i].end]
+	if w[0] == '[' {
+		return true
+	}
+	if len(w) > 16 {
+		return false
+	}
+	for _, c := range w {
+		if !('A' <= c && c <= 'Z' || isDigit(c) || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// isSource reports whether token i may name the host or file a line came
+// from, before its timestamp: lower-case letters, digits and "._-", with at
+// least one digit or dot ("node-12", "app.log").
+func (t *tokenizer) isSource(i int) bool {
+	w := t.buf[t.toks[i].start:t.toks[i].end]
+	if len(w) > 64 {
+		return false
+	}
+	mark := false
+	for _, c := range w {
+		switch {
+		case isDigit(c) || c == '.':
+			mark = true
+		case 'a' <= c && c <= 'z' || c == '-' || c == '_':
+		default:
+			return false
+		}
+	}
+	return mark
+}
+
+// isLevel reports whether the field [i, end) is a severity word, bare or in
+// brackets: INFO, [error], WARN:, or a one-letter Android or glog level
+// (V, D, I, W, E, F) standing alone.
+func (t *tokenizer) isLevel(i, end int) bool {
+	if end != i+1 {
+		return false
+	}
+	tk := t.toks[i]
+	w := t.buf[tk.cs:tk.ce]
+	if len(w) == 1 && tk.end-tk.start == 1 {
+		// A one-letter level must follow a number (a pid or thread id),
+		// as in logcat's "1702  2395 D Tag:".
+		if i == 0 || !allDigits(t.buf[t.toks[i-1].cs:t.toks[i-1].ce]) {
+			return false
+		}
+		switch w[0] {
+		case 'V', 'D', 'I', 'W', 'E', 'F':
+			return true
+		}
+		return false
+	}
+	if len(w) < 3 || len(w) > 8 {
+		return false
+	}
+	var up [8]byte
+	for k, c := range w {
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		up[k] = c
+	}
+	switch string(up[:len(w)]) {
+	case "TRACE", "DEBUG", "INFO", "NOTICE", "WARN", "WARNING", "ERROR", "ERR",
+		"CRIT", "CRITICAL", "ALERT", "EMERG", "FATAL", "SEVERE", "PANIC":
+		return true
+	}
+	return false
+}
+
+// isDash reports whether token i is a standalone "-" or "--".
+func (t *tokenizer) isDash(i int) bool {
+	w := t.buf[t.toks[i].start:t.toks[i].end]
+	return string(w) == "-" || string(w) == "--"
+}
+
+// isSeparator reports whether token i is a standalone "-", "--" or ":".
+func (t *tokenizer) isSeparator(i int) bool {
+	return t.isDash(i) || string(t.buf[t.toks[i].start:t.toks[i].end]) == ":"
+}
+
+// isTag reports whether token i is a syslog-style program tag such as
+// "sshd[24200]:" or "crond(pam_unix)[2915]:".
+func (t *tokenizer) isTag(i int) bool {
+	tk := t.toks[i]
+	w := t.buf[tk.start:tk.end]
+	if len(w) < 2 || len(w) > 64 || w[len(w)-1] != ':' || !isLetter(w[0]) {
+		return false
+	}
+	for _, c := range w[:len(w)-1] {
+		if !(isAlnum(c) || strings.IndexByte("_-./[]()@", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// isLogger reports whether token i names a logger or component: an
+// identifier that ends with ':' ("dfs.DataNode$PacketResponder:") or that is
+// dotted and followed by a bracket or separator ("nova.compute.manager [").
+func (t *tokenizer) isLogger(i int) bool {
+	tk := t.toks[i]
+	b := t.buf
+	w := b[tk.start:tk.end]
+	colon := len(w) > 1 && w[len(w)-1] == ':'
+	if colon {
+		w = w[:len(w)-1]
+	}
+	dotted := false
+	for _, c := range w {
+		switch {
+		case c == '.' || c == '$':
+			dotted = true
+		case isAlnum(c) || c == '_' || c == '-' || c == '/':
+		default:
+			return false
+		}
+	}
+	if len(w) == 0 || !isLetter(w[0]) {
+		return false
+	}
+	if colon {
+		return true
+	}
+	if !dotted || i+1 >= len(t.toks) {
+		return false
+	}
+	return b[t.toks[i+1].start] == '[' || t.isSeparator(i+1)
+}
+
+// classify decides whether a message token is constant, variable, or a key
+// whose value is variable.
+func (t *tokenizer) classify(tk *token) {
+	w := t.buf[tk.cs:tk.ce]
+	tk.kind = constant
+	if len(w) == 0 || bytes.Contains(t.buf[tk.start:tk.end], wildcard) {
+		// A token that already holds a Wildcard, as in a template fed back
+		// in, stays as it is.
+		return
+	}
+	if isPath(w) {
+		tk.kind = variable
+		return
+	}
+	if k := callEnd(w); k > 0 {
+		tk.kind = keyValue
+		tk.split = tk.cs + k
+		return
+	}
+	if !hasDigit(w) {
+		if isWordVariable(w) {
+			tk.kind = variable
+		}
+		return
+	}
+	tk.numeric = isNumber(w)
+	if tk.numeric {
+		tk.kind = variable
+		return
+	}
+	if k := keyEnd(w); k > 0 {
+		tk.kind = keyValue
+		tk.split = tk.cs + k
+		return
+	}
+	tk.kind = variable
+}
+
+// context applies rules that depend on neighbouring tokens: a unit after a
+// number ("1190 bytes", "<1 sec") and a month or weekday name beside a
+// variable ("Fri Jul 22") belong to the variable.
+func (t *tokenizer) context() {
+	toks := t.toks
+	for i := 1; i < len(toks); i++ {
+		tk := &toks[i]
+		if tk.kind != constant || tk.sep == '|' {
+			continue
+		}
+		w := t.buf[tk.cs:tk.ce]
+		if toks[i-1].numeric && isUnit(w) {
+			tk.kind = variable
+		}
+	}
+	for pass := 0; pass < 2; pass++ {
+		for i := range toks {
+			tk := &toks[i]
+			if tk.kind != constant || !isDateWord(t.buf[tk.cs:tk.ce]) {
+				continue
+			}
+			if i > 0 && toks[i-1].kind == variable || i+1 < len(toks) && toks[i+1].kind == variable {
+				tk.kind = variable
+			}
+		}
+	}
+}
+
+// render writes the template key: constants verbatim, each run of variables
+// as one Wildcard, keys of key=value tokens with a Wildcard value.
+func (t *tokenizer) render() []byte {
+	k := t.key[:0]
+	b := t.buf
+	toks := t.toks
+	for i := 0; i < len(toks); i++ {
+		tk := toks[i]
+		if tk.sep != 0 {
+			k = append(k, tk.sep)
+		}
+		switch tk.kind {
+		case constant:
+			k = append(k, b[tk.start:tk.end]...)
+		case keyValue:
+			k = append(k, b[tk.start:tk.split]...)
+			k = append(k, Wildcard...)
+			k = append(k, b[tk.ce:tk.end]...)
+		case variable:
+			j := i
+			for j+1 < len(toks) && toks[j+1].kind == variable {
+				j++
+			}
+			if j == i && !tk.header {
+				// A lone variable keeps its brackets, quotes and
+				// punctuation: "(<*>)," reads better than "<*>" and is as
+				// stable. '<' and '>' go: "<1" is a number, like "1".
+				k = appendExcept(k, b[tk.start:tk.cs], '<')
+				k = append(k, Wildcard...)
+				k = appendExcept(k, b[tk.ce:tk.end], '>')
+			} else {
+				k = append(k, Wildcard...)
+			}
+			i = j
+		}
+	}
+	if t.truncated && !(len(toks) > 0 && toks[len(toks)-1].kind == variable) {
+		if len(k) > 0 {
+			k = append(k, ' ')
+		}
+		k = append(k, Wildcard...)
+	}
+	t.key = k
+	return k
+}
+
+// appendExcept appends the bytes of src other than c to dst.
+func appendExcept(dst, src []byte, c byte) []byte {
+	for _, x := range src {
+		if x != c {
+			dst = append(dst, x)
+		}
+	}
+	return dst
+}
+
+// keyEnd returns the length of the key and separator of a "key=value",
+// "key:value" or "key.....value" (dot leaders) word whose value holds the
+// variable part, or 0. A key is an identifier; before ':' it must not look
+// like a host name before a port ("proxy.example.org:5070", "localhost:8080").
+func keyEnd(w []byte) int {
+	j, sepEnd := -1, -1
+	for i, c := range w {
+		if c == '=' || c == ':' {
+			j, sepEnd = i, i+1
+			break
+		}
+		if c == '.' && i+2 < len(w) && w[i+1] == '.' && w[i+2] == '.' {
+			j, sepEnd = i, i+3
+			for sepEnd < len(w) && w[sepEnd] == '.' {
+				sepEnd++
+			}
+			break
+		}
+	}
+	if j <= 0 || sepEnd >= len(w) || !isLetter(w[0]) {
+		return 0
+	}
+	key := w[:j]
+	for _, c := range key {
+		switch {
+		case isAlnum(c) || c == '_' || c == '$':
+		case c == '.' || c == '-':
+			if w[j] == ':' {
+				return 0
+			}
+		default:
+			return 0
+		}
+	}
+	if w[j] == ':' && isPort(key, w[j+1:]) {
+		return 0
+	}
+	return sepEnd
+}
+
+// callEnd returns the length of "name(" or "name[" in a call- or index-like
+// word "name(arg)" whose argument is a single value, as in "chdir(/home/x)",
+// "mLctn(R12-M0)" or "error[E0308]", or 0. The closing bracket has been
+// trimmed from w.
+func callEnd(w []byte) int {
+	for i, c := range w {
+		switch {
+		case c == '(' || c == '[':
+			if i == 0 || i+1 == len(w) || !isLetter(w[0]) {
+				return 0
+			}
+			for _, c := range w[i+1:] {
+				if c == '(' || c == ')' || c == '[' || c == ']' || c == ',' {
+					return 0
+				}
+			}
+			return i + 1
+		case isAlnum(c) || c == '_' || c == '.' || c == '$':
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// isPort reports whether host:value is a lower-case host name and a port
+// number, as in "localhost:8080".
+func isPort(host, value []byte) bool {
+	if len(value) > 5 {
+		return false
+	}
+	for _, c := range value {
+		if !isDigit(c) {
+			return false
+		}
+	}
+	for _, c := range host {
+		if !('a' <= c && c <= 'z' || isDigit(c) || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// isNumber reports whether w is a number, possibly signed, with a decimal or
+// thousands separator, a comparison prefix or a percent sign: 12, -3.5, <1,
+// 1,024, 75%.
+func isNumber(w []byte) bool {
+	i := 0
+	for i < len(w) && (w[i] == '<' || w[i] == '>' || w[i] == '~' || w[i] == '+' || w[i] == '-' || w[i] == '=') {
+		i++
+	}
+	if i == len(w) || !isDigit(w[i]) {
+		return false
+	}
+	for ; i < len(w); i++ {
+		c := w[i]
+		if !isDigit(c) && c != '.' && c != ',' && !(c == '%' && i == len(w)-1) {
+			return false
+		}
+	}
+	return true
+}
+
+// isPath reports whether w is a file path or a URL: "/etc/x", "./x", "~/x",
+// "C:\\x", "https://x".
+func isPath(w []byte) bool {
+	if len(w) >= 2 && (w[0] == '/' || w[0] == '~' && w[1] == '/' || w[0] == '.' && w[1] == '/') {
+		return true
+	}
+	if len(w) >= 3 && isLetter(w[0]) && w[1] == ':' && w[2] == '\\' {
+		return true
+	}
+	for i := 1; i+2 < len(w); i++ {
+		if w[i] == ':' && w[i+1] == '/' && w[i+2] == '/' {
+			for _, c := range w[:i] {
+				if !isLetter(c) && c != '+' && c != '-' && c != '.' {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// isWordVariable reports whether a word without digits is still a variable:
+// a host name, an e-mail address or a boolean or null value.
+func isWordVariable(w []byte) bool {
+	dots, at := 0, false
+	for i, c := range w {
+		switch c {
+		case '.':
+			dots++
+		case '@':
+			at = i > 0 && i < len(w)-1
+		}
+	}
+	if at {
+		return true
+	}
+	if dots > 0 && isHostName(w) {
+		return true
+	}
+	switch string(w) {
+	case "true", "false", "True", "False", "TRUE", "FALSE",
+		"null", "nil", "None", "NULL", "undefined", "NaN":
+		return true
+	}
+	return false
+}
+
+// isHostName reports whether w is a lower-case dotted name ending in a common
+// top-level domain and not starting with one (which would make it a Java or
+// Android package name such as com.example.app).
+func isHostName(w []byte) bool {
+	first, last := -1, -1
+	for i, c := range w {
+		switch {
+		case c == '.':
+			if first < 0 {
+				first = i
+			}
+			last = i
+		case 'a' <= c && c <= 'z' || isDigit(c) || c == '-':
+		default:
+			return false
+		}
+	}
+	if first <= 0 || last == len(w)-1 {
+		return false
+	}
+	return isTLD(w[last+1:]) && !isTLD(w[:first])
+}
+
+func isTLD(w []byte) bool {
+	switch string(w) {
+	case "com", "net", "org", "edu", "gov", "mil", "int", "io", "info", "biz",
+		"co", "uk", "de", "cn", "jp", "hk", "ru", "fr", "us", "ca", "au",
+		"in", "tw", "kr", "eu", "nl", "se", "ch", "it", "es", "br",
+		"local", "lan", "internal", "arpa", "localdomain":
+		return true
+	}
+	return false
+}
+
+// isUnit reports whether w is a unit of size, time or rate that follows a
+// number ("1190 bytes", "<1 sec", "(1.16 KB)").
+func isUnit(w []byte) bool {
+	if len(w) == 0 || len(w) > 12 {
+		return false
+	}
+	var low [12]byte
+	for i, c := range w {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+	}
+	switch string(low[:len(w)]) {
+	case "b", "kb", "mb", "gb", "tb", "pb", "kib", "mib", "gib", "tib",
+		"byte", "bytes", "bit", "bits", "kbps", "mbps", "gbps",
+		"ns", "us", "µs", "ms", "s", "sec", "secs", "second", "seconds",
+		"min", "mins", "minute", "minutes", "h", "hr", "hrs", "hour", "hours",
+		"day", "days", "hz", "khz", "mhz", "ghz", "%", "percent":
+		return true
+	}
+	return false
+}
+
+// isDateWord reports whether w is an English month or weekday abbreviation.
+func isDateWord(w []byte) bool {
+	if len(w) != 3 {
+		return false
+	}
+	switch string(w) {
+	case "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun",
+		"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec":
+		return true
+	}
+	return false
+}
+
+func hasDigit(w []byte) bool {
+	for _, c := range w {
+		if isDigit(c) {
+			return true
+		}
+	}
+	return false
+}
+
+func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+func isAlnum(c byte) bool  { return isDigit(c) || isLetter(c) }
