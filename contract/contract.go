@@ -185,7 +185,7 @@ func matches(sel string, it *evidence.Item) int {
 	if !qualified {
 		return 1
 	}
-	if qual == string(it.Outcome) || qual == string(it.Severity) || qual == it.Why {
+	if qual == string(it.Outcome) || qual == string(it.Severity) || qual == it.Why || qual == it.Name {
 		return 2
 	}
 	return 0

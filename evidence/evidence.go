@@ -214,9 +214,9 @@ func (g *Graph) Lose(code, format string, args ...any) {
 }
 
 // Seal assigns stable ids and fills every span's base handle. Items with the
-// same key get ids suffixed "-2", "-3"… in order of appearance. Relations that
-// name an item by its key (set with RelateKey) are rewritten to ids. Seal is
-// idempotent.
+// same key get ids suffixed "-2", "-3"… in order of appearance. A relation's To
+// may hold the other item's Key(); Seal rewrites it to that item's id (the
+// first item with the key). Seal is idempotent.
 func (g *Graph) Seal(base string) {
 	seen := make(map[string]int, len(g.Items))
 	keyToID := make(map[string]string, len(g.Items))

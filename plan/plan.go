@@ -242,12 +242,11 @@ func Decide(g *evidence.Graph, c *contract.Contract, in Inputs) Plan {
 		rs = append(rs, ReasonSmallOutput)
 	case g.Profile == "text":
 		p.Mode = ModeExcerpt
+	case countRequired(g, c, true) == 0:
+		// Nothing REQUIRED beyond the tool's summary: counts and elastic detail.
+		p.Mode = ModeSummary
 	default:
 		p.Mode = requiredMode(g, c, p.Budget, &rs)
-		if p.Mode == ModeCensus && p.Outcome == "pass" && countRequired(g, c, true) == 0 {
-			p.Mode = ModeSummary
-			rs = removeReason(rs, ReasonRequiredFit)
-		}
 	}
 	p.Reasons = rs
 	p.computeID()
@@ -260,7 +259,7 @@ func requiredMode(g *evidence.Graph, c *contract.Contract, budget int, rs *[]Rea
 	groups := map[string]bool{}
 	for i := range g.Items {
 		it := &g.Items[i]
-		if c.ClassOf(it) != Required {
+		if c.ClassOf(it) != Required || it.Kind == evidence.KindSummary {
 			continue
 		}
 		census += tokens(oneLine(it)) + 1
@@ -323,16 +322,6 @@ func hasReason(rs []Reason, r Reason) bool {
 		}
 	}
 	return false
-}
-
-func removeReason(rs []Reason, r Reason) []Reason {
-	out := rs[:0]
-	for _, x := range rs {
-		if x != r {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // tokens estimates the tokens of a text: about four bytes each. The bench

@@ -3,6 +3,7 @@ package plan
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -483,7 +484,10 @@ func (r *renderer) flood(required []int, d *Digest) {
 func (r *renderer) elastic(required []int) {
 	g, c := r.in.Graph, r.in.Contract
 	reserve := 50 // footer
-	// Failure detail: the last lines of each failure block, where the error is.
+	// Failure detail: the informative lines of each failure block — noise and
+	// what the one-line form already says are dropped; a long block keeps its
+	// head (where a panic or exception starts) and its tail (where a traceback
+	// ends), with the omitted middle marked.
 	perFailure := 6 + 4*r.in.Plan.Level
 	for _, i := range required {
 		it := &g.Items[i]
@@ -493,22 +497,28 @@ func (r *renderer) elastic(required []int) {
 		if !(it.Kind == evidence.KindTest && it.Outcome.Failed()) && it.Kind != evidence.KindDiagnostic {
 			continue
 		}
-		from := int64(it.Detail.From)
-		to := int64(it.Detail.To)
-		if to-from+1 > int64(perFailure) {
-			from = to - int64(perFailure) + 1
+		from, to := int64(it.Detail.From), int64(it.Detail.To)
+		if to-from+1 > 400 {
+			// Read only the ends of a huge block.
+			from = to - 399
 		}
-		ls := r.lines(it.Detail.Stream, from, to)
+		ls := informative(r.lines(it.Detail.Stream, from, to), it)
+		if len(ls) <= 1 {
+			continue // nothing the one-line form did not say
+		}
+		if len(ls) > perFailure {
+			ls = excerpt(ls, perFailure, it.File)
+		}
 		cost := 0
 		for _, l := range ls {
-			cost += tokens(l)/1 + 1
+			cost += tokens(l) + 1
 		}
 		if cost > r.left()-reserve {
 			continue
 		}
-		r.line(fmt.Sprintf("  ┆ %s %s", testName(it), shortSpan(evidence.Span{Stream: it.Detail.Stream, From: int(from), To: it.Detail.To})))
+		r.line(fmt.Sprintf("  ┆ %s %s", testName(it), shortSpan(it.Detail)))
 		for _, l := range ls {
-			r.line("  ┆ " + clip(cleanLine(l), lineWidth-4))
+			r.line("  ┆ " + clip(l, lineWidth-4))
 			r.shown++
 		}
 	}
@@ -630,4 +640,71 @@ func (r *renderer) footer(w *bytes.Buffer, cov contract.Coverage, d *Digest) {
 			return
 		}
 	}
+}
+
+// informative returns a failure block's lines minus noise: blank lines, test
+// runner banners and separators, and lines that only repeat the item's message.
+func informative(ls []string, it *evidence.Item) []string {
+	var out []string
+	msg := strings.TrimSpace(it.Message)
+	for _, l := range ls {
+		c := strings.TrimSpace(cleanLine(l))
+		switch {
+		case c == "",
+			strings.HasPrefix(c, "=== RUN"), strings.HasPrefix(c, "=== PAUSE"), strings.HasPrefix(c, "=== CONT"),
+			strings.HasPrefix(c, "--- FAIL"), strings.HasPrefix(c, "--- PASS"), strings.HasPrefix(c, "--- SKIP"),
+			strings.Trim(c, "_=-─ ") == "" && len(c) > 3,
+			msg != "" && strings.HasSuffix(c, msg) && len(c)-len(msg) < 40:
+			continue
+		}
+		if strings.HasPrefix(c, "___") && strings.HasSuffix(c, "___") {
+			continue
+		}
+		out = append(out, strings.TrimRight(cleanLine(l), " \t"))
+	}
+	return out
+}
+
+// excerpt picks n of a block's lines in order: the first two (where an error
+// starts), the lines naming the failing file and the line before each (the
+// frames in the reader's own code), then the last ones; "…" marks each gap.
+func excerpt(ls []string, n int, file string) []string {
+	keep := make([]bool, len(ls))
+	picked := 0
+	pick := func(i int) {
+		if i >= 0 && i < len(ls) && !keep[i] && picked < n {
+			keep[i] = true
+			picked++
+		}
+	}
+	pick(0)
+	pick(1)
+	if base := filepath.Base(file); file != "" && base != "." {
+		for i, l := range ls {
+			if strings.Contains(l, base) {
+				pick(i - 1)
+				pick(i)
+			}
+		}
+	}
+	for i := len(ls) - 1; i >= 0 && picked < n; i-- {
+		pick(i)
+	}
+	var out []string
+	gap := false
+	for i, l := range ls {
+		if !keep[i] {
+			gap = true
+			continue
+		}
+		if gap && len(out) > 0 {
+			out = append(out, "…")
+		}
+		gap = false
+		out = append(out, l)
+	}
+	if gap {
+		out = append(out, "…")
+	}
+	return out
 }

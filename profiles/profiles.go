@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles/gotest"
 	"github.com/ctxhq/ctx/profiles/logs"
 	"github.com/ctxhq/ctx/profiles/text"
 )
@@ -23,6 +24,7 @@ import (
 // registry lists the profiles in detection order: specific before general,
 // text last.
 var registry = []evidence.Profile{
+	gotest.Profile,
 	logs.Profile,
 	text.Profile,
 }

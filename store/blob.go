@@ -224,3 +224,6 @@ func (b *Blob) ReadAll() ([]byte, error) {
 	_, err := io.Copy(&buf, b.Reader())
 	return buf.Bytes(), err
 }
+
+// StoredSize is the compressed size of the blob's frames: what it costs the store.
+func (b *Blob) StoredSize() int64 { return compressedSize(b.meta) }

@@ -1,0 +1,430 @@
+package gotest
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/ctxhq/ctx/evidence"
+)
+
+// finish handles the end of the output: blocks still open are either the
+// verdict of a test binary run directly, a trailing overall line, or a run
+// cut short.
+func (p *parser) finish() {
+	for _, st := range p.streams {
+		b := p.pending[st]
+		if b == nil {
+			continue
+		}
+		delete(p.pending, st)
+		if b.tr != nil {
+			p.endTrace(b)
+		}
+		switch {
+		case p.pkgLines == 0 && b.bare != "" && !p.goCommand:
+			// A test binary run directly ends with its own PASS or FAIL (the
+			// go command would have printed a package line after it).
+			b.status = "ok"
+			if b.bare == "FAIL" {
+				b.status = "FAIL"
+			}
+			b.span = b.bareSpan
+			p.close(b)
+		case b.structural == 0:
+			if b.bare != "" {
+				p.overall = b.bareSpan
+			}
+		default:
+			p.truncate(b)
+		}
+	}
+	for _, b := range p.jsonOrder {
+		if !b.closed {
+			p.truncate(b)
+			continue
+		}
+		p.keepBlock(b)
+	}
+}
+
+func (p *parser) truncate(b *block) {
+	if b.tr != nil {
+		p.endTrace(b)
+	}
+	b.truncated = true
+	p.settle(b)
+	name := b.pkg
+	if name == "" {
+		name = "(unnamed)"
+	}
+	if len(p.truncated) < 10 {
+		p.truncated = append(p.truncated, name)
+	}
+	p.keepBlock(b)
+}
+
+func summaryKey(pkg, name string) string {
+	it := evidence.Item{Kind: evidence.KindSummary, Tool: Tool, Package: pkg, Name: name}
+	return it.Key()
+}
+
+// graph assembles the items: per package its diagnostics, its tests and its
+// summary; then diagnostics no package claimed; then the overall summary.
+func (p *parser) graph(exit int) *evidence.Graph {
+	p.finish()
+	size := len(p.goDiags) + p.diagsKept + 1
+	for _, b := range p.blocks {
+		size += len(b.list) + 1
+	}
+	g := &evidence.Graph{Profile: Name, Version: Version, Tool: Tool, Items: make([]evidence.Item, 0, size)}
+
+	claims := map[*block][]*group{}
+	for _, b := range p.blocks {
+		if b.build == "" || b.truncated {
+			continue
+		}
+		var found []*group
+		if b.buildKey != "" {
+			if gr := p.groupByKey[b.buildKey]; gr != nil {
+				found = append(found, gr)
+			}
+		}
+		if len(found) == 0 {
+			for _, gr := range p.groups {
+				if gr.pkg == b.pkg {
+					found = append(found, gr)
+				}
+			}
+		}
+		for _, gr := range found {
+			gr.claims = append(gr.claims, b)
+		}
+		claims[b] = found
+	}
+
+	sums := 0
+	total := map[string]int{}
+	for _, b := range p.blocks {
+		var sum evidence.Item
+		if !b.truncated {
+			sum = p.summary(b, claims[b])
+		}
+		for _, gr := range claims[b] {
+			p.emitGroup(g, gr)
+		}
+		p.emitTests(g, b)
+		if b.truncated {
+			continue
+		}
+		g.Add(sum)
+		sums++
+		for k, v := range sum.Counts {
+			total[k] += v
+		}
+		switch sum.Attrs["status"] {
+		case "ok":
+			total["packages_ok"]++
+		case "no test files":
+			total["packages_no_test_files"]++
+		default:
+			total["packages_failed"]++
+		}
+	}
+	orphanErrors := 0
+	for _, gr := range p.groups {
+		if gr.emitted || len(gr.diags) == 0 {
+			continue
+		}
+		// Build output no package line claimed: keep located diagnostics (and
+		// everything -json marked as build output).
+		n := p.emitGroup(g, gr)
+		orphanErrors += n
+	}
+	goErrors := 0
+	for _, d := range p.goDiags {
+		// A go command error stops the run before any package reports; once
+		// packages report, such lines are read as notes on the run.
+		if d.severity == evidence.SeverityError && p.pkgLines == 0 {
+			goErrors++
+		}
+		g.Add(diagItem(d))
+	}
+	if sums >= 2 {
+		total["packages"] = sums
+		delete(total, "no_test_files")
+		it := evidence.Item{Kind: evidence.KindSummary, Tool: Tool, Name: "total", Counts: nonzero(total), Span: p.overall}
+		g.Add(it)
+	}
+
+	p.verdict(g, exit, orphanErrors+goErrors)
+	p.losses(g)
+	return g
+}
+
+// emitGroup adds a build group's diagnostics, related to every package that
+// failed with them. It returns how many errors it added.
+func (p *parser) emitGroup(g *evidence.Graph, gr *group) int {
+	if gr.emitted {
+		return 0
+	}
+	gr.emitted = true
+	n := 0
+	for _, d := range gr.diags {
+		if len(gr.claims) == 0 && !d.located && !gr.json {
+			continue
+		}
+		it := diagItem(d)
+		for _, b := range gr.claims {
+			it.Rel = append(it.Rel, evidence.Relation{Type: "part-of", To: summaryKey(b.pkg, "")})
+		}
+		if d.severity == evidence.SeverityError {
+			n++
+		}
+		g.Add(it)
+	}
+	return n
+}
+
+func diagItem(d *diag) evidence.Item {
+	it := evidence.Item{Kind: evidence.KindDiagnostic, Tool: d.tool, Package: d.pkg, File: d.file, Line: d.line, Col: d.col,
+		Severity: d.severity, Message: d.msg, Span: d.span}
+	if d.detail.Lines() > 1 {
+		it.Detail = d.detail
+	}
+	return it
+}
+
+// emitTests adds a block's kept tests in the order they started.
+func (p *parser) emitTests(g *evidence.Graph, b *block) {
+	list := b.list
+	sort.SliceStable(list, func(i, j int) bool { return list[i].seq < list[j].seq })
+	byName := make(map[string][]*rec, len(list))
+	for _, r := range list {
+		byName[r.name] = append(byName[r.name], r)
+	}
+	// parentOf is the nearest kept ancestor that started before r (under
+	// -count a name runs several times).
+	parentOf := func(r *rec) *rec {
+		for name := parentName(r.name); name != ""; name = parentName(name) {
+			runs := byName[name]
+			for i := len(runs) - 1; i >= 0; i-- {
+				if runs[i].seq < r.seq {
+					return runs[i]
+				}
+			}
+		}
+		return nil
+	}
+	failedSubs := map[*rec]int{}
+	for i := len(list) - 1; i >= 0; i-- {
+		r := list[i]
+		if a := parentOf(r); a != nil {
+			if r.outcome == evidence.OutcomeFail {
+				failedSubs[a]++
+			}
+			if a.outcome == evidence.OutcomeFail && r.outcome == evidence.OutcomeFail {
+				extend(&a.detail, r.detail)
+			}
+		}
+	}
+	for _, r := range list {
+		it := evidence.Item{Kind: evidence.KindTest, Tool: Tool, Package: b.pkg, Name: r.name, Outcome: r.outcome,
+			Span: r.span, Detail: r.detail}
+		if it.Span.IsZero() {
+			it.Span = evidence.Span{Stream: r.detail.Stream, From: r.detail.From, To: r.detail.From}
+		}
+		switch r.outcome {
+		case evidence.OutcomeFail:
+			it.Class, it.Message, it.File, it.Line = r.class, r.msg, r.file, r.line
+		case evidence.OutcomeSkip:
+			if r.logged {
+				it.Message, it.File, it.Line = r.msg, r.file, r.line
+			}
+		}
+		attrs := map[string]string{}
+		if r.kind != kindTest {
+			attrs["kind"] = r.kind
+		}
+		for k, v := range r.metrics {
+			attrs[k] = v
+		}
+		if r.runs > 1 {
+			attrs["runs"] = strconv.Itoa(r.runs)
+		}
+		if n := failedSubs[r]; n > 0 {
+			attrs["failed_subtests"] = strconv.Itoa(n)
+		}
+		if len(attrs) > 0 {
+			it.Attrs = attrs
+		}
+		if a := parentOf(r); a != nil {
+			pk := evidence.Item{Kind: evidence.KindTest, Package: b.pkg, Name: a.name}
+			it.Rel = []evidence.Relation{{Type: "part-of", To: pk.Key()}}
+		}
+		g.Add(it)
+	}
+}
+
+// classRank orders failure classes, most telling first.
+var classRank = map[string]int{"build": 6, "panic": 5, "timeout": 4, "race": 3, "exit": 2, "fail": 1}
+
+// summary builds a package's summary item.
+func (p *parser) summary(b *block, groups []*group) evidence.Item {
+	it := evidence.Item{Kind: evidence.KindSummary, Tool: Tool, Package: b.pkg, Span: b.span, Detail: b.detail}
+	counts := map[string]int{}
+	for k, v := range b.counts {
+		counts[k] = v
+	}
+	attrs := map[string]string{}
+	switch {
+	case b.status == "ok":
+		it.Outcome = evidence.OutcomePass
+		attrs["status"] = "ok"
+	case b.status == "?":
+		it.Outcome = evidence.OutcomeSkip
+		attrs["status"] = "no test files"
+		counts["no_test_files"] = 1
+	case b.build != "":
+		it.Outcome = evidence.OutcomeFail
+		it.Class = "build"
+		attrs["status"] = b.build
+		if b.build == "setup failed" {
+			counts["setup_failed"] = 1
+		} else {
+			counts["build_failed"] = 1
+		}
+		for _, gr := range groups {
+			if !gr.span.IsZero() {
+				it.Detail = gr.span
+				break
+			}
+		}
+		for _, gr := range groups {
+			if len(gr.diags) > 0 {
+				d := gr.diags[0]
+				it.Message, it.File, it.Line, it.Col = d.msg, d.file, d.line, d.col
+				break
+			}
+		}
+	default:
+		it.Outcome = evidence.OutcomeFail
+		attrs["status"] = "FAIL"
+		it.Class = "fail"
+		if len(b.traces) > 0 {
+			t := b.traces[0]
+			it.Class = t.kind
+			it.Message = t.msg
+			it.File, it.Line = t.locate("")
+		} else {
+			best := 0
+			for _, r := range b.list {
+				if r.outcome == evidence.OutcomeFail && classRank[r.class] > best {
+					best = classRank[r.class]
+					it.Class = r.class
+				}
+			}
+			if best == 0 && b.race != nil {
+				it.Class = "race"
+				it.Message = "race detected during execution of test"
+				it.File, it.Line = b.race.locate("")
+			}
+			if best == 0 && it.Message == "" && b.exit != "" {
+				it.Class, it.Message = "exit", b.exit
+			}
+		}
+	}
+	if b.status != "?" && b.build == "" {
+		if b.cached {
+			attrs["cached"] = "true"
+		}
+		if b.coverage != "" {
+			attrs["coverage"] = b.coverage
+		}
+		if b.noTests {
+			attrs["no_tests_to_run"] = "true"
+		}
+		if !b.verbose && (b.status == "ok" || len(b.list) > 0) {
+			attrs["listing"] = "failures-only"
+		}
+		if b.exit != "" {
+			attrs["exit"] = b.exit
+		}
+	}
+	if b.pkg == "" {
+		attrs["binary"] = "true"
+	}
+	it.Counts = nonzero(counts)
+	it.Attrs = attrs
+	return it
+}
+
+func nonzero(m map[string]int) map[string]int {
+	out := map[string]int{}
+	for k, v := range m {
+		if v != 0 {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// verdict states what the output says: "fail" when a test or package run
+// failed, "error" when only builds, setup or the go command failed, "pass"
+// when every package passed and the exit status agrees, "" otherwise.
+func (p *parser) verdict(g *evidence.Graph, exit, otherErrors int) {
+	closed := p.okPkgs + p.noTestPkgs + p.runFails + p.buildFails
+	switch {
+	case p.runFails > 0 || p.failKept > 0 || p.failedTests > 0:
+		g.Verdict = "fail"
+	case p.buildFails > 0 || otherErrors > 0:
+		g.Verdict = "error"
+	case len(p.truncated) > 0:
+	case closed > 0 && exit == 0:
+		g.Verdict = "pass"
+	case closed > 0:
+		g.Lose("partial-parse", "the output reports every package passing but the exit status is %d", exit)
+	default:
+		g.Lose("partial-parse", "the output has no package result line")
+	}
+}
+
+func (p *parser) losses(g *evidence.Graph) {
+	if len(p.truncated) > 0 {
+		g.Lose("partial-parse", "output ends before the result of package %s: the run was cut short", joinNames(p.truncated))
+	}
+	if p.unfinished > 0 {
+		g.Lose("partial-parse", "%d tests started without reporting a result before the output ends", p.unfinished)
+	}
+	if p.fakes > 0 {
+		g.Lose("partial-parse", "%d failure lines inside passing packages were read as test output", p.fakes)
+	}
+	if p.badJSON > 0 {
+		g.Lose("partial-parse", "%d -json lines could not be decoded", p.badJSON)
+	}
+	if p.cutNames > 0 {
+		g.Lose("partial-parse", "%d names longer than %d bytes were cut", p.cutNames, maxName)
+	}
+	if p.capped > 0 || p.untracked > 0 {
+		g.Lose("item-cap", "%d tests beyond the cap of %d per outcome were counted, not itemised", p.capped+p.untracked, MaxTests)
+	}
+	if p.diagsCapped > 0 {
+		g.Lose("item-cap", "%d diagnostics beyond the cap of %d were not itemised", p.diagsCapped, MaxDiags)
+	}
+	if p.pkgsCapped > 0 {
+		g.Lose("item-cap", "%d packages beyond the cap of %d were not itemised", p.pkgsCapped, MaxPkgs)
+	}
+}
+
+func joinNames(names []string) string {
+	s := ""
+	for i, n := range names {
+		if i > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}

@@ -1,0 +1,194 @@
+package gotest
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles/lines"
+)
+
+// This file reads go test -json events (test2json): run/pause/cont and the
+// pass/fail/skip actions give identities and outcomes; output events are read
+// line by line like text output, attributed to their Test.
+
+type event struct {
+	Action      string
+	Package     string
+	Test        string
+	Output      string
+	ImportPath  string
+	FailedBuild string
+}
+
+func decodeEvent(s string) (event, bool) {
+	var ev event
+	if err := json.Unmarshal([]byte(s), &ev); err != nil || ev.Action == "" {
+		return event{}, false
+	}
+	return ev, true
+}
+
+func (p *parser) jsonBlock(pkg string) *block {
+	if len(pkg) > maxName {
+		pkg = cut(pkg, maxName)
+	}
+	b := p.jsonBlocks[pkg]
+	if b == nil {
+		b = p.newBlock()
+		b.pkg, b.json, b.verbose = pkg, true, true
+		p.jsonBlocks[pkg] = b
+		p.jsonOrder = append(p.jsonOrder, b)
+	}
+	return b
+}
+
+func (p *parser) event(ln evidence.Span, ev event) {
+	p.recognise++
+	switch ev.Action {
+	case "build-output":
+		g := p.jsonGroup(ev.ImportPath, ln)
+		for _, s := range splitOutput(ev.Output) {
+			if rest, ok := strings.CutPrefix(s, "# "); ok {
+				p.headerInto(g, ln, rest)
+				continue
+			}
+			p.buildLine(g, ln, s, true)
+		}
+		return
+	case "build-fail":
+		g := p.jsonGroup(ev.ImportPath, ln)
+		g.failed = true
+		return
+	}
+	if ev.Package == "" {
+		return
+	}
+	b := p.jsonBlock(ev.Package)
+	extend(&b.detail, ln)
+	switch ev.Action {
+	case "run":
+		b.structural++
+		r := b.recs[ev.Test]
+		if r == nil || r.outcome != "" {
+			r = p.create(b, ev.Test, ln)
+		}
+		if r != nil {
+			extend(&r.detail, ln)
+		}
+		b.cur = r
+	case "pause":
+		if r := p.get(b, ev.Test, ln); r != nil {
+			extend(&r.detail, ln)
+		}
+	case "cont":
+		if r := p.get(b, ev.Test, ln); r != nil {
+			extend(&r.detail, ln)
+			b.cur = r
+		}
+	case "pass", "fail", "skip":
+		o := evidence.Outcome(ev.Action)
+		if ev.Test != "" {
+			b.structural++
+			r := p.get(b, ev.Test, ln)
+			if r == nil {
+				b.counts[countKey(o)]++
+				return
+			}
+			extend(&r.detail, ln)
+			if r.span.IsZero() {
+				r.span = ln
+			}
+			p.resolve(b, r, o)
+			if b.cur == r {
+				b.cur = nil
+			}
+			return
+		}
+		if b.closed {
+			return
+		}
+		switch ev.Action {
+		case "pass":
+			b.status = "ok"
+		case "fail":
+			b.status = "FAIL"
+		case "skip":
+			b.status = "?"
+		}
+		if ev.FailedBuild != "" {
+			b.buildKey = ev.FailedBuild
+			if b.build == "" {
+				b.build = "build failed"
+			}
+		}
+		if b.span.IsZero() {
+			b.span = ln
+		}
+		p.flushPartial(b)
+		p.pkgLines++
+		p.close(b)
+	case "output", "bench":
+		// An Output may hold part of a line ("BenchmarkX-8 \t" then
+		// "1000\t 5 ns/op\n"): the part waits for the rest of its line.
+		text := ev.Output
+		if prev, ok := b.partial[ev.Test]; ok {
+			text = prev + text
+			delete(b.partial, ev.Test)
+		}
+		for {
+			i := strings.IndexByte(text, '\n')
+			if i < 0 {
+				break
+			}
+			p.jsonOutput(b, ln, cleanLine(text[:i]), ev)
+			text = text[i+1:]
+		}
+		if text != "" {
+			if len(text) >= lines.Max {
+				p.jsonOutput(b, ln, cleanLine(text), ev)
+			} else {
+				if b.partial == nil {
+					b.partial = map[string]string{}
+				}
+				b.partial[ev.Test] = text
+			}
+		}
+	}
+}
+
+func (p *parser) jsonOutput(b *block, ln evidence.Span, s string, ev event) {
+	if pl, ok := parsePkgLine(s); ok && pl.pkg == ev.Package && ev.Test == "" {
+		p.applyPkgLine(b, ln, pl)
+		return
+	}
+	p.blockLine(b, ln, s, ev.Test)
+}
+
+// flushPartial reads the unfinished lines of a -json block as whole lines.
+func (p *parser) flushPartial(b *block) {
+	keys := evidence.SortedKeys(b.partial)
+	for _, k := range keys {
+		end := evidence.Span{Stream: b.detail.Stream, From: b.detail.To, To: b.detail.To}
+		p.jsonOutput(b, end, cleanLine(b.partial[k]), event{Package: b.pkg, Test: k})
+	}
+	b.partial = nil
+}
+
+// cleanLine removes colour and carriage-return overwrites from an Output line.
+func cleanLine(s string) string {
+	s = strings.TrimSuffix(s, "\r")
+	if strings.IndexByte(s, 0x1b) >= 0 || strings.IndexByte(s, '\r') >= 0 {
+		s = string(lines.Clean([]byte(s)))
+	}
+	return s
+}
+
+// splitOutput cuts a build-output Output field into lines.
+func splitOutput(out string) []string {
+	parts := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	for i, s := range parts {
+		parts[i] = cleanLine(s)
+	}
+	return parts
+}

@@ -1,0 +1,352 @@
+package gotest
+
+import (
+	"strconv"
+	"strings"
+)
+
+// This file recognises single lines of go test output. Each function looks at
+// one cleaned line (colour removed, no newline) and says what it is; none
+// keeps state.
+
+// header is a `=== RUN   TestX` line (also PAUSE, CONT, NAME).
+type header struct {
+	verb string // RUN, PAUSE, CONT, NAME
+	name string // "" for a bare `=== CONT` (output of the package, not a test)
+}
+
+func parseHeader(s string) (header, bool) {
+	rest, ok := strings.CutPrefix(s, "=== ")
+	if !ok {
+		return header{}, false
+	}
+	verb, name, _ := strings.Cut(rest, " ")
+	switch verb {
+	case "RUN", "PAUSE", "CONT", "NAME":
+	default:
+		return header{}, false
+	}
+	name = strings.TrimSpace(name)
+	if verb == "RUN" && name == "" {
+		return header{}, false
+	}
+	return header{verb: verb, name: name}, true
+}
+
+// result is a `--- FAIL: TestX (0.00s)` line, indented by depth for subtests.
+type result struct {
+	indent int
+	verb   string // PASS, FAIL, SKIP, BENCH
+	name   string
+	timed  bool // carried a duration: every test result does, benchmarks' do not
+}
+
+func parseResult(s string) (result, bool) {
+	t := strings.TrimLeft(s, " \t")
+	rest, ok := strings.CutPrefix(t, "--- ")
+	if !ok {
+		return result{}, false
+	}
+	verb, name, ok := strings.Cut(rest, ": ")
+	if !ok {
+		return result{}, false
+	}
+	switch verb {
+	case "PASS", "FAIL", "SKIP", "BENCH":
+	default:
+		return result{}, false
+	}
+	r := result{indent: indentWidth(s[:len(s)-len(t)]), verb: verb}
+	if i := strings.LastIndex(name, " ("); i > 0 && strings.HasSuffix(name, ")") && isElapsed(name[i+2:len(name)-1]) {
+		name, r.timed = name[:i], true
+	}
+	if name == "" || strings.ContainsAny(name, " \t") {
+		return result{}, false
+	}
+	r.name = name
+	return r, true
+}
+
+// findResult finds a result line that a test's own output ran into, as in
+// "some text--- PASS: TestZ (0.06s)". Only timed results are accepted.
+func findResult(s string) (result, int, bool) {
+	for _, v := range [...]string{"--- PASS: ", "--- FAIL: ", "--- SKIP: "} {
+		i := strings.Index(s, v)
+		if i <= 0 {
+			continue
+		}
+		if r, ok := parseResult(s[i:]); ok && r.timed {
+			return r, i, true
+		}
+	}
+	return result{}, 0, false
+}
+
+// isElapsed matches "0.06s", "1.5 seconds", "0.00 s".
+func isElapsed(d string) bool {
+	switch {
+	case strings.HasSuffix(d, " seconds"):
+		d = d[:len(d)-len(" seconds")]
+	case strings.HasSuffix(d, "s"):
+		d = strings.TrimSuffix(d[:len(d)-1], " ")
+	default:
+		return false
+	}
+	return isDecimal(d)
+}
+
+func isDecimal(d string) bool {
+	if d == "" {
+		return false
+	}
+	dot := false
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		switch {
+		case c >= '0' && c <= '9':
+		case c == '.' && !dot && i > 0 && i < len(d)-1:
+			dot = true
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func isDigits(d string) bool {
+	if d == "" {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// indentWidth counts leading whitespace, a tab as four columns.
+func indentWidth(ws string) int {
+	n := 0
+	for i := 0; i < len(ws); i++ {
+		switch ws[i] {
+		case ' ':
+			n++
+		case '\t':
+			n += 4
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+func indentOf(s string) int {
+	t := strings.TrimLeft(s, " \t")
+	return indentWidth(s[:len(s)-len(t)])
+}
+
+// pkgLine is a package result line: `ok pkg 0.1s`, `FAIL pkg [build failed]`,
+// `? pkg [no test files]`.
+type pkgLine struct {
+	status   string // "ok", "FAIL", "?"
+	pkg      string
+	cached   bool
+	coverage string // "80.0% of statements"
+	build    string // "build failed", "setup failed"
+	noTests  bool   // [no tests to run]
+	timed    bool   // carried an elapsed time or (cached): the package's tests ran
+}
+
+func parsePkgLine(s string) (pkgLine, bool) {
+	if !strings.HasPrefix(s, "ok ") && !strings.HasPrefix(s, "ok\t") && !strings.HasPrefix(s, "FAIL") && !strings.HasPrefix(s, "? ") {
+		return pkgLine{}, false
+	}
+	f := strings.Fields(s)
+	if len(f) < 3 {
+		return pkgLine{}, false
+	}
+	pl := pkgLine{status: f[0], pkg: f[1]}
+	rest := strings.Join(f[2:], " ")
+	switch f[0] {
+	case "?":
+		if rest != "[no test files]" {
+			return pkgLine{}, false
+		}
+		return pl, true
+	case "ok", "FAIL":
+	default:
+		return pkgLine{}, false
+	}
+	switch {
+	case rest == "[build failed]" || rest == "[setup failed]":
+		if f[0] != "FAIL" {
+			return pkgLine{}, false
+		}
+		pl.build = strings.Trim(rest, "[]")
+		return pl, true
+	case f[2] == "(cached)":
+		pl.cached = true
+	case isElapsed(f[2]):
+	default:
+		return pkgLine{}, false
+	}
+	pl.timed = true
+	tail := strings.TrimSpace(strings.Join(f[3:], " "))
+	if c, ok := strings.CutPrefix(tail, "coverage: "); ok {
+		pl.coverage = c
+	} else if tail == "[no tests to run]" {
+		pl.noTests = true
+	}
+	return pl, true
+}
+
+// parseBench reads a benchmark result: `BenchmarkX-8   1000   123 ns/op   16 B/op`.
+// It returns the name as printed and the metrics keyed by unit, with the
+// iteration count under "iterations".
+func parseBench(s string) (string, map[string]string, bool) {
+	if !strings.HasPrefix(s, "Benchmark") {
+		return "", nil, false
+	}
+	f := strings.Fields(s)
+	if len(f) < 4 || !isDigits(f[1]) {
+		return "", nil, false
+	}
+	m := map[string]string{"iterations": f[1]}
+	for i := 2; i+1 < len(f); i += 2 {
+		if !isDecimal(f[i]) || isDecimal(f[i+1]) {
+			return "", nil, false
+		}
+		m[f[i+1]] = f[i]
+	}
+	if len(f)%2 != 0 { // a value without its unit
+		return "", nil, false
+	}
+	return f[0], m, true
+}
+
+// benchBase strips the GOMAXPROCS suffix of a benchmark name: BenchmarkX-8 → BenchmarkX.
+func benchBase(name string) string {
+	i := strings.LastIndexByte(name, '-')
+	if i <= 0 || !isDigits(name[i+1:]) {
+		return name
+	}
+	return name[:i]
+}
+
+// logLine is an indented `file_test.go:12: message` line written by t.Log,
+// t.Error and friends.
+type logLine struct {
+	indent int
+	file   string
+	line   int
+	msg    string
+}
+
+func parseLog(s string) (logLine, bool) {
+	t := strings.TrimLeft(s, " \t")
+	if len(t) == len(s) {
+		return logLine{}, false
+	}
+	i := strings.Index(t, ".go:")
+	if i <= 0 {
+		return logLine{}, false
+	}
+	file := t[:i+3]
+	if strings.ContainsAny(file, " \t") {
+		return logLine{}, false
+	}
+	rest := t[i+4:]
+	j := 0
+	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+		j++
+	}
+	if j == 0 || j >= len(rest) || rest[j] != ':' {
+		return logLine{}, false
+	}
+	n, err := strconv.Atoi(rest[:j])
+	if err != nil {
+		return logLine{}, false
+	}
+	msg := strings.TrimPrefix(rest[j+1:], " ")
+	return logLine{indent: indentWidth(s[:len(s)-len(t)]), file: file, line: n, msg: msg}, true
+}
+
+// location is a compiler-style `file.go:L:C: message` or `file.go:L: message`.
+type location struct {
+	file string
+	line int
+	col  int
+	msg  string
+}
+
+// parseLocation reads an unindented compiler or vet diagnostic.
+func parseLocation(s string) (location, bool) {
+	if s == "" || s[0] == ' ' || s[0] == '\t' {
+		return location{}, false
+	}
+	i := strings.Index(s, ".go:")
+	if i <= 0 {
+		return location{}, false
+	}
+	file := s[:i+3]
+	if strings.ContainsAny(file, " \t") {
+		return location{}, false
+	}
+	nums := s[i+4:]
+	var loc location
+	loc.file = file
+	for k := 0; k < 2; k++ {
+		j := 0
+		for j < len(nums) && nums[j] >= '0' && nums[j] <= '9' {
+			j++
+		}
+		if j == 0 || j >= len(nums) || nums[j] != ':' {
+			break
+		}
+		n, _ := strconv.Atoi(nums[:j])
+		if k == 0 {
+			loc.line = n
+		} else {
+			loc.col = n
+		}
+		nums = nums[j+1:]
+	}
+	if loc.line == 0 {
+		return location{}, false
+	}
+	loc.msg = strings.TrimPrefix(nums, " ")
+	return loc, true
+}
+
+// frameFile reads the file line of a goroutine trace frame:
+// "\t/src/pkg/a_test.go:9 +0x39" (race reports indent with spaces).
+func frameFile(s string) (string, int, bool) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return "", 0, false
+	}
+	if i := strings.LastIndex(t, " +0x"); i > 0 {
+		t = t[:i]
+	}
+	i := strings.LastIndex(t, ".go:")
+	if i <= 0 || !isDigits(t[i+4:]) {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(t[i+4:])
+	if err != nil {
+		return "", 0, false
+	}
+	return t[:i+3], n, true
+}
+
+// cut bounds a stored message, cutting at a rune boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}

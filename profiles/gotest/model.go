@@ -1,0 +1,180 @@
+package gotest
+
+import (
+	"strings"
+
+	"github.com/ctxhq/ctx/evidence"
+)
+
+// rec is one test identity as the parser learns about it: created by a RUN
+// header, a -json run event or a result line, resolved by a result line or a
+// -json action.
+type rec struct {
+	name    string
+	seq     int // creation order; items are emitted in it
+	kind    string
+	outcome evidence.Outcome
+	class   string
+	text    bool // outcome read from a text result line, not a -json action
+
+	// The first `file.go:N: message` log line of its output.
+	logged bool
+	msg    string
+	file   string
+	line   int
+
+	span         evidence.Span // the result line (identity)
+	resultIndent int
+	detail       evidence.Span // its output block
+
+	trace     *trace // a panic or timeout that hit it while running
+	raced     bool   // its output says a race was detected
+	raceTrace *trace // the race report before that line
+	exited    bool   // the binary exited while it ran, with no other cause
+
+	runs    int               // benchmark result lines merged into it
+	metrics map[string]string // benchmark metrics of the first result
+
+	exState   int // example got/want reading: 1 in got, 2 in want
+	got, want string
+
+	kept    bool // in block.list
+	dropped bool // beyond the cap: counted, not itemised
+}
+
+// Test kinds, by function name prefix.
+const (
+	kindTest    = "test"
+	kindBench   = "benchmark"
+	kindExample = "example"
+	kindFuzz    = "fuzz"
+)
+
+func kindOf(name string) string {
+	switch {
+	case strings.HasPrefix(name, "Benchmark"):
+		return kindBench
+	case strings.HasPrefix(name, "Example"):
+		return kindExample
+	case strings.HasPrefix(name, "Fuzz"):
+		return kindFuzz
+	}
+	return kindTest
+}
+
+// extend grows a span to cover ln when both are in the same stream.
+func extend(sp *evidence.Span, ln evidence.Span) {
+	if sp.IsZero() {
+		*sp = ln
+		return
+	}
+	if sp.Stream != ln.Stream {
+		return
+	}
+	if ln.From < sp.From {
+		sp.From = ln.From
+	}
+	if ln.To > sp.To {
+		sp.To = ln.To
+	}
+}
+
+// block is the output of one package: in text mode the lines up to its
+// `ok`/`FAIL` line, in -json mode the events carrying its Package.
+type block struct {
+	seq  int
+	pkg  string
+	json bool
+
+	recs map[string]*rec // the latest record of each name
+	list []*rec          // kept records
+	cur  *rec            // the test whose output is being printed (-v)
+
+	last       *rec // the test of the last result line: indented lines after it are its own
+	lastIndent int
+	lastAdj    bool // the previous line was that result line
+
+	verbose  bool // RUN headers or -json: every test is listed
+	benchHdr bool // goos:/pkg:/cpu: seen, benchmark names may follow
+
+	status   string // "ok", "FAIL", "?"; "" while open
+	build    string // "build failed", "setup failed"
+	buildKey string // -json FailedBuild
+	cached   bool
+	coverage string
+	noTests  bool // [no tests to run] or "testing: warning: no tests to run"
+	exit     string
+	bare     string // the binary's own PASS/FAIL line
+	bareSpan evidence.Span
+
+	span   evidence.Span // the package line
+	detail evidence.Span // the whole block
+	counts map[string]int
+
+	tr          *trace   // the trace being read
+	traces      []*trace // panics and timeouts not tied to a test
+	pendingRace *trace   // a race report waiting for its test's "race detected" line
+	race        *trace   // a race reported outside any test
+
+	partial    map[string]string // -json: the start of a line whose end has not come, by Test
+	structural int               // lines that are go test's own (headers, results, traces)
+	closed     bool              // its package line or action was seen
+	truncated  bool
+	prevSep    int // line number of the last "==================" line
+}
+
+func (b *block) failed() bool { return b.status == "FAIL" }
+
+// trace is a panic (with its goroutine dump), a timeout or a race report.
+type trace struct {
+	kind      string // "panic", "timeout", "race"
+	msg       string
+	span      evidence.Span
+	confirmed bool // a goroutine dump followed the panic line
+	done      bool
+	target    *rec
+	running   []string // tests a timeout names
+	inRunning bool
+	frames    []frame
+	prevFunc  string
+}
+
+type frame struct {
+	fn   string
+	file string
+	line int
+}
+
+const (
+	maxFrames  = 256
+	maxRunning = 1000
+)
+
+// group is the build output of one package: a `# pkg` header and the
+// diagnostics after it, or the -json build-output events of one ImportPath.
+type group struct {
+	seq     int
+	key     string // -json ImportPath; the package in text
+	pkg     string
+	tool    string
+	json    bool
+	failed  bool // -json build-fail
+	diags   []*diag
+	errors  int // diagnostics seen, kept or not
+	span    evidence.Span
+	claims  []*block
+	emitted bool
+}
+
+type diag struct {
+	tool     string
+	pkg      string
+	file     string
+	line     int
+	col      int
+	severity evidence.Severity
+	msg      string
+	located  bool
+	span     evidence.Span
+	detail   evidence.Span
+}

@@ -1,0 +1,8 @@
+package build
+
+import "testing"
+
+func TestX(t *testing.T) {
+	y := undefinedThing
+	var z int = "s"
+}

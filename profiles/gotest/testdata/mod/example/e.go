@@ -1,0 +1,4 @@
+package example
+
+func Good() string { return "hi" }
+func Bad() string  { return "hello" }

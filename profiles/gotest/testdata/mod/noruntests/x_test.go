@@ -1,0 +1,5 @@
+package noruntests
+
+import "testing"
+
+func TestA(t *testing.T) {}

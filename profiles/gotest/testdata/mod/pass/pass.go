@@ -1,0 +1,3 @@
+package pass
+
+func Add(a, b int) int { return a + b }

@@ -1,0 +1,8 @@
+package setup
+
+import (
+	_ "example.com/nonexistent/pkg"
+	"testing"
+)
+
+func TestS(t *testing.T) {}
