@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"path"
 	"strings"
 	"unicode/utf8"
 
@@ -267,6 +268,11 @@ func groupKey(it *evidence.Item) string {
 		return it.File
 	case evidence.KindDiagnostic:
 		return it.File
+	case evidence.KindHit:
+		if d := path.Dir(it.File); d != "." {
+			return d + "/"
+		}
+		return "./"
 	}
 	return ""
 }
@@ -285,6 +291,8 @@ func shortName(it *evidence.Item) string {
 			s += " " + it.Code
 		}
 		return s
+	case evidence.KindHit:
+		return fmt.Sprintf("%s %d", path.Base(it.File), it.Count)
 	}
 	return oneLine(it)
 }

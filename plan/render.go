@@ -453,30 +453,65 @@ func (r *renderer) flood(required []int, d *Digest) {
 	if r.in.Census != nil {
 		d.CensusHandle = r.in.Census(d.Census)
 	}
-	// Counts by group, then as many one-liners as half the budget allows.
+	// Counts by group (rolled up to at most a dozen groups), then as many
+	// one-liners as half the budget allows, at least a few.
+	keys := make([]string, len(required))
+	for j, i := range required {
+		keys[j] = firstNonEmpty(groupKey(&g.Items[i]), string(g.Items[i].Kind))
+	}
+	keys = rollUp(keys, 12)
 	groups := map[string]int{}
-	var order []string
-	for _, i := range required {
-		k := firstNonEmpty(groupKey(&g.Items[i]), string(g.Items[i].Kind))
+	for _, k := range keys {
 		groups[k]++
-		order = append(order, k)
 	}
 	r.line(fmt.Sprintf("%s REQUIRED items — too many to list inline; the complete list: ctx get %s",
 		contract.Num(int64(len(required))), d.CensusHandle))
-	gs := sortedGroups(order)
 	var parts []string
-	for _, k := range gs {
+	for _, k := range sortedGroups(keys) {
 		parts = append(parts, fmt.Sprintf("%s %d", k, groups[k]))
 	}
-	r.line("by group: " + clip(strings.Join(parts, " · "), 4*max(r.left()/4, 200)))
-	for _, i := range required {
-		l := oneLine(&g.Items[i])
-		if r.left() < r.in.Plan.Budget/2 {
+	r.line("by group: " + strings.Join(parts, " · "))
+	for j, i := range required {
+		if j >= 3 && r.left() < r.in.Plan.Budget/2 {
 			break
 		}
-		r.line(l)
+		r.line(oneLine(&g.Items[i]))
 		r.inline[i] = true
 	}
+}
+
+// rollUp shortens path-like group keys to their leading components until
+// there are at most n distinct groups (or the keys cannot be shortened).
+func rollUp(keys []string, n int) []string {
+	distinct := func(ks []string) int {
+		seen := map[string]bool{}
+		for _, k := range ks {
+			seen[k] = true
+		}
+		return len(seen)
+	}
+	if distinct(keys) <= n {
+		return keys
+	}
+	depth := 0
+	for _, k := range keys {
+		depth = max(depth, strings.Count(strings.TrimSuffix(k, "/"), "/")+1)
+	}
+	out := keys
+	for d := depth - 1; d >= 1; d-- {
+		out = make([]string, len(keys))
+		for i, k := range keys {
+			parts := strings.Split(strings.TrimSuffix(k, "/"), "/")
+			if len(parts) > d {
+				k = strings.Join(parts[:d], "/") + "/"
+			}
+			out[i] = k
+		}
+		if distinct(out) <= n {
+			break
+		}
+	}
+	return out
 }
 
 // elastic adds detail while the budget lasts: failure excerpts first, then
@@ -584,7 +619,7 @@ func (r *renderer) notShown() {
 	}
 	var parts []string
 	for _, k := range evidence.SortedKeys(counts) {
-		parts = append(parts, fmt.Sprintf("%d %s", counts[k], k))
+		parts = append(parts, plural(counts[k], k))
 	}
 	r.line("not shown (retrievable): " + strings.Join(parts, ", "))
 }

@@ -16,8 +16,11 @@ import (
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles/git"
 	"github.com/ctxhq/ctx/profiles/gotest"
+	"github.com/ctxhq/ctx/profiles/jsondoc"
 	"github.com/ctxhq/ctx/profiles/logs"
+	"github.com/ctxhq/ctx/profiles/search"
 	"github.com/ctxhq/ctx/profiles/text"
 )
 
@@ -25,6 +28,9 @@ import (
 // text last.
 var registry = []evidence.Profile{
 	gotest.Profile,
+	git.Profile,
+	jsondoc.Profile,
+	search.Profile,
 	logs.Profile,
 	text.Profile,
 }

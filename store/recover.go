@@ -128,12 +128,12 @@ func (s *Store) replaySpooled(sp *Spool, name string, raw *os.File, capBytes int
 	head := capBytes / 2
 	w := &StreamWriter{sp: sp, name: name, code: streamCode(name), raw: raw, frF: frF, fr: newFramer(frF),
 		head: head, ring: capBytes - head}
-	size := fi.Size()
+	size := max(fi.Size()-rawBase, 0)
 	total := size
 	if pb, err := os.ReadFile(filepath.Join(sp.dir, name+".ringpos")); err == nil && len(pb) == 8 {
 		total = max(total, int64(binary.BigEndian.Uint64(pb)))
 	}
-	if err := copyRange(w.fr, raw, 0, min(size, head)); err != nil {
+	if err := copyRange(w.fr, raw, rawBase, min(size, head)); err != nil {
 		return nil, err
 	}
 	w.total = min(size, head)

@@ -205,10 +205,22 @@ type StreamWriter struct {
 	err   error
 }
 
+// rawHeader starts every raw spool file. Its NUL bytes make grep and similar
+// tools treat the file as binary, so a `grep -r` run under ctx from the
+// workspace root prints one "binary file matches" line for its own spool
+// instead of feeding its output back into itself until the byte cap.
+var rawHeader = []byte("ctx-spool\x00\x00\x00\x00\x00\x00\n")
+
+const rawBase = int64(16) // len(rawHeader)
+
 func newStreamWriter(sp *Spool, name string, capBytes int64) (*StreamWriter, error) {
 	raw, err := os.OpenFile(filepath.Join(sp.dir, name+".raw"), os.O_CREATE|os.O_RDWR|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, storeErr(sp.dir, "create spool", err)
+	}
+	if _, err := raw.Write(rawHeader); err != nil {
+		raw.Close()
+		return nil, storeErr(sp.dir, "write spool", err)
 	}
 	frF, err := os.OpenFile(filepath.Join(sp.dir, name+".frames"), os.O_CREATE|os.O_RDWR|os.O_TRUNC, 0o600)
 	if err != nil {
@@ -252,7 +264,7 @@ func (w *StreamWriter) Write(p []byte) (int, error) {
 		if k > w.ring-pos {
 			k = w.ring - pos
 		}
-		if _, err := w.raw.WriteAt(p[:k], w.head+pos); err != nil {
+		if _, err := w.raw.WriteAt(p[:k], rawBase+w.head+pos); err != nil {
 			w.fail(err)
 			break
 		}
@@ -319,16 +331,16 @@ func (w *StreamWriter) finish() (*finishedStream, error) {
 	if w.total > w.head+w.ring {
 		// The ring is full: its oldest byte sits at the write position.
 		pos := (w.total - w.head) % w.ring
-		if err := copyRange(w.fr, w.raw, w.head+pos, w.ring-pos); err != nil {
+		if err := copyRange(w.fr, w.raw, rawBase+w.head+pos, w.ring-pos); err != nil {
 			return nil, err
 		}
-		if err := copyRange(w.fr, w.raw, w.head, pos); err != nil {
+		if err := copyRange(w.fr, w.raw, rawBase+w.head, pos); err != nil {
 			return nil, err
 		}
 		fs.dropped = w.total - w.head - w.ring
 		fs.droppedAt = w.head
 	} else if w.total > w.head {
-		if err := copyRange(w.fr, w.raw, w.head, w.total-w.head); err != nil {
+		if err := copyRange(w.fr, w.raw, rawBase+w.head, w.total-w.head); err != nil {
 			return nil, err
 		}
 	}
