@@ -109,7 +109,7 @@ func oneLine(it *evidence.Item) string {
 		}
 		fmt.Fprintf(&b, "%s %s %s %s", name, it.Attrs["date"], it.Attrs["author"], clip(oneLineText(it.Attrs["subject"]), 120))
 	case evidence.KindShape:
-		fmt.Fprintf(&b, "shape %s ×%s", clip(it.Text, lineWidth), contract.Num(int64(it.Count)))
+		fmt.Fprintf(&b, "shape %s ×%s", clip(firstNonEmpty(it.Name, it.Text), lineWidth), contract.Num(int64(it.Count)))
 		if it.FirstLine > 0 {
 			fmt.Fprintf(&b, " (first L%d)", it.FirstLine)
 		}
@@ -241,14 +241,14 @@ func counts(it *evidence.Item) string {
 	var parts []string
 	done := map[string]bool{}
 	for _, k := range countOrder {
-		if v, ok := it.Counts[k]; ok {
+		if v, ok := it.Counts[k]; ok && v != 0 {
 			parts = append(parts, fmt.Sprintf("%s %s", contract.Num(int64(v)), k))
 			done[k] = true
 		}
 	}
 	keys := evidence.SortedKeys(it.Counts)
 	for _, k := range keys {
-		if !done[k] {
+		if !done[k] && it.Counts[k] != 0 {
 			parts = append(parts, fmt.Sprintf("%s %s", contract.Num(int64(it.Counts[k])), k))
 		}
 	}

@@ -31,6 +31,7 @@ const (
 	ModeExcerpt = "excerpt"        // generic text: head, tail, error-looking lines
 	ModeSummary = "pass-summary"   // success: counts and elastic detail
 	ModeCensus  = "failure-census" // one line per REQUIRED item, detail as budget allows
+	ModeFinding = "census"         // the same for a successful run with REQUIRED findings (anomalies, hits)
 	ModeDense   = "dense"          // REQUIRED items grouped by file or class
 	ModeFlood   = "flood"          // complete REQUIRED list in a census blob
 )
@@ -247,6 +248,9 @@ func Decide(g *evidence.Graph, c *contract.Contract, in Inputs) Plan {
 		p.Mode = ModeSummary
 	default:
 		p.Mode = requiredMode(g, c, p.Budget, &rs)
+		if p.Mode == ModeCensus && p.Outcome == "pass" {
+			p.Mode = ModeFinding
+		}
 	}
 	p.Reasons = rs
 	p.computeID()

@@ -368,8 +368,19 @@ func (r *renderer) structured(d *Digest) {
 	case ModeFlood:
 		r.flood(required, d)
 	default:
+		shownAt := map[evidence.Span]bool{}
 		for _, i := range required {
-			r.line(oneLine(&g.Items[i]))
+			it := &g.Items[i]
+			// Two items about the same line (a minority record that is also
+			// an error record) are shown once.
+			if s := it.Span; s.Lines() == 1 && (it.Kind == evidence.KindAnomaly || it.Kind == evidence.KindRecord) {
+				if shownAt[s] {
+					r.inline[i] = true
+					continue
+				}
+				shownAt[s] = true
+			}
+			r.line(oneLine(it))
 			r.inline[i] = true
 		}
 	}

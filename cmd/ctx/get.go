@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -16,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/profiles/jsondoc"
 	"github.com/ctxhq/ctx/profiles/lines"
 	"github.com/ctxhq/ctx/store"
 )
@@ -30,6 +32,9 @@ type getOptions struct {
 	hex    bool
 	limit  int
 	json   bool
+	// JSON selectors.
+	pointer string
+	records string
 }
 
 // Inline limits: a region larger than these returns a zoom view, not a flood.
@@ -80,6 +85,8 @@ candidates are listed) or the range lies outside the content; 2 usage error;
 	f.BoolVar(&o.hex, "hex", false, "print a hexdump (for binary output)")
 	f.IntVar(&o.limit, "limit", defaultLineLimit, "inline limit in lines")
 	f.BoolVar(&o.json, "json", false, "print JSON: the resolved handle, the range and the text (base64 when not UTF-8)")
+	f.StringVar(&o.pointer, "json-pointer", "", "print the JSON value at this RFC 6901 pointer (/items/3/name), exactly as stored")
+	f.StringVar(&o.records, "records", "", "print JSON Lines records A:B (1-based, inclusive), exactly as stored")
 	return c
 }
 
@@ -146,6 +153,8 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 		return err
 	}
 	switch {
+	case o.pointer != "" || o.records != "":
+		return getJSONPart(ios.Out, reg, o)
 	case o.hex:
 		return writeHex(ios.Out, reg, o.full)
 	case o.grep != "":
@@ -599,4 +608,59 @@ func getJSON(w io.Writer, reg *region, o *getOptions) error {
 		out["base64"] = base64.StdEncoding.EncodeToString(data)
 	}
 	return writeJSON(w, out)
+}
+
+// getJSONPart prints a JSON value by pointer or a range of JSON Lines records,
+// bounded by the inline limit unless --full.
+func getJSONPart(w io.Writer, reg *region, o *getOptions) error {
+	if o.pointer != "" && o.records != "" {
+		return usagef("give --json-pointer or --records, not both")
+	}
+	r, err := reg.reader()
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	out := io.Writer(&buf)
+	if o.full {
+		out = w
+	}
+	if o.pointer != "" {
+		err = jsondoc.Pointer(r, o.pointer, out)
+	} else {
+		sel, perr := parseSelector(o.records, 'L')
+		if perr != nil {
+			return usagef("--records: %v", perr)
+		}
+		to := sel.To
+		if to == 0 {
+			to = 1 << 40
+		}
+		err = jsondoc.Records(r, int(sel.From), int(to), out)
+	}
+	var pe *jsondoc.PointerError
+	var re *jsondoc.RangeError
+	switch {
+	case errors.As(err, &pe):
+		return fmt.Errorf("%s: %w", err, store.ErrRange)
+	case errors.As(err, &re) && o.records != "" && strings.HasSuffix(o.records, ":"):
+		err = nil // "A:" runs to the end: the end is not an error
+	case errors.As(err, &re):
+		if !o.full {
+			_, _ = w.Write(buf.Bytes())
+		}
+		return fmt.Errorf("%s: %w", err, store.ErrRange)
+	}
+	if err != nil {
+		return err
+	}
+	if o.full {
+		return nil
+	}
+	if buf.Len() > defaultByteLimit {
+		return fmt.Errorf("the selected JSON is %s, over the inline limit of %s: select a deeper pointer or fewer records, or add --full: %w",
+			contract.Size(int64(buf.Len())), contract.Size(defaultByteLimit), store.ErrRange)
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
 }
