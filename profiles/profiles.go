@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles/diag"
 	"github.com/ctxhq/ctx/profiles/git"
 	"github.com/ctxhq/ctx/profiles/gotest"
 	"github.com/ctxhq/ctx/profiles/jsondoc"
@@ -28,6 +29,7 @@ import (
 // text last.
 var registry = []evidence.Profile{
 	gotest.Profile,
+	diag.Profile,
 	git.Profile,
 	jsondoc.Profile,
 	search.Profile,
