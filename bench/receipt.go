@@ -41,7 +41,9 @@ type Gate struct {
 	Met      bool    `json:"met"`
 }
 
-func gate(name string, measured, target float64, unit, better string) Gate {
+// NewGate makes a gate: met when measured is at least (better "higher") or at
+// most (better "lower") the target.
+func NewGate(name string, measured, target float64, unit, better string) Gate {
 	met := measured >= target
 	if better == "lower" {
 		met = measured <= target

@@ -124,7 +124,11 @@ func oneLine(it *evidence.Item) string {
 	case evidence.KindBinary:
 		fmt.Fprintf(&b, "%s: %s binary (%s)", it.Name, contract.Size(int64(it.Count)), it.Attrs["type"])
 	default: // region
-		fmt.Fprintf(&b, "%s %s", it.Why, firstNonEmpty(it.Name, it.Text))
+		text := firstNonEmpty(it.Name, it.Text)
+		if !strings.Contains(text, it.Why) {
+			text = strings.TrimSpace(it.Why + " " + text)
+		}
+		b.WriteString(clip(oneLineText(text), lineWidth))
 		writeSpan(&b, spanOf(it))
 	}
 	return b.String()

@@ -53,6 +53,7 @@ type Digest struct {
 
 type renderer struct {
 	in     Input
+	spans  map[evidence.Span]bool // one-line spans already shown
 	b      bytes.Buffer
 	used   int // estimated tokens so far
 	inline map[int]bool
@@ -71,7 +72,7 @@ func (r *renderer) left() int { return r.in.Plan.Budget - r.used }
 
 // Render renders the digest. It is a pure function of its input.
 func Render(in Input) (*Digest, error) {
-	r := &renderer{in: in, inline: map[int]bool{}, census: map[int]bool{}}
+	r := &renderer{in: in, inline: map[int]bool{}, census: map[int]bool{}, spans: map[evidence.Span]bool{}}
 	d := &Digest{}
 	r.header()
 	switch in.Plan.Mode {
@@ -368,17 +369,16 @@ func (r *renderer) structured(d *Digest) {
 	case ModeFlood:
 		r.flood(required, d)
 	default:
-		shownAt := map[evidence.Span]bool{}
 		for _, i := range required {
 			it := &g.Items[i]
 			// Two items about the same line (a minority record that is also
 			// an error record) are shown once.
 			if s := it.Span; s.Lines() == 1 && (it.Kind == evidence.KindAnomaly || it.Kind == evidence.KindRecord) {
-				if shownAt[s] {
+				if r.spans[s] {
 					r.inline[i] = true
 					continue
 				}
-				shownAt[s] = true
+				r.spans[s] = true
 			}
 			r.line(oneLine(it))
 			r.inline[i] = true
@@ -576,6 +576,10 @@ func (r *renderer) elastic(required []int) {
 		if it.Kind == evidence.KindRegion && it.Why == "stream" {
 			continue
 		}
+		if it.Count <= 1 && r.spans[it.Span] {
+			r.inline[i] = true // the line itself is already shown verbatim
+			continue
+		}
 		l := oneLine(it)
 		if tokens(l)+1 > r.left()-reserve {
 			continue
@@ -711,8 +715,8 @@ func informative(ls []string, it *evidence.Item) []string {
 	return out
 }
 
-// excerpt picks n of a block's lines in order: the first two (where an error
-// starts), the lines naming the failing file and the line before each (the
+// excerpt picks n of a block's lines in order: the first half (where an error
+// starts and says what it is), the lines naming the failing file and the line before each (the
 // frames in the reader's own code), then the last ones; "…" marks each gap.
 func excerpt(ls []string, n int, file string) []string {
 	keep := make([]bool, len(ls))
@@ -723,8 +727,9 @@ func excerpt(ls []string, n int, file string) []string {
 			picked++
 		}
 	}
-	pick(0)
-	pick(1)
+	for i := range max(n/2, 2) {
+		pick(i)
+	}
 	if base := filepath.Base(file); file != "" && base != "." {
 		for i, l := range ls {
 			if strings.Contains(l, base) {

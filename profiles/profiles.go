@@ -16,11 +16,14 @@ import (
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles/cargotest"
 	"github.com/ctxhq/ctx/profiles/diag"
 	"github.com/ctxhq/ctx/profiles/git"
 	"github.com/ctxhq/ctx/profiles/gotest"
+	"github.com/ctxhq/ctx/profiles/jest"
 	"github.com/ctxhq/ctx/profiles/jsondoc"
 	"github.com/ctxhq/ctx/profiles/logs"
+	"github.com/ctxhq/ctx/profiles/pytest"
 	"github.com/ctxhq/ctx/profiles/search"
 	"github.com/ctxhq/ctx/profiles/text"
 )
@@ -29,6 +32,9 @@ import (
 // text last.
 var registry = []evidence.Profile{
 	gotest.Profile,
+	pytest.Profile,
+	cargotest.Profile,
+	jest.Profile,
 	diag.Profile,
 	git.Profile,
 	jsondoc.Profile,

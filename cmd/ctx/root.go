@@ -162,6 +162,9 @@ what was shown and left out, and handles that return any omitted span.`,
 		newReceiptsCmd(ios),
 		newContractCmd(ios),
 		newTemplatesCmd(ios),
+		newBenchCmd(ios),
+		newHookCmd(ios),
+		newInitCmd(ios),
 		newVersionCmd(ios),
 	)
 	root.CompletionOptions.DisableDefaultCmd = true

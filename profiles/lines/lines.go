@@ -8,7 +8,12 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"sync"
 )
+
+// readers pools Scan's buffers: parsers scan many small streams, and a fresh
+// 256 KiB buffer for each would dominate their cost.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 256<<10) }}
 
 // Max is the longest line a parser is shown. Longer lines are cut at Max and the
 // rest of the line is skipped (the stored bytes are untouched).
@@ -20,7 +25,12 @@ const Max = 64 << 10
 // newline still yields its last line. Scan stops at the first error fn returns,
 // or when ctx is done.
 func Scan(ctx context.Context, r io.Reader, fn func(n int, line []byte, long bool) error) error {
-	br := bufio.NewReaderSize(r, 256<<10)
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(r)
+	defer func() {
+		br.Reset(nil)
+		readers.Put(br)
+	}()
 	var buf []byte
 	n := 0
 	for {
@@ -102,8 +112,8 @@ func Clean(line []byte) []byte {
 	return out
 }
 
-// StripANSI removes CSI (ESC [ … final), OSC (ESC ] … BEL or ESC \) and
-// two-byte ESC sequences. It always returns a new slice when line holds ESC.
+// StripANSI removes CSI (ESC [ … final), OSC (ESC ] … BEL or ESC \),
+// character-set designations (ESC ( B) and two-byte ESC sequences. It always returns a new slice when line holds ESC.
 func StripANSI(line []byte) []byte {
 	if bytes.IndexByte(line, 0x1b) < 0 {
 		return line
@@ -119,6 +129,9 @@ func StripANSI(line []byte) []byte {
 			break
 		}
 		switch line[i+1] {
+		case '(', ')', '*', '+':
+			// Character-set designation: ESC ( B and the like, three bytes.
+			i += 2
 		case '[':
 			j := i + 2
 			for j < len(line) && (line[j] < 0x40 || line[j] > 0x7e) {

@@ -64,6 +64,8 @@ func TestClean(t *testing.T) {
 		{"done\r", "done"},
 		{"\x1b]0;title\x07text", "text"},
 		{"a\x1b", "a"},
+		{"ok\x1b(B\x1b[m", "ok"},
+		{"\x1b)0line", "line"},
 	} {
 		if got := string(Clean([]byte(tc.in))); got != tc.want {
 			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)

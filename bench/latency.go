@@ -1,0 +1,98 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"text/tabwriter"
+	"time"
+)
+
+// LatencyOptions configure the latency benchmark.
+type LatencyOptions struct {
+	Ctx     string
+	Runs    int
+	GetSize int64 // size of the stored output `ctx get` reads from (0 skips)
+	Scratch string
+}
+
+// LatencyResult is start-up overhead and retrieval time.
+type LatencyResult struct {
+	True     Stat    `json:"bare_true"`
+	CtxTrue  Stat    `json:"ctx_run_true"`
+	Overhead float64 `json:"overhead_ms"` // median difference
+	GetBytes int64   `json:"get_stored_bytes,omitempty"`
+	GetLines string  `json:"get_lines,omitempty"`
+	Get      *Stat   `json:"ctx_get,omitempty"`
+	Version  Stat    `json:"ctx_version"` // process start-up alone, for reference
+}
+
+// RunLatency measures `ctx run -- true` against bare `true`, and `ctx get` of
+// 13 lines from the middle of a large stored output.
+func RunLatency(ctx context.Context, o LatencyOptions) (*LatencyResult, error) {
+	dir := filepath.Join(o.Scratch, "latency")
+	defer os.RemoveAll(dir)
+	env := []string{"CTX_STORE=" + dir, "CTX_SESSION="}
+	truePath, err := exec.LookPath("true")
+	if err != nil {
+		return nil, err
+	}
+	// Warm the store and the page cache.
+	if _, err := timeCmd(ctx, o.Ctx, []string{"run", "--", "true"}, env); err != nil {
+		return nil, err
+	}
+	bare := func() (time.Duration, error) { return timeCmd(ctx, truePath, nil, nil) }
+	wrapped := func() (time.Duration, error) { return timeCmd(ctx, o.Ctx, []string{"run", "--", "true"}, env) }
+	sb, sc, err := alternate(o.Runs, bare, wrapped)
+	if err != nil {
+		return nil, err
+	}
+	ver, _, err := alternate(o.Runs, func() (time.Duration, error) { return timeCmd(ctx, o.Ctx, []string{"version"}, nil) },
+		func() (time.Duration, error) { return 0, nil })
+	if err != nil {
+		return nil, err
+	}
+	res := &LatencyResult{True: sb.Stat(), CtxTrue: sc.Stat(), Version: ver.Stat()}
+	res.Overhead = res.CtxTrue.MedianMS - res.True.MedianMS
+	if o.GetSize > 0 {
+		n := seqFor(o.GetSize)
+		out, err := exec.CommandContext(ctx, o.Ctx, "run", "--pipe", "--json", "--max-output", "4G", "--", "seq", "1", strconv.FormatInt(n, 10)).Output()
+		if err != nil {
+			return nil, fmt.Errorf("store a large output: %w", err)
+		}
+		var run struct {
+			Run string `json:"run"`
+		}
+		if err := json.Unmarshal(out, &run); err != nil {
+			return nil, err
+		}
+		mid := n / 2
+		h := fmt.Sprintf("%s#stdout:L%d-%d", run.Run, mid, mid+12)
+		gs, _, err := alternate(o.Runs, func() (time.Duration, error) { return timeCmd(ctx, o.Ctx, []string{"get", h}, env) },
+			func() (time.Duration, error) { return 0, nil })
+		if err != nil {
+			return nil, err
+		}
+		st := gs.Stat()
+		res.Get, res.GetBytes, res.GetLines = &st, seqBytes(n), h
+	}
+	return res, nil
+}
+
+// WriteText prints the latency figures.
+func (r *LatencyResult) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "true\tmedian %.2f ms ±%.2f (n=%d)\n", r.True.MedianMS, r.True.IQRMS, r.True.N)
+	fmt.Fprintf(tw, "ctx run -- true\tmedian %.2f ms ±%.2f (n=%d)\n", r.CtxTrue.MedianMS, r.CtxTrue.IQRMS, r.CtxTrue.N)
+	fmt.Fprintf(tw, "start-up overhead\t%.2f ms\n", r.Overhead)
+	fmt.Fprintf(tw, "ctx version\tmedian %.2f ms (process start-up alone)\n", r.Version.MedianMS)
+	if r.Get != nil {
+		fmt.Fprintf(tw, "ctx get 13 lines\tmedian %.2f ms ±%.2f from a %.1f MiB stored output (%s)\n", r.Get.MedianMS, r.Get.IQRMS, float64(r.GetBytes)/(1<<20), r.GetLines)
+	}
+	return tw.Flush()
+}

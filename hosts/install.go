@@ -1,0 +1,428 @@
+package hosts
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Errors of the install and remove functions, wrapped in a *FileError.
+var (
+	// ErrInvalidJSON: the file exists but is not valid JSON (or its
+	// top-level value is not an object). Nothing was changed.
+	ErrInvalidJSON = errors.New("invalid JSON")
+	// ErrReadOnly: the file's permissions say it must not be written
+	// (no write bit), even when the process could write it anyway (root).
+	ErrReadOnly = errors.New("file is read-only")
+	// ErrConflict: the place ctx would write is taken by something that is
+	// not ctx's (a "hooks" key that is not an object, an MCP server named
+	// ctx that runs something else).
+	ErrConflict = errors.New("conflicting entry")
+)
+
+// FileError says which file an install or remove step failed on.
+type FileError struct {
+	Op   string // "install", "remove", "read", "write", "backup"
+	Path string
+	Err  error
+	// Hint is a suggestion for the user, kept out of the message.
+	Hint string
+}
+
+func (e *FileError) Error() string { return fmt.Sprintf("%s %s: %v", e.Op, e.Path, e.Err) }
+func (e *FileError) Unwrap() error { return e.Err }
+
+// Change reports what an install or remove step did to one file. Every step
+// is idempotent: repeating it reports Changed false and touches nothing.
+type Change struct {
+	Path    string
+	Changed bool   // the file's content changed
+	Created bool   // the file did not exist before
+	Removed bool   // the file was deleted (it held only ctx's content)
+	Backup  string // where the previous content was saved, if it changed
+}
+
+// BackupSuffix is appended to a file's path to name the copy of its previous
+// content kept before each change.
+const BackupSuffix = ".ctx-backup"
+
+// Default hook commands and timeout written by the installers.
+const (
+	ClaudeHookCommand = "ctx hook claude pre-tool-use"
+	CodexHookCommand  = "ctx hook codex pre-tool-use"
+	// HookTimeoutSeconds bounds each hook call in the host's config; the
+	// hook takes milliseconds, and a host kills a stuck hook and runs the
+	// command unchanged.
+	HookTimeoutSeconds = 10
+)
+
+// InstallOptions tune the installers. Zero values mean the defaults.
+type InstallOptions struct {
+	// HookCommand is the command the host runs for each Bash call; default
+	// ClaudeHookCommand or CodexHookCommand.
+	HookCommand string
+	// Timeout is the hook timeout in seconds; default HookTimeoutSeconds.
+	Timeout int
+	// CtxCommand is how MCP server entries name the ctx binary; default "ctx".
+	CtxCommand string
+}
+
+func (o InstallOptions) hookCommand(h Host) string {
+	if o.HookCommand != "" {
+		return o.HookCommand
+	}
+	if h == HostCodex {
+		return CodexHookCommand
+	}
+	return ClaudeHookCommand
+}
+
+func (o InstallOptions) timeout() int {
+	if o.Timeout > 0 {
+		return o.Timeout
+	}
+	return HookTimeoutSeconds
+}
+
+func (o InstallOptions) ctxCommand() string {
+	if o.CtxCommand != "" {
+		return o.CtxCommand
+	}
+	return "ctx"
+}
+
+// InstallClaude merges ctx's PreToolUse hook (matcher "Bash") into a Claude
+// Code settings file, creating the file if needed. Other keys and other
+// hooks are kept, in order; a previous ctx hook (say, with another binary
+// path) is replaced rather than duplicated; installing twice changes the
+// file once. The previous content is saved next to it (BackupSuffix).
+func InstallClaude(settingsPath string, opts InstallOptions) (Change, error) {
+	return installHook(settingsPath, HostClaude, opts)
+}
+
+// RemoveClaude removes ctx's hook from a Claude Code settings file, leaving
+// everything else as it was.
+func RemoveClaude(settingsPath string, opts InstallOptions) (Change, error) {
+	return removeHook(settingsPath, HostClaude, opts)
+}
+
+// InstallCodex merges ctx's PreToolUse hook into a Codex hooks.json file;
+// the format is the same as Claude Code's hooks key. Codex runs a new
+// non-managed hook only after the user reviews and trusts it.
+func InstallCodex(hooksPath string, opts InstallOptions) (Change, error) {
+	return installHook(hooksPath, HostCodex, opts)
+}
+
+// RemoveCodex removes ctx's hook from a Codex hooks.json file.
+func RemoveCodex(hooksPath string, opts InstallOptions) (Change, error) {
+	return removeHook(hooksPath, HostCodex, opts)
+}
+
+// isCtxHook reports whether a hook handler object is one ctx installed for
+// host h: a command hook running "<something>ctx hook <host> pre-tool-use".
+func isCtxHook(n *jnode, h Host) bool {
+	if t, _ := n.get("type").str(); t != "command" {
+		return false
+	}
+	cmd, ok := n.get("command").str()
+	if !ok {
+		return false
+	}
+	f := strings.Fields(cmd)
+	if len(f) < 4 {
+		return false
+	}
+	prog := strings.Trim(f[len(f)-4], `'"`)
+	return baseName(prog) == "ctx" && f[len(f)-3] == "hook" && f[len(f)-2] == h.String() && f[len(f)-1] == "pre-tool-use"
+}
+
+func ctxHookGroup(h Host, opts InstallOptions) *jnode {
+	handler := newObject()
+	handler.set("type", jsonString("command"))
+	handler.set("command", jsonString(opts.hookCommand(h)))
+	handler.set("timeout", jsonInt(opts.timeout()))
+	hooks := newArray()
+	hooks.arr = append(hooks.arr, handler)
+	g := newObject()
+	g.set("matcher", jsonString("Bash"))
+	g.set("hooks", hooks)
+	return g
+}
+
+func installHook(path string, h Host, opts InstallOptions) (Change, error) {
+	return editJSON(path, "install", func(root *jnode) (bool, error) {
+		hooks := root.get("hooks")
+		if hooks == nil {
+			hooks = newObject()
+			root.set("hooks", hooks)
+		} else if hooks.kind != '{' {
+			return false, fmt.Errorf("%w: \"hooks\" is not an object", ErrConflict)
+		}
+		pre := hooks.get("PreToolUse")
+		if pre == nil {
+			pre = newArray()
+			hooks.set("PreToolUse", pre)
+		} else if pre.kind != '[' {
+			return false, fmt.Errorf("%w: \"hooks.PreToolUse\" is not an array", ErrConflict)
+		}
+		want := ctxHookGroup(h, opts)
+		// Already installed exactly once, as we would write it: nothing to do.
+		found := 0
+		exact := false
+		for _, g := range pre.arr {
+			for _, hd := range g.get("hooks").arrayOrNil() {
+				if isCtxHook(hd, h) {
+					found++
+					exact = g.equal(want)
+				}
+			}
+		}
+		if found == 1 && exact {
+			return false, nil
+		}
+		removeCtxHooks(pre, h)
+		pre.arr = append(pre.arr, want)
+		return true, nil
+	})
+}
+
+func removeHook(path string, h Host, opts InstallOptions) (Change, error) {
+	return editJSON(path, "remove", func(root *jnode) (bool, error) {
+		hooks := root.get("hooks")
+		pre := hooks.get("PreToolUse")
+		if pre == nil || pre.kind != '[' {
+			return false, nil
+		}
+		if !removeCtxHooks(pre, h) {
+			return false, nil
+		}
+		if len(pre.arr) == 0 {
+			hooks.del("PreToolUse")
+		}
+		if len(hooks.obj) == 0 {
+			root.del("hooks")
+		}
+		return true, nil
+	})
+}
+
+// removeCtxHooks deletes ctx's handlers from every matcher group, and the
+// groups they leave empty. It reports whether anything was removed.
+func removeCtxHooks(pre *jnode, h Host) bool {
+	removed := false
+	groups := pre.arr[:0]
+	for _, g := range pre.arr {
+		hs := g.get("hooks")
+		if hs == nil || hs.kind != '[' {
+			groups = append(groups, g)
+			continue
+		}
+		kept := hs.arr[:0]
+		for _, hd := range hs.arr {
+			if isCtxHook(hd, h) {
+				removed = true
+				continue
+			}
+			kept = append(kept, hd)
+		}
+		hs.arr = kept
+		if len(kept) > 0 {
+			groups = append(groups, g)
+		}
+	}
+	pre.arr = groups
+	return removed
+}
+
+func (n *jnode) arrayOrNil() []*jnode {
+	if n == nil || n.kind != '[' {
+		return nil
+	}
+	return n.arr
+}
+
+// InstallClaudeMCP registers `ctx mcp` as the stdio MCP server "ctx" in a
+// Claude Code MCP file: the project's .mcp.json or the user's ~/.claude.json
+// (top-level mcpServers). An existing "ctx" server that is not ctx's is an
+// ErrConflict.
+func InstallClaudeMCP(path string, opts InstallOptions) (Change, error) {
+	return editJSON(path, "install", func(root *jnode) (bool, error) {
+		servers := root.get("mcpServers")
+		if servers == nil {
+			servers = newObject()
+			root.set("mcpServers", servers)
+		} else if servers.kind != '{' {
+			return false, fmt.Errorf("%w: \"mcpServers\" is not an object", ErrConflict)
+		}
+		want := newObject()
+		want.set("type", jsonString("stdio"))
+		want.set("command", jsonString(opts.ctxCommand()))
+		args := newArray()
+		args.arr = append(args.arr, jsonString("mcp"))
+		want.set("args", args)
+		if cur := servers.get("ctx"); cur != nil {
+			if !isCtxMCP(cur) {
+				return false, fmt.Errorf("%w: an MCP server named \"ctx\" already runs something else", ErrConflict)
+			}
+			if cur.equal(want) {
+				return false, nil
+			}
+		}
+		servers.set("ctx", want)
+		return true, nil
+	})
+}
+
+// RemoveClaudeMCP removes the "ctx" MCP server if it is ctx's.
+func RemoveClaudeMCP(path string, opts InstallOptions) (Change, error) {
+	return editJSON(path, "remove", func(root *jnode) (bool, error) {
+		servers := root.get("mcpServers")
+		if cur := servers.get("ctx"); cur == nil || !isCtxMCP(cur) {
+			return false, nil
+		}
+		servers.del("ctx")
+		if len(servers.obj) == 0 {
+			root.del("mcpServers")
+		}
+		return true, nil
+	})
+}
+
+func isCtxMCP(n *jnode) bool {
+	cmd, _ := n.get("command").str()
+	args := n.get("args").arrayOrNil()
+	if len(args) != 1 {
+		return false
+	}
+	a, _ := args[0].str()
+	return baseName(cmd) == "ctx" && a == "mcp"
+}
+
+// editJSON applies edit to the JSON object in path (a missing or blank file
+// is an empty object) and writes the result if edit reports a change.
+func editJSON(path, op string, edit func(root *jnode) (bool, error)) (Change, error) {
+	return editFile(path, op, func(old []byte, exists bool) ([]byte, bool, error) {
+		var root *jnode
+		if len(bytes.TrimSpace(old)) == 0 {
+			root = newObject()
+		} else {
+			var err error
+			root, err = parseJSON(old)
+			if err != nil {
+				return nil, false, fmt.Errorf("%w: %v", ErrInvalidJSON, err)
+			}
+			if root.kind != '{' {
+				return nil, false, fmt.Errorf("%w: %v", ErrInvalidJSON, errNotObject)
+			}
+		}
+		changed, err := edit(root)
+		if err != nil || !changed {
+			return nil, false, err
+		}
+		return formatJSON(root, old), true, nil
+	})
+}
+
+// editFile is the one place that writes host configuration. It reads path
+// (following symlinks, so a dotfile manager's link keeps pointing at its
+// target), lets edit compute new content, and when that differs: refuses
+// read-only files, saves the previous content to path+BackupSuffix, and
+// replaces the file atomically with the same permissions. New content nil
+// with changed true deletes the file.
+func editFile(path, op string, edit func(old []byte, exists bool) (newContent []byte, changed bool, err error)) (Change, error) {
+	ch := Change{Path: path}
+	fail := func(op string, err error) (Change, error) {
+		fe := &FileError{Op: op, Path: path, Err: err}
+		switch {
+		case errors.Is(err, ErrInvalidJSON):
+			fe.Hint = "fix the file by hand (or move it away) and run the command again; nothing was changed"
+		case errors.Is(err, ErrReadOnly):
+			fe.Hint = "the file is read-only, perhaps on purpose (a managed dotfile); make it writable or add ctx's entry by hand"
+		case errors.Is(err, fs.ErrPermission):
+			fe.Hint = "check the permissions of the file and its directory"
+		}
+		return Change{Path: path}, fe
+	}
+	target := path
+	if resolved, err := filepath.EvalSymlinks(path); err == nil {
+		target = resolved
+	}
+	old, err := os.ReadFile(target)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fail("read", err)
+	}
+	var mode fs.FileMode = 0o644
+	if exists {
+		info, err := os.Stat(target)
+		if err != nil {
+			return fail("read", err)
+		}
+		mode = info.Mode().Perm()
+	}
+	content, changed, err := edit(old, exists)
+	if err != nil {
+		return fail(op, err)
+	}
+	if !changed || !exists && content == nil {
+		return ch, nil
+	}
+	if exists && bytes.Equal(content, old) {
+		return ch, nil
+	}
+	if exists && mode&0o222 == 0 {
+		return fail(op, ErrReadOnly)
+	}
+	if exists {
+		backup := path + BackupSuffix
+		if err := writeAtomic(backup, old, mode); err != nil {
+			return fail("backup", err)
+		}
+		ch.Backup = backup
+	} else if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return fail("write", err)
+	}
+	if content == nil {
+		if err := os.Remove(target); err != nil {
+			return fail("write", err)
+		}
+		ch.Changed, ch.Removed = true, true
+		return ch, nil
+	}
+	if err := writeAtomic(target, content, mode); err != nil {
+		return fail("write", err)
+	}
+	ch.Changed, ch.Created = true, !exists
+	return ch, nil
+}
+
+// writeAtomic writes data to a temporary file beside path and renames it
+// into place, so a crash leaves either the old or the new content.
+func writeAtomic(path string, data []byte, mode fs.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // no-op after a successful rename
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

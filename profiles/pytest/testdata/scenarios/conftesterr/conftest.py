@@ -1,0 +1,1 @@
+import ctx_missing_plugin_module  # noqa: F401

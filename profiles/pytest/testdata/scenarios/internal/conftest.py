@@ -1,0 +1,3 @@
+def pytest_runtest_logreport(report):
+    if report.when == "call":
+        raise ValueError("plugin crashed while logging " + report.nodeid)
