@@ -22,6 +22,8 @@ func FuzzMiner(f *testing.F) {
 		"[[[[ ]]]] [ [ [ - - - INFO : [",
 		"Jun 14 15:16:01 combo sshd(pam_unix)[19939]: a=1 b:2 c.....3 d(4) e(f)",
 		"u1 a b c d\nu2 a b c d\nu3 a b c d\nu4 a b c d\nua a b c d\nub a b c d\nuc a b c d\nud a b c d\nue a b c d",
+		"job fbaaafda ran on a b\njob 3fa9c1e2 ran on a b\njob (kQzTbW) ran on a b\njob (3f) ran on a b\n" +
+			"Registering class org.x.Y for class org.x.Z\nRegistering class org.x.Y2 for class org.x.Z2",
 	} {
 		f.Add([]byte(s))
 	}

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 )
@@ -48,7 +49,18 @@ const (
 	maxMergeElems = 32
 	// indexFactor bounds the key index at indexFactor × MaxTemplates keys.
 	indexFactor = 4
+	// maxSubsumeElems bounds the id-like words of a template that may fill
+	// Wildcards of a more general one; it may be subsumed at any non-empty
+	// subset of them (at most 2^maxSubsumeElems - 1 skeletons).
+	maxSubsumeElems = 4
 )
+
+// Subsumption: a template with an id-like word where a known template has a
+// Wildcard, all else being equal ("job fbaaafda finished" beside "job <*>
+// finished"), is an instance of that template whose value happens to have
+// no digit. The two meet under a skeleton hash: the template's elements with
+// its Wildcard positions, and for the specific one the chosen id-like words,
+// blanked. See idLike for which words qualify.
 
 // Miner groups log lines by template in one pass. A Miner is not safe for
 // concurrent use; it is deterministic: the same lines added in the same order
@@ -60,14 +72,18 @@ type Miner struct {
 	groups   []group
 	families map[uint64]int32 // family hash → index in fams
 	fams     []family
+	general  map[uint64]int32 // skeleton hash → head of a list in lists: groups whose Wildcards it blanks
+	specific map[uint64]int32 // skeleton hash → head of a list in lists: groups with id-like words it blanks
+	lists    []listEntry
 	lines    int
 	overflow int
 
-	// scratch for splitting keys and hashing families
+	// scratch for splitting keys and hashing families and skeletons
 	elems []string
-	pre   []uint64
-	suf   []uint64
+	kinds []uint8 // elemKind of each element
+	terms []uint64
 	hash  []famHash
+	skel  []uint64
 }
 
 // group is one group of lines; merged groups point at their representative.
@@ -90,13 +106,19 @@ type famHash struct {
 	hash uint64
 }
 
+// listEntry is one group in a list of groups that share a skeleton.
+type listEntry struct {
+	group, next int32 // next is -1 at the end of the list
+}
+
 // NewMiner returns an empty Miner.
 func NewMiner(opts Options) *Miner {
 	max := opts.MaxTemplates
 	if max <= 0 {
 		max = DefaultMaxTemplates
 	}
-	return &Miner{max: max, index: make(map[string]int32), families: make(map[uint64]int32)}
+	return &Miner{max: max, index: make(map[string]int32), families: make(map[uint64]int32),
+		general: make(map[uint64]int32), specific: make(map[uint64]int32)}
 }
 
 // Add mines one line, given without its newline (a trailing CR, ANSI colour
@@ -111,17 +133,22 @@ func (m *Miner) Add(line []byte) int {
 		m.count(id)
 		return int(id)
 	}
-	// A new key: it may belong to a merged family, else it starts a group.
+	// A new key: it may belong to a merged family or be subsumed by a more
+	// general group; else it starts a group.
 	k := string(key)
 	m.familyHashes(k)
 	for _, fh := range m.hash {
 		if fi, ok := m.families[fh.hash]; ok && m.fams[fi].merged >= 0 {
-			id := m.find(m.fams[fi].merged)
-			if len(m.index) < (indexFactor-1)*m.max {
-				m.index[k] = id
-			}
-			m.count(id)
-			return int(id)
+			return m.join(k, m.fams[fi].merged)
+		}
+	}
+	m.skeletons()
+	for _, h := range m.skel {
+		if len(m.general) == 0 {
+			break
+		}
+		if r := m.subsumer(h); r >= 0 {
+			return m.join(k, r)
 		}
 	}
 	if len(m.groups) >= m.max {
@@ -131,10 +158,14 @@ func (m *Miner) Add(line []byte) int {
 	id := int32(len(m.groups))
 	m.index[k] = id
 	g := group{Template: Template{ID: int(id), Text: printable(k), Count: 1, FirstLine: m.lines}, parent: id}
-	if len(m.hash) > 0 {
+	wh := m.keySkeleton()
+	if len(m.hash) > 0 || len(m.skel) > 0 || wh != 0 {
 		g.elems = append([]string(nil), m.elems...)
 	}
 	m.groups = append(m.groups, g)
+	for _, h := range m.skel {
+		m.push(m.specific, h, id)
+	}
 	for _, fh := range m.hash {
 		fi, ok := m.families[fh.hash]
 		if !ok {
@@ -152,7 +183,95 @@ func (m *Miner) Add(line []byte) int {
 			m.merge(f, fh.pos)
 		}
 	}
+	if m.find(id) == id { // else merge has seen to it
+		m.absorb(id, wh)
+	}
 	return int(id)
+}
+
+// join adds a line with the new key k to the group that holds id, and
+// remembers k for it while the index has room.
+func (m *Miner) join(k string, id int32) int {
+	id = m.find(id)
+	if len(m.index) < (indexFactor-1)*m.max {
+		m.index[k] = id
+	}
+	m.groups[id].Count++
+	return int(id)
+}
+
+// subsumer returns the oldest group listed as general under the skeleton
+// hash h whose template subsumes the new key split into m.elems, or -1.
+func (m *Miner) subsumer(h uint64) int32 {
+	best := int32(-1)
+	head, ok := m.general[h]
+	for e := head; ok && e >= 0; e = m.lists[e].next {
+		r := m.find(m.lists[e].group)
+		if (best < 0 || r < best) && covers(m.groups[r].elems, m.elems) {
+			best = r
+		}
+	}
+	return best
+}
+
+// push adds group id to the list under h in lists.
+func (m *Miner) push(lists map[uint64]int32, h uint64, id int32) {
+	head, ok := lists[h]
+	if !ok {
+		head = -1
+	}
+	lists[h] = int32(len(m.lists))
+	m.lists = append(m.lists, listEntry{group: id, next: head})
+}
+
+// absorb lists the group that holds id as general under h, the skeleton
+// hash of its template (0 when it has no Wildcard or too few constant
+// words), and merges into it the groups listed as specific there that it
+// subsumes.
+func (m *Miner) absorb(id int32, h uint64) {
+	if h == 0 {
+		return
+	}
+	r := m.find(id)
+	head, ok := m.general[h]
+	listed := false
+	for e := head; ok && e >= 0 && !listed; e = m.lists[e].next {
+		listed = m.find(m.lists[e].group) == r
+	}
+	if !listed {
+		m.push(m.general, h, r)
+	}
+	head, ok = m.specific[h]
+	for e := head; ok && e >= 0; e = m.lists[e].next {
+		g, s := m.find(id), m.find(m.lists[e].group)
+		if g != s && covers(m.groups[g].elems, m.groups[s].elems) {
+			m.unite(g, s)
+		}
+	}
+}
+
+// unite merges the groups holding gen and spec, where gen's template
+// subsumes spec's, into the one with the smaller id, which takes gen's
+// template.
+func (m *Miner) unite(gen, spec int32) {
+	gen, spec = m.find(gen), m.find(spec)
+	if gen == spec {
+		return
+	}
+	rep, other := gen, spec
+	if spec < gen {
+		rep, other = spec, gen
+	}
+	rg, og := &m.groups[rep], &m.groups[other]
+	og.parent = rep
+	rg.Count += og.Count
+	if og.FirstLine < rg.FirstLine {
+		rg.FirstLine = og.FirstLine
+	}
+	if rep != gen {
+		rg.elems, rg.Text = og.elems, og.Text
+	}
+	og.elems = nil
 }
 
 // count adds one line to the group that now holds id.
@@ -201,8 +320,15 @@ func (m *Miner) merge(f *family, pos int) {
 	if pos < len(rg.elems) {
 		rg.elems[pos] = wildcardElem(rg.elems[pos])
 	}
-	rg.Text = printable(strings.Join(rg.elems, ""))
+	k := strings.Join(rg.elems, "")
+	rg.Text = printable(k)
 	f.merged = rep
+	// The generalised template may come as a key of its own ("Invalid user
+	// <*>" for a user with digits), and may subsume earlier groups.
+	if _, ok := m.index[k]; !ok && len(m.index) < (indexFactor-1)*m.max {
+		m.index[k] = rep
+	}
+	m.absorb(rep, wildSkeleton(rg.elems))
 }
 
 // generalise replaces by a Wildcard every element of dst that differs from
@@ -244,10 +370,39 @@ func splitKey(k string, dst []string) []string {
 	return dst
 }
 
-// familyHashes fills m.hash with the family of each position of key that may
-// be generalised: a constant word with enough constant words around it.
+// Kinds of key elements.
+const (
+	otherElem = iota // constant without a letter
+	wordElem         // constant with a letter
+	wildElem         // holds a Wildcard
+)
+
+// elemKind returns the kind of a key element.
+func elemKind(e string) uint8 {
+	if strings.Contains(e, Wildcard) {
+		return wildElem
+	}
+	for i := 0; i < len(e); i++ {
+		if isLetter(e[i]) {
+			return wordElem
+		}
+	}
+	return otherElem
+}
+
+// familyHashes splits key into m.elems, classifies and hashes each element
+// into m.kinds and m.terms, and fills m.hash with the family of each
+// position of key that may be generalised: a constant word with enough
+// constant words around it. It leaves m.kinds empty when key has too many
+// elements to take part in merging or subsumption.
+//
+// A family hash, like a skeleton hash, is a sum of per-element terms with
+// the term of each blanked position replaced by a blank of that position,
+// so that any set of positions can be blanked at the cost of one term each.
 func (m *Miner) familyHashes(key string) {
 	m.hash = m.hash[:0]
+	m.kinds = m.kinds[:0]
+	m.terms = m.terms[:0]
 	m.elems = splitKey(key, m.elems)
 	elems := m.elems
 	n := len(elems)
@@ -255,46 +410,345 @@ func (m *Miner) familyHashes(key string) {
 		return
 	}
 	words := 0
-	for _, e := range elems {
-		if isWordElem(e) {
+	var sum uint64
+	for i, e := range elems {
+		k := elemKind(e)
+		if k == wordElem {
 			words++
 		}
+		t := elemTerm(i, e)
+		m.kinds = append(m.kinds, k)
+		m.terms = append(m.terms, t)
+		sum += t
 	}
 	if words < mergeContext+1 {
 		return
 	}
-	m.pre = append(m.pre[:0], make([]uint64, n+1)...)
-	m.suf = append(m.suf[:0], make([]uint64, n+1)...)
-	m.pre[0] = fnvOffset
-	for i, e := range elems {
-		m.pre[i+1] = fnvString(m.pre[i], e)
-	}
-	m.suf[n] = fnvOffset ^ 0x9e3779b97f4a7c15
-	for i := n - 1; i >= 0; i-- {
-		m.suf[i] = fnvString(m.suf[i+1], elems[i])
-	}
-	for p, e := range elems {
-		if !isWordElem(e) {
-			continue
+	for p, k := range m.kinds {
+		if k == wordElem {
+			h := sum - m.terms[p] + blankTerm(p)
+			m.hash = append(m.hash, famHash{pos: p, hash: mix64(h + uint64(n))})
 		}
-		h := mix64(m.pre[p] ^ mix64(m.suf[p+1]+uint64(p)<<32+uint64(n)))
-		m.hash = append(m.hash, famHash{pos: p, hash: h})
 	}
 }
 
-// isWordElem reports whether a key element is a constant word: it has a
-// letter and no Wildcard.
-func isWordElem(e string) bool {
-	if strings.Contains(e, Wildcard) {
+// skeletons fills m.skel with the skeleton hashes under which the new key,
+// as familyHashes left it, may be subsumed: for each non-empty set of its
+// first maxSubsumeElems id-like words that leaves enough constant words,
+// the key with those words and its Wildcards blanked.
+func (m *Miner) skeletons() {
+	m.skel = m.skel[:0]
+	words := 0
+	for _, k := range m.kinds {
+		if k == wordElem {
+			words++
+		}
+	}
+	if words <= mergeContext {
+		return
+	}
+	var ids [maxSubsumeElems]int
+	nid := 0
+	var base uint64 // the sum with Wildcards blanked
+	for i, k := range m.kinds {
+		switch {
+		case k == wildElem:
+			base += blankTerm(i)
+			continue
+		case k == wordElem && nid < maxSubsumeElems && idLike(elemCore(m.elems[i])):
+			ids[nid] = i
+			nid++
+		}
+		base += m.terms[i]
+	}
+	// Subsets in order of size, then of position, so that the most
+	// specific general template is tried first.
+	n := len(m.kinds)
+	for size := 1; size <= nid && words-size >= mergeContext; size++ {
+		for set := 1; set < 1<<nid; set++ {
+			if bits.OnesCount(uint(set)) != size {
+				continue
+			}
+			h := base
+			for j := 0; j < nid; j++ {
+				if set&(1<<j) != 0 {
+					h += blankTerm(ids[j]) - m.terms[ids[j]]
+				}
+			}
+			m.skel = append(m.skel, skeletonHash(h, n))
+		}
+	}
+}
+
+// keySkeleton is wildSkeleton for the new key as familyHashes left it.
+func (m *Miner) keySkeleton() uint64 {
+	wilds, words := 0, 0
+	var h uint64
+	for i, k := range m.kinds {
+		switch k {
+		case wildElem:
+			wilds++
+			h += blankTerm(i)
+			continue
+		case wordElem:
+			words++
+		}
+		h += m.terms[i]
+	}
+	if wilds == 0 || words < mergeContext {
+		return 0
+	}
+	return skeletonHash(h, len(m.kinds))
+}
+
+// wildSkeleton returns the skeleton hash of the template split into elems
+// as a general template, with its Wildcards blanked, or 0 when it has no
+// Wildcard, too few constant words or too many elements.
+func wildSkeleton(elems []string) uint64 {
+	n := len(elems)
+	if n > maxMergeElems {
+		return 0
+	}
+	wilds, words := 0, 0
+	var h uint64
+	for i, e := range elems {
+		switch elemKind(e) {
+		case wildElem:
+			wilds++
+			h += blankTerm(i)
+			continue
+		case wordElem:
+			words++
+		}
+		h += elemTerm(i, e)
+	}
+	if wilds == 0 || words < mergeContext {
+		return 0
+	}
+	return skeletonHash(h, n)
+}
+
+// skeletonHash finishes the sum of the terms of a skeleton of n elements;
+// it is never 0.
+func skeletonHash(sum uint64, n int) uint64 {
+	if h := mix64(sum + uint64(n)); h != 0 {
+		return h
+	}
+	return 1
+}
+
+// elemTerm is the hash term of element e at position i.
+func elemTerm(i int, e string) uint64 {
+	return mix64(fnvString(fnvOffset, e) ^ uint64(i)*0x9e3779b97f4a7c15)
+}
+
+// blankTerm is the hash term of a blanked position i.
+func blankTerm(i int) uint64 {
+	return mix64(uint64(i)*0xc2b2ae3d27d4eb4f + 0x165667b19e3779f9)
+}
+
+// covers reports whether the template split into gen subsumes the one split
+// into spec: they have as many elements, and each element of spec equals
+// that of gen or fills a Wildcard of gen with an id-like token.
+func covers(gen, spec []string) bool {
+	if len(gen) != len(spec) || len(gen) == 0 {
 		return false
 	}
-	for i := 0; i < len(e); i++ {
-		if isLetter(e[i]) {
-			return true
+	for i := range gen {
+		if gen[i] != spec[i] && !fills(gen[i], spec[i]) {
+			return false
 		}
+	}
+	return true
+}
+
+// fills reports whether element e is element w, which holds one Wildcard,
+// with an id-like token in place of the Wildcard: " id=fbaaafda" for
+// " id=<*>", " (fbaaafda)," for " (<*>),".
+func fills(w, e string) bool {
+	i := strings.Index(w, Wildcard)
+	if i < 0 || strings.Contains(e, Wildcard) {
+		return false
+	}
+	pre, suf := w[:i], w[i+len(Wildcard):]
+	if strings.Contains(suf, Wildcard) || len(e) <= len(pre)+len(suf) ||
+		!strings.HasPrefix(e, pre) || !strings.HasSuffix(e, suf) {
+		return false
+	}
+	return idLike(trimPunctString(e[len(pre) : len(e)-len(suf)]))
+}
+
+// elemCore returns a key element without its separator and surrounding
+// punctuation, or the value of a "key=value" or "key:value" word when that
+// is id-like.
+func elemCore(e string) string {
+	i := 0
+	for i < len(e) && (e[i] == ' ' || e[i] == '|') {
+		i++
+	}
+	e = trimPunctString(e[i:])
+	for i := 1; i+1 < len(e); i++ {
+		if c := e[i]; c == '=' || c == ':' {
+			if e[i+1] != ':' {
+				if v := trimPunctString(e[i+1:]); idLike(v) {
+					return v
+				}
+			}
+			break
+		}
+	}
+	return e
+}
+
+// trimPunctString is trimPunct for a string.
+func trimPunctString(s string) string {
+	i, j := 0, len(s)
+	for i < j && isLeadPunct(s[i]) {
+		i++
+	}
+	for j > i && isTrailPunct(s[j-1]) {
+		j--
+	}
+	return s[i:j]
+}
+
+// idLike reports whether w, a token without digits, looks like an
+// identifier rather than a word of the message, so that it may stand for a
+// Wildcard of a more general template:
+//
+//   - a run of hex letters, all lower or all upper case, of at least
+//     minIDLen letters ("fbaaafda": 0.04% of random 8-digit hex ids have no
+//     digit);
+//   - letters without a vowel, at least minIDLen of them ("xkqzbt");
+//   - letters in mixed case other than a capitalised word or a plural
+//     acronym, at least minCaseIDLen of them ("kQzTbWxa", "JobEventType",
+//     "getUser", but not "Started" or "VMs"), possibly joined by '_'
+//     ("aBc_DeF", but not "LOAD_MESSAGE", "block_id" or "Step_LSC");
+//   - a qualified name: letters joined by '.', '$' or "::"
+//     ("org.apache.EventType", "Outer$Inner", "std::vector").
+//
+// Plain words (lower case, upper case or capitalised, alone or joined by
+// '_') never qualify: where another template has a Wildcard they are more
+// likely an enumeration that tells events apart ("VM Paused" beside "VM
+// <*>", "LOAD_MESSAGE") than a value; word values with many distinct values
+// are caught by the merge rule instead.
+func idLike(w string) bool {
+	if len(w) < 3 || len(w) > 256 {
+		return false
+	}
+	var letters, vowels, hexLower, hexUpper int
+	qualified, irregular := false, false
+	upper, lower := 0, 0 // in the current '_'-separated part
+	for i := 0; i <= len(w); i++ {
+		cl := uint8(0)
+		if i < len(w) {
+			cl = idClass[w[i]]
+		}
+		if cl&(cLower|cUpper) != 0 {
+			letters++
+			if cl&cVowel != 0 {
+				vowels++
+			}
+			if cl&cLower != 0 {
+				lower++
+				if cl&cHex != 0 {
+					hexLower++
+				}
+			} else {
+				upper++
+				if cl&cHex != 0 {
+					hexUpper++
+				}
+			}
+			continue
+		}
+		// The end of a part of letters, which may be plain: "Started",
+		// "VMs", but not "JobType" or "aBc".
+		if upper > 0 && lower > 0 && !plainWord(w[i-upper-lower:i]) {
+			irregular = true
+		}
+		upper, lower = 0, 0
+		if i < len(w) {
+			// A joiner must stand between letters; "::" counts as one.
+			c, j := w[i], i+1
+			switch c {
+			case '_', '.', '$':
+			case ':':
+				if j >= len(w) || w[j] != ':' {
+					return false
+				}
+				j++
+			default:
+				return false
+			}
+			if i == 0 || j >= len(w) || !isLetter(w[i-1]) || !isLetter(w[j]) {
+				return false
+			}
+			qualified = qualified || c != '_'
+			i = j - 1
+		}
+	}
+	switch {
+	case qualified:
+		return true
+	case letters == len(w) && letters >= minIDLen && (hexLower == letters || hexUpper == letters || vowels == 0):
+		return true
+	}
+	return irregular && letters >= minCaseIDLen
+}
+
+// Classes of bytes for idLike.
+const (
+	cLower = 1 << iota
+	cUpper
+	cVowel
+	cHex
+)
+
+var idClass = func() (t [256]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] |= cLower
+		t[c-'a'+'A'] |= cUpper
+	}
+	for _, c := range "aeiouyAEIOUY" {
+		t[c] |= cVowel
+	}
+	for _, c := range "abcdefABCDEF" {
+		t[c] |= cHex
+	}
+	return t
+}()
+
+// plainWord reports whether the letters w form a plain word: all lower
+// case, all upper case, capitalised, or an upper-case plural ("VMs").
+func plainWord(w string) bool {
+	upper, lower := 0, 0
+	for i := 0; i < len(w); i++ {
+		if isUpper(w[i]) {
+			upper++
+		} else {
+			lower++
+		}
+	}
+	switch {
+	case upper == 0 || lower == 0:
+		return true
+	case upper == 1 && isUpper(w[0]):
+		return true
+	case lower == 1 && w[len(w)-1] == 's' && len(w) >= 3:
+		return true
 	}
 	return false
 }
+
+const (
+	// minIDLen is the shortest all-hex or vowel-less word taken for an id.
+	minIDLen = 6
+	// minCaseIDLen is the fewest letters of a mixed-case id.
+	minCaseIDLen = 5
+)
+
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
 
 const (
 	fnvOffset = 14695981039346656037
