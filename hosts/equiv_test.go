@@ -27,7 +27,7 @@ import (
 //   - `ctx run --json -- CMD...` runs CMD with the inherited environment and
 //     working directory, exits with CMD's status (DESIGN §3), and prints a
 //     JSON object whose "run" field is the run handle ("run:ba3d1020ee8f");
-//   - `ctx get HANDLE#stdout` and `ctx get HANDLE#stderr` print the exact
+//   - `ctx get --full HANDLE#stdout` and `ctx get --full HANDLE#stderr` print the exact
 //     stored bytes of that stream (nothing, successfully, when it is empty);
 //   - `ctx ls --json` prints a JSON array of objects with "run" and "argv";
 //   - CTX_STORE selects the store directory.
@@ -84,7 +84,7 @@ exit $(( $(printf '%s' "$n$*" | wc -c) % 3 ))
 func TestEquivalence(t *testing.T) {
 	ctxBin := os.Getenv("CTX_BIN")
 	if ctxBin == "" {
-		t.Skip("CTX_BIN is not set: build ctx and run `CTX_BIN=/path/to/ctx go test ./hosts/ -run TestEquivalence` to compare original and rewritten commands")
+		ctxBin = buildCtx(t)
 	}
 	ctxBin, err := filepath.Abs(ctxBin)
 	if err != nil {
@@ -451,7 +451,7 @@ func (sb *sandbox) listRuns(t *testing.T, dir, store string) []lsRun {
 
 func (sb *sandbox) get(t *testing.T, dir, store, handle string) []byte {
 	t.Helper()
-	c := exec.Command(sb.ctxBin, "get", handle)
+	c := exec.Command(sb.ctxBin, "get", "--full", handle)
 	c.Dir, c.Env = dir, sb.env(store, false)
 	out, err := c.Output()
 	if err != nil {
@@ -502,7 +502,7 @@ func shimMain(ctxBin string, args []string) int {
 		lf.Close()
 	}
 	get := func(stream string) ([]byte, error) {
-		c := exec.Command(ctxBin, "get", rec.Run+"#"+stream)
+		c := exec.Command(ctxBin, "get", "--full", rec.Run+"#"+stream)
 		c.Stderr = os.Stderr
 		return c.Output()
 	}
@@ -521,4 +521,19 @@ func shimMain(ctxBin string, args []string) int {
 	os.Stdout.WriteString(shimEnd)
 	os.Stderr.Write(stderr)
 	return code
+}
+
+// buildCtx builds the real ctx binary from this module (the go tool is at hand
+// wherever these tests run) so the equivalence test always meets the real CLI.
+func buildCtx(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: skipping the build of ctx; set CTX_BIN to use a built one")
+	}
+	out := filepath.Join(t.TempDir(), "ctx")
+	cmd := exec.Command("go", "build", "-o", out, "github.com/ctxhq/ctx/cmd/ctx")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build ctx: %v\n%s", err, b)
+	}
+	return out
 }

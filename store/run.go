@@ -210,6 +210,7 @@ func (s *Store) Commit(p *Pending, ex Exec, extra *Extra) (*Run, error) {
 		ex.Key = execKey(ex.Start)
 	}
 	ex.RawBytes = m.Stdout.Size + m.Stderr.Size + m.Stdout.Dropped + m.Stderr.Dropped
+	ex.RawTokens = (ex.RawBytes + 3) / 4 // an estimate; ctx bench measures real tokens
 	// Large streams: their frames first, in batches, outside the final transaction.
 	var small []*finishedStream
 	for _, fs := range p.streams {

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
@@ -168,6 +169,9 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	}
 	if !o.full && (reg.lineN > int64(o.limit) || reg.size > defaultByteLimit) {
 		return zoom(ctx, ios.Out, reg, o.limit)
+	}
+	if t.Kind == "run" {
+		st.RecordRetrieval(store.Retrieval{Time: time.Now().UTC(), Run: t.ID, Handle: reg.describe(), Bytes: reg.size})
 	}
 	return copyRegion(ios.Out, reg)
 }

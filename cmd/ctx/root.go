@@ -165,6 +165,8 @@ what was shown and left out, and handles that return any omitted span.`,
 		newBenchCmd(ios),
 		newHookCmd(ios),
 		newInitCmd(ios),
+		newMCPCmd(ios),
+		newStatsCmd(ios),
 		newVersionCmd(ios),
 	)
 	root.CompletionOptions.DisableDefaultCmd = true

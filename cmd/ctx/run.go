@@ -296,7 +296,6 @@ func finishRun(ctx context.Context, ios *IO, st *store.Store, sp *store.Spool, m
 				Record: store.Session{Run: run.ID, Level: opts.Level, Count: sess.Count + 1}}
 		}
 	}
-	ex.RawTokens = (m.Stdout.Size + m.Stderr.Size + 3) / 4
 	if _, err := st.Commit(p, ex, extra); err != nil {
 		return err
 	}

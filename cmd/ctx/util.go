@@ -1,6 +1,9 @@
 package main
 
-import "sort"
+import (
+	"encoding/json"
+	"sort"
+)
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
@@ -10,3 +13,5 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+func decodeJSON(b []byte, v any) error { return json.Unmarshal(b, v) }

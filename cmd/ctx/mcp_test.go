@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ctxBinary returns a path that runs this test binary as ctx (testscript.Main
+// dispatches on the program name).
+func ctxBinary(t *testing.T) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "ctx")
+	if err := os.Symlink(self, link); err != nil {
+		t.Fatal(err)
+	}
+	return link
+}
+
+// TestMCPEndToEnd drives the real `ctx mcp` over stdio with the SDK's client:
+// initialise, list the tools, run a failing command, fetch a span by handle.
+func TestMCPEndToEnd(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	work := t.TempDir()
+	cmd := exec.Command(ctxBinary(t), "mcp")
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "CTX_STORE="+filepath.Join(work, ".ctx"), "CTX_SESSION=")
+	client := mcp.NewClient(&mcp.Implementation{Name: "ctx-test", Version: "0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer cs.Close()
+
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+		if !strings.Contains(tl.Description, "handle") {
+			t.Errorf("tool %s: the description does not teach handles", tl.Name)
+		}
+	}
+	if got := strings.Join(names, ","); got != "ctx_get,ctx_ls,ctx_run,ctx_show" && got != "ctx_run,ctx_get,ctx_ls,ctx_show" {
+		t.Errorf("tools %s", got)
+	}
+
+	script := `for i in $(seq 1 400); do echo "line $i ok"; done; echo "error: widget 7 exploded" >&2; exit 3`
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ctx_run", Arguments: map[string]any{"shell": script}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError {
+		t.Fatalf("ctx_run failed: %v", text(res))
+	}
+	digest := text(res)
+	if !strings.Contains(digest, "exit 3") || !strings.Contains(digest, "widget 7 exploded") {
+		t.Fatalf("digest lacks the exit status or the error line:\n%s", digest)
+	}
+	if strings.Count(digest, "\n") > 80 {
+		t.Errorf("digest of 400 lines is %d lines long", strings.Count(digest, "\n"))
+	}
+	out, _ := res.StructuredContent.(map[string]any)
+	run, _ := out["run"].(string)
+	if !regexp.MustCompile(`^run:[0-9a-f]{12}$`).MatchString(run) || out["exit"] != float64(3) {
+		t.Fatalf("structured result %v", res.StructuredContent)
+	}
+
+	got, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ctx_get", Arguments: map[string]any{"handle": run + "#stdout:L200-202"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "line 200 ok\nline 201 ok\nline 202 ok\n"; text(got) != want {
+		t.Errorf("ctx_get = %q, want %q", text(got), want)
+	}
+	// A whole stream over the inline limit comes back bounded, as a zoom view.
+	zoom, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ctx_get", Arguments: map[string]any{"handle": run + "#stdout"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text(zoom), "zoom view") {
+		t.Errorf("ctx_get of 400 lines is not a zoom view:\n%s", text(zoom))
+	}
+	bad, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ctx_get", Arguments: map[string]any{"handle": "run:nothex"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bad.IsError || !strings.Contains(text(bad), "not hex") {
+		t.Errorf("bad handle: %v %q", bad.IsError, text(bad))
+	}
+	ls, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ctx_ls", Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text(ls), run) {
+		t.Errorf("ctx_ls does not list %s:\n%s", run, text(ls))
+	}
+	shown, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ctx_show", Arguments: map[string]any{"handle": run}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text(shown) != digest {
+		t.Errorf("ctx_show differs from the ctx_run digest")
+	}
+}
+
+func text(r *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
