@@ -147,7 +147,14 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 
 	res := Result{Start: time.Now()}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	if errors.Is(err, syscall.ENOEXEC) {
+		// A script without a #! line: run it with /bin/sh, as shells do.
+		sh := &exec.Cmd{Path: "/bin/sh", Args: append([]string{"sh", path}, o.Argv[1:]...), Dir: o.Dir, Env: o.Env,
+			Stdin: cmd.Stdin, Stdout: cmd.Stdout, Stderr: cmd.Stderr, SysProcAttr: cmd.SysProcAttr}
+		cmd, err = sh, sh.Start()
+	}
+	if err != nil {
 		return Result{}, startError(o.Argv[0], err)
 	}
 	for _, e := range ends {
