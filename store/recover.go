@@ -84,13 +84,6 @@ func (s *Store) recoverSpool(dir string) Recovered {
 			sp.streams[name] = w
 		}
 	}
-	f, err := os.OpenFile(filepath.Join(dir, "interleave.recovered"), os.O_CREATE|os.O_RDWR|os.O_TRUNC, 0o600)
-	if err != nil {
-		rec.Err = err
-		return rec
-	}
-	sp.interF = f
-	sp.inter = newBufWriter(f)
 	m := Manifest{Argv: meta.Argv, Dir: meta.Dir, Mode: meta.Mode, Exit: -1, Status: StatusRecovered}
 	ex := Exec{Argv: meta.Argv, Start: meta.Started, Session: meta.Session, PID: meta.PID,
 		Note: "ctx stopped before the command finished; the output up to that point was recovered, the exit status is unknown"}

@@ -324,9 +324,6 @@ func (sp *Spool) Release() {
 	for _, w := range sp.streams {
 		w.close()
 	}
-	if sp.interF != nil {
-		sp.interF.Close()
-	}
 	_ = os.RemoveAll(sp.dir)
 	if sp.lock != nil {
 		sp.lock.Close()

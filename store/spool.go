@@ -1,7 +1,7 @@
 package store
 
 import (
-	"bufio"
+	"bytes"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
@@ -28,9 +28,8 @@ type Spool struct {
 	dir        string
 	lock       *os.File
 	Meta       SpoolMeta
-	mu         sync.Mutex // orders interleave entries across stream goroutines
-	inter      *bufio.Writer
-	interF     *os.File
+	mu         sync.Mutex   // orders interleave entries across stream goroutines
+	inter      bytes.Buffer // the interleave index: one entry per switch of stream, so kept in memory
 	lastStream byte
 	pending    uint64
 
@@ -93,16 +92,8 @@ func (s *Store) NewSpool(meta SpoolMeta) (*Spool, error) {
 		return nil, storeErr(tmp, "write spool", err)
 	}
 	sp := &Spool{dir: dir, lock: lock, Meta: meta, streams: map[string]*StreamWriter{}}
-	f, err := os.OpenFile(filepath.Join(dir, "interleave"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
-		sp.Abort()
-		return nil, storeErr(dir, "create spool", err)
-	}
-	sp.interF, sp.inter = f, newBufWriter(f)
 	return sp, nil
 }
-
-func newBufWriter(f *os.File) *bufio.Writer { return bufio.NewWriterSize(f, 16<<10) }
 
 func writeFileSync(path string, b []byte) error {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
@@ -178,9 +169,6 @@ func (sp *Spool) Abort() {
 	for _, w := range sp.streams {
 		w.close()
 	}
-	if sp.interF != nil {
-		sp.interF.Close()
-	}
 	_ = os.RemoveAll(sp.dir)
 	if sp.lock != nil {
 		sp.lock.Close()
@@ -214,22 +202,28 @@ var rawHeader = []byte("ctx-spool\x00\x00\x00\x00\x00\x00\n")
 const rawBase = int64(16) // len(rawHeader)
 
 func newStreamWriter(sp *Spool, name string, capBytes int64) (*StreamWriter, error) {
-	raw, err := os.OpenFile(filepath.Join(sp.dir, name+".raw"), os.O_CREATE|os.O_RDWR|os.O_TRUNC, 0o600)
+	head := capBytes / 2
+	return &StreamWriter{sp: sp, name: name, code: streamCode(name), head: head, ring: capBytes - head}, nil
+}
+
+// open creates the stream's spool files on its first bytes: a stream that
+// stays empty (most stderr) costs no files.
+func (w *StreamWriter) open() error {
+	raw, err := os.OpenFile(filepath.Join(w.sp.dir, w.name+".raw"), os.O_CREATE|os.O_RDWR|os.O_TRUNC, 0o600)
 	if err != nil {
-		return nil, storeErr(sp.dir, "create spool", err)
+		return storeErr(w.sp.dir, "create spool", err)
 	}
 	if _, err := raw.Write(rawHeader); err != nil {
 		raw.Close()
-		return nil, storeErr(sp.dir, "write spool", err)
+		return storeErr(w.sp.dir, "write spool", err)
 	}
-	frF, err := os.OpenFile(filepath.Join(sp.dir, name+".frames"), os.O_CREATE|os.O_RDWR|os.O_TRUNC, 0o600)
+	frF, err := os.OpenFile(filepath.Join(w.sp.dir, w.name+".frames"), os.O_CREATE|os.O_RDWR|os.O_TRUNC, 0o600)
 	if err != nil {
 		raw.Close()
-		return nil, storeErr(sp.dir, "create spool", err)
+		return storeErr(w.sp.dir, "create spool", err)
 	}
-	head := capBytes / 2
-	return &StreamWriter{sp: sp, name: name, code: streamCode(name), raw: raw, frF: frF, fr: newFramer(frF),
-		head: head, ring: capBytes - head}, nil
+	w.raw, w.frF, w.fr = raw, frF, newFramer(frF)
+	return nil
 }
 
 // Write spools p. It returns an error only when the spool cannot be written
@@ -240,6 +234,11 @@ func (w *StreamWriter) Write(p []byte) (int, error) {
 		return 0, nil
 	}
 	w.sp.note(w.code, n)
+	if w.raw == nil && w.err == nil {
+		if err := w.open(); err != nil {
+			w.err = err
+		}
+	}
 	if w.err != nil {
 		w.total += int64(n)
 		return n, w.err
@@ -324,8 +323,13 @@ type finishedStream struct {
 // and waits for the compressor.
 func (w *StreamWriter) finish() (*finishedStream, error) {
 	if w.err != nil {
-		w.fr.finish()
+		if w.fr != nil {
+			w.fr.finish()
+		}
 		return nil, w.err
+	}
+	if w.raw == nil {
+		return &finishedStream{name: w.name, id: emptyID, meta: &blobMeta{endsWithNewline: true}}, nil
 	}
 	fs := &finishedStream{name: w.name, frames: w.frF}
 	if w.total > w.head+w.ring {
@@ -370,13 +374,9 @@ func copyRange(fr *framer, f *os.File, off, n int64) error {
 // interleave returns the finished interleave index.
 func (sp *Spool) interleave() ([]byte, error) {
 	sp.mu.Lock()
+	defer sp.mu.Unlock()
 	sp.flushNoteLocked()
-	err := sp.inter.Flush()
-	sp.mu.Unlock()
-	if err != nil {
-		return nil, storeErr(sp.dir, "write spool", err)
-	}
-	return os.ReadFile(sp.interF.Name())
+	return bytes.Clone(sp.inter.Bytes()), nil
 }
 
 // orphanSpools lists spool directories whose capturing process is gone, oldest
@@ -426,15 +426,6 @@ func (s *Store) orphanSpools() []string {
 func (sp *Spool) Unlock() {
 	for _, w := range sp.streams {
 		w.close()
-	}
-	if sp.inter != nil {
-		sp.mu.Lock()
-		sp.flushNoteLocked()
-		_ = sp.inter.Flush()
-		sp.mu.Unlock()
-	}
-	if sp.interF != nil {
-		sp.interF.Close()
 	}
 	if sp.lock != nil {
 		sp.lock.Close()

@@ -56,10 +56,11 @@ type Store struct {
 	root    string // the workspace root commands' directories are recorded relative to
 	timeout time.Duration
 
-	mu       sync.Mutex
-	db       *bolt.DB
-	readOnly bool
-	openedAt time.Time
+	mu          sync.Mutex
+	db          *bolt.DB
+	readOnly    bool
+	openedAt    time.Time
+	initialized bool // the schema has been checked in this process
 }
 
 // Location says where a store lives and which workspace it serves.
@@ -217,25 +218,45 @@ func (s *Store) openLocked(readOnly bool) error {
 		return storeErr(path, "open store", err)
 	}
 	s.db, s.readOnly, s.openedAt = db, readOnly, time.Now()
-	if !readOnly {
-		err := db.Update(func(tx *bolt.Tx) error {
-			for _, b := range allBuckets {
-				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-					return err
-				}
-			}
+	if !readOnly && !s.initialized {
+		// Check the schema in a read transaction; write only when the store
+		// is new (an empty write transaction still costs two fsyncs).
+		ready := false
+		err := db.View(func(tx *bolt.Tx) error {
 			m := tx.Bucket(bucketMeta)
-			if v := m.Get([]byte("schema")); v == nil {
-				return m.Put([]byte("schema"), []byte(schemaVersion))
-			} else if string(v) != schemaVersion {
+			if m == nil {
+				return nil
+			}
+			if v := m.Get([]byte("schema")); v != nil && string(v) != schemaVersion {
 				return fmt.Errorf("store schema %s, this ctx reads %s: %w", v, schemaVersion, ErrCorrupt)
+			}
+			ready = true
+			for _, b := range allBuckets {
+				ready = ready && tx.Bucket(b) != nil
 			}
 			return nil
 		})
+		if err == nil && !ready {
+			err = db.Update(func(tx *bolt.Tx) error {
+				for _, b := range allBuckets {
+					if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+						return err
+					}
+				}
+				m := tx.Bucket(bucketMeta)
+				if v := m.Get([]byte("schema")); v == nil {
+					return m.Put([]byte("schema"), []byte(schemaVersion))
+				} else if string(v) != schemaVersion {
+					return fmt.Errorf("store schema %s, this ctx reads %s: %w", v, schemaVersion, ErrCorrupt)
+				}
+				return nil
+			})
+		}
 		if err != nil {
 			_ = s.closeLocked()
 			return damaged(path, err)
 		}
+		s.initialized = true
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -220,24 +219,24 @@ func (p *parser) blank() {
 }
 
 var (
-	reRustSub     = regexp.MustCompile(`^(?:note|help|warning|suggestion)(?:\[[^\]]*\])?: `)
-	reLintAttr    = regexp.MustCompile("#\\[(?:warn|deny|forbid)\\(([\\w:]+)\\)\\]")
-	reHlintCont   = regexp.MustCompile(`^(?:Found|Perhaps|Note|Why not|Why Not):`)
-	reTSCSource   = regexp.MustCompile(`^\d+ `)
-	reSbtPrefix   = regexp.MustCompile(`^\[(error|warn|warning|info|ERROR|WARNING|WARN|INFO)\]\s`)
-	reGoPkg       = regexp.MustCompile(`^# (\[?[\w./~-]+(?: \[[\w./~-]+\.test\])?\]?)$`)
-	rePylintMod   = regexp.MustCompile(`^\*{5,} Module (\S+)`)
-	reReekHeader  = regexp.MustCompile(`^(\S.*?) -- (\d+) warnings?:$`)
-	reBuildResult = regexp.MustCompile(`^Build (FAILED|succeeded)\.$`)
-	reRustHeader  = regexp.MustCompile(`^(error|warning|note|help)(?:\[([^\]\s]+)\])?: (.*)$`)
-	reArrowHead   = regexp.MustCompile(`^([A-Z][A-Z0-9]*[0-9]+|[a-z][a-z0-9-]*(?:\[[\w-]+\])?)(?:\s+\[\*\])?:?\s+(.+)$`)
-	reProgSev     = regexp.MustCompile(`^([\w.+/\\-]+): (fatal error|internal compiler error|error|warning|note): (.*)$`)
-	reLinker      = regexp.MustCompile(`^(?:\S*/)?(ld|ld\.\w+|lld|ld64\.lld|gold|collect2): (.*)$`)
-	reMakeLoc     = regexp.MustCompile(`^(\S+):(\d+): \*\*\* (.*)$`)
-	reMakeErr     = regexp.MustCompile(`^g?make(?:\[\d+\])?: \*\*\* (.*)$`)
-	reSevPrefix   = regexp.MustCompile(`^(error|warning|ERROR|WARNING|Error|Warning|fatal error)\s*:\s*`)
-	reErrorish    = regexp.MustCompile(`(?:(?i:(?:^|[\s\[(])(?:error|fatal)(?:\]|:|\[|\s+[A-Z]+\d+:))|\bERROR\b)`)
-	reGccContext  = regexp.MustCompile(`^(?:In file included from \S+:\d+|\s+from \S+:\d+[,:]$|\S.*?: (?:In (?:member |static member |)function|In constructor|In destructor|In instantiation of|In substitution of|In lambda function|In copy constructor|At global scope|At top level)\b.*:$|\S+:\d+:\d+:\s+(?:required from|required by|in expansion of|in definition of|instantiated from|recursively required|in 'constexpr' expansion|in instantiation))`)
+	reRustSub     = lines.Lazy(`^(?:note|help|warning|suggestion)(?:\[[^\]]*\])?: `)
+	reLintAttr    = lines.Lazy("#\\[(?:warn|deny|forbid)\\(([\\w:]+)\\)\\]")
+	reHlintCont   = lines.Lazy(`^(?:Found|Perhaps|Note|Why not|Why Not):`)
+	reTSCSource   = lines.Lazy(`^\d+ `)
+	reSbtPrefix   = lines.Lazy(`^\[(error|warn|warning|info|ERROR|WARNING|WARN|INFO)\]\s`)
+	reGoPkg       = lines.Lazy(`^# (\[?[\w./~-]+(?: \[[\w./~-]+\.test\])?\]?)$`)
+	rePylintMod   = lines.Lazy(`^\*{5,} Module (\S+)`)
+	reReekHeader  = lines.Lazy(`^(\S.*?) -- (\d+) warnings?:$`)
+	reBuildResult = lines.Lazy(`^Build (FAILED|succeeded)\.$`)
+	reRustHeader  = lines.Lazy(`^(error|warning|note|help)(?:\[([^\]\s]+)\])?: (.*)$`)
+	reArrowHead   = lines.Lazy(`^([A-Z][A-Z0-9]*[0-9]+|[a-z][a-z0-9-]*(?:\[[\w-]+\])?)(?:\s+\[\*\])?:?\s+(.+)$`)
+	reProgSev     = lines.Lazy(`^([\w.+/\\-]+): (fatal error|internal compiler error|error|warning|note): (.*)$`)
+	reLinker      = lines.Lazy(`^(?:\S*/)?(ld|ld\.\w+|lld|ld64\.lld|gold|collect2): (.*)$`)
+	reMakeLoc     = lines.Lazy(`^(\S+):(\d+): \*\*\* (.*)$`)
+	reMakeErr     = lines.Lazy(`^g?make(?:\[\d+\])?: \*\*\* (.*)$`)
+	reSevPrefix   = lines.Lazy(`^(error|warning|ERROR|WARNING|Error|Warning|fatal error)\s*:\s*`)
+	reErrorish    = lines.Lazy(`(?:(?i:(?:^|[\s\[(])(?:error|fatal)(?:\]|:|\[|\s+[A-Z]+\d+:))|\bERROR\b)`)
+	reGccContext  = lines.Lazy(`^(?:In file included from \S+:\d+|\s+from \S+:\d+[,:]$|\S.*?: (?:In (?:member |static member |)function|In constructor|In destructor|In instantiation of|In substitution of|In lambda function|In copy constructor|At global scope|At top level)\b.*:$|\S+:\d+:\d+:\s+(?:required from|required by|in expansion of|in definition of|instantiated from|recursively required|in 'constexpr' expansion|in instantiation))`)
 )
 
 func gccContext(text string) bool {
@@ -705,10 +704,10 @@ func (p *parser) stylishRow(n int, m []string) {
 }
 
 var (
-	reProject    = regexp.MustCompile(`\s\[([^\[\]]+\.[a-z]*proj)\]$`)
-	reSorbetCode = regexp.MustCompile(`\shttps://srb\.help/(\d+)$`)
-	reWide       = regexp.MustCompile(`\s{2,}`)
-	reRule       = regexp.MustCompile(`^[@\w][\w@/.-]*$`)
+	reProject    = lines.Lazy(`\s\[([^\[\]]+\.[a-z]*proj)\]$`)
+	reSorbetCode = lines.Lazy(`\shttps://srb\.help/(\d+)$`)
+	reWide       = lines.Lazy(`\s{2,}`)
+	reRule       = lines.Lazy(`^[@\w][\w@/.-]*$`)
 )
 
 func (p *parser) unclassified(n int, t string, indent int) {

@@ -2,7 +2,6 @@ package diag
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
@@ -29,7 +28,7 @@ var Profile = evidence.Profile{
 // left to Content.
 func Argv(argv []string) bool { return ToolOf(argv) != "" }
 
-var reCC = regexp.MustCompile(`^(?:[\w.]+-)*(gcc|g\+\+|cc|c\+\+|clang|clang\+\+|clang-cl|clang-tidy|cpp)(?:-\d+(?:\.\d+)*)?$`)
+var reCC = lines.Lazy(`^(?:[\w.]+-)*(gcc|g\+\+|cc|c\+\+|clang|clang\+\+|clang-cl|clang-tidy|cpp)(?:-\d+(?:\.\d+)*)?$`)
 
 // ToolOf names the tool a normalised command line runs, or "" when argv is not
 // one this profile claims. The names are the values of Graph.Tool and
@@ -182,7 +181,7 @@ func Content(src *evidence.Source) bool {
 	return shaped > 0 && total > 0 && (strong > 0 && shaped*10 >= total*3 || shaped*10 >= total*6)
 }
 
-var reTestRunner = regexp.MustCompile(`^(?:=== RUN|--- (?:FAIL|PASS|SKIP):|ok\s+\S+\s+(?:[\d.]+s|\(cached\))|FAIL\s+\S+\s+(?:[\d.]+s|\[)|PASS$|FAIL$|test result: |running \d+ tests?$|=+ .*test session starts|Tests?:\s+\d+|Test Suites?:|collected \d+ items)`)
+var reTestRunner = lines.Lazy(`^(?:=== RUN|--- (?:FAIL|PASS|SKIP):|ok\s+\S+\s+(?:[\d.]+s|\(cached\))|FAIL\s+\S+\s+(?:[\d.]+s|\[)|PASS$|FAIL$|test result: |running \d+ tests?$|=+ .*test session starts|Tests?:\s+\d+|Test Suites?:|collected \d+ items)`)
 
 func testRunnerLine(line string) bool {
 	if line == "" {
@@ -195,7 +194,7 @@ func testRunnerLine(line string) bool {
 	return false
 }
 
-var reCargoStatus = regexp.MustCompile(`^\s+(?:Compiling|Checking|Fresh|Running|Building|Blocking|Updating|Downloading|Downloaded|Locking|Adding|Packaging|Documenting|Scraping|Removed|Installing|Replacing|Unpacking|Verifying|Archiving)\s`)
+var reCargoStatus = lines.Lazy(`^\s+(?:Compiling|Checking|Fresh|Running|Building|Blocking|Updating|Downloading|Downloaded|Locking|Adding|Packaging|Documenting|Scraping|Removed|Installing|Replacing|Unpacking|Verifying|Archiving)\s`)
 
 // contentClass grades one line for detection: 2 a diagnostic with an explicit
 // severity or a tool's own summary, 1 part of a diagnostic block (a bare

@@ -1,11 +1,11 @@
 package diag
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles/lines"
 )
 
 // A loc is a location found at the start of a line, with the text after it.
@@ -26,30 +26,30 @@ type loc struct {
 // Line shapes that need a regular expression. Everything else is hand-parsed.
 var (
 	// eslint compact: "/path/a.js: line 2, col 10, Error - msg (rule)"
-	reCompact = regexp.MustCompile(`^(.+?): line (\d+), col (\d+), (Error|Warning|Info) - (.*)$`)
+	reCompact = lines.Lazy(`^(.+?): line (\d+), col (\d+), (Error|Warning|Info) - (.*)$`)
 	// puppet-lint: "/m/init.pp - ERROR: msg on line 7" (optionally "(check: name)")
-	rePuppet = regexp.MustCompile(`^(\S.*?) - (ERROR|WARNING|FIXED|IGNORED): (.*) on line (\d+)(?::(\d+))?(?: \(check: ([\w-]+)\))?$`)
+	rePuppet = lines.Lazy(`^(\S.*?) - (ERROR|WARNING|FIXED|IGNORED): (.*) on line (\d+)(?::(\d+))?(?: \(check: ([\w-]+)\))?$`)
 	// scalastyle: "warning file=/a.scala message=msg line=6 column=7"
-	reScalastyle = regexp.MustCompile(`^(error|warning|info) file=(\S+) message=(.*?)(?: line=(\d+))?(?: column=(\d+))?$`)
+	reScalastyle = lines.Lazy(`^(error|warning|info) file=(\S+) message=(.*?)(?: line=(\d+))?(?: column=(\d+))?$`)
 	// protolint and old cppcheck: "[a.proto:11:5] msg", "[a.c:3]: (error) msg"
-	reBracketLoc = regexp.MustCompile(`^\[((?:[A-Za-z]:)?[^\s\[\]:]+):(\d+)(?::(\d+))?\]:?\s*(.*)$`)
+	reBracketLoc = lines.Lazy(`^\[((?:[A-Za-z]:)?[^\s\[\]:]+):(\d+)(?::(\d+))?\]:?\s*(.*)$`)
 	// tslint: "a.ts[418, 38]: msg", optionally "ERROR: (rule) a.ts[3, 5]: msg"
-	reTslint = regexp.MustCompile(`^(?:(ERROR|WARNING): )?(?:\(([\w-]+)\) )?(\S+)\[(\d+), (\d+)\]: (.*)$`)
+	reTslint = lines.Lazy(`^(?:(ERROR|WARNING): )?(?:\(([\w-]+)\) )?(\S+)\[(\d+), (\d+)\]: (.*)$`)
 	// Maven/javac via maven: "/a/App.java:[12,5] msg"
-	reMaven = regexp.MustCompile(`^(\S+?):\[(\d+),(\d+)\]\s*(.*)$`)
+	reMaven = lines.Lazy(`^(\S+?):\[(\d+),(\d+)\]\s*(.*)$`)
 	// Kotlin: "e: /a/b.kt: (3, 5): msg"
-	reKotlinOld = regexp.MustCompile(`^(\S+?): \((\d+), (\d+)\): (.*)$`)
+	reKotlinOld = lines.Lazy(`^(\S+?): \((\d+), (\d+)\): (.*)$`)
 	// The linker: "main.c:(.text+0x9): undefined reference to `f'"
-	reLinkerLoc = regexp.MustCompile(`^([^\s:]+):\((\.?[\w.$@]+)(?:\+0x[0-9a-fA-F]+)?\): (.*)$`)
+	reLinkerLoc = lines.Lazy(`^([^\s:]+):\((\.?[\w.$@]+)(?:\+0x[0-9a-fA-F]+)?\): (.*)$`)
 	// black: "error: cannot format a.py: Cannot parse: 1:3: text" (newer: "Cannot parse for target version …: 1:3: text")
-	reBlackParse = regexp.MustCompile(`^error: cannot format (.+?): (Cannot parse.*?): (\d+):(\d+): (.*)$`)
-	reBlackWould = regexp.MustCompile(`^(?:would reformat|Would reformat:) (.+)$`)
+	reBlackParse = lines.Lazy(`^error: cannot format (.+?): (Cannot parse.*?): (\d+):(\d+): (.*)$`)
+	reBlackWould = lines.Lazy(`^(?:would reformat|Would reformat:) (.+)$`)
 	// eslint stylish and stylelint rows under a file header: "  1:7  error  msg  rule"
-	reStylishRow = regexp.MustCompile(`^\s+(\d+):(\d+)\s+(error|warning|info|✖|⚠|×|‼|ℹ)\s+(.*)$`)
+	reStylishRow = lines.Lazy(`^\s+(\d+):(\d+)\s+(error|warning|info|✖|⚠|×|‼|ℹ)\s+(.*)$`)
 )
 
 // msbuildPrefix strips the "12>" node prefix msbuild puts on lines.
-var reMSBuildNode = regexp.MustCompile(`^\d+>`)
+var reMSBuildNode = lines.Lazy(`^\d+>`)
 
 // findLoc recognises a diagnostic location at the start of s (which has its
 // indentation removed). It reports ok=false when s does not start with one.
@@ -287,21 +287,21 @@ func hasExt(p string) bool {
 // A severity word at the start of a message: "error:", "warning[W0]:",
 // "[warning]", "(error)", "error TS2322:", "- error TS2322:".
 var (
-	reLeadSev    = regexp.MustCompile(`^(?i)(fatal error|internal compiler error|error|warning|warn|note|info|information|hint|help|remark|suggestion|style|performance|portability|convention|refactor|fatal|critical|ignore|ignored|fixed|message)(?:\[([^\]\s]+)\]|\s+([A-Z]{1,5}\d{2,6}))?\s*:\s*`)
-	reBracketSev = regexp.MustCompile(`^(?i)[\[(](fatal error|error|warning|warn|note|info|information|hint|style|performance|portability|debug)[\])]\s+`)
+	reLeadSev    = lines.Lazy(`^(?i)(fatal error|internal compiler error|error|warning|warn|note|info|information|hint|help|remark|suggestion|style|performance|portability|convention|refactor|fatal|critical|ignore|ignored|fixed|message)(?:\[([^\]\s]+)\]|\s+([A-Z]{1,5}\d{2,6}))?\s*:\s*`)
+	reBracketSev = lines.Lazy(`^(?i)[\[(](fatal error|error|warning|warn|note|info|information|hint|style|performance|portability|debug)[\])]\s+`)
 	// Rubocop-style single letters: "C: ", "W: ", "E: ", "F: ", "R: ", "I: ".
-	reLetterSev = regexp.MustCompile(`^([CWEFRI]): (?:\[(?:Correctable|Corrected|Todo)\] )?`)
+	reLetterSev = lines.Lazy(`^([CWEFRI]): (?:\[(?:Correctable|Corrected|Todo)\] )?`)
 	// pylint: "C0114: msg (symbol)"
-	rePylintCode = regexp.MustCompile(`^([CRWEFI]\d{4}): `)
+	rePylintCode = lines.Lazy(`^([CRWEFI]\d{4}): `)
 	// flake8, pycodestyle, ruff, luacheck with codes: "E501 line too long", "F401 [*] msg"
-	rePyCode = regexp.MustCompile(`^([A-Z]{1,8}\d{2,4})(?:\s+\[\*\])?\s+`)
+	rePyCode = lines.Lazy(`^([A-Z]{1,8}\d{2,4})(?:\s+\[\*\])?\s+`)
 	// ansible-lint and friends: "[E201] msg"
-	reBracketCode = regexp.MustCompile(`^\[([A-Za-z][\w.-]*\d[\w.-]*|[a-z][\w-]*\[[\w-]+\])\]\s+`)
+	reBracketCode = lines.Lazy(`^\[([A-Za-z][\w.-]*\d[\w.-]*|[a-z][\w-]*\[[\w-]+\])\]\s+`)
 	// rubocop/standard cop names and reek smells: "Style/Foo: msg", "FeatureEnvy: msg"
-	reCopCode = regexp.MustCompile(`^([A-Z][A-Za-z0-9]+(?:/[A-Z][A-Za-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+): `)
+	reCopCode = lines.Lazy(`^([A-Z][A-Za-z0-9]+(?:/[A-Z][A-Za-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+): `)
 	// Trailing codes: "[-Wunused]" (gcc), "  [arg-type]" (mypy), "(SA4006)", "(errcheck)", "(no-unused-vars)".
-	reTrailBracket = regexp.MustCompile(`\s\[([\w=+-]*[A-Za-z][\w=+.-]*(?:,[\w=+.-]+)*)\]$`)
-	reTrailParen   = regexp.MustCompile(`\s\(([@\w][\w@/.-]*\w)\)$`)
+	reTrailBracket = lines.Lazy(`\s\[([\w=+-]*[A-Za-z][\w=+.-]*(?:,[\w=+.-]+)*)\]$`)
+	reTrailParen   = lines.Lazy(`\s\(([@\w][\w@/.-]*\w)\)$`)
 )
 
 // classify splits the text after a location into severity, code and message.

@@ -1,8 +1,9 @@
 package diag
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/ctxhq/ctx/profiles/lines"
 )
 
 // A summary is a tool's own closing line: counts in the tool's words and what
@@ -17,7 +18,7 @@ type summary struct {
 }
 
 type summaryRule struct {
-	re *regexp.Regexp
+	re *lines.Regexp
 	fn func(m []string) summary
 }
 
@@ -60,22 +61,22 @@ func failIf(n int) string {
 
 var summaryRules = []summaryRule{
 	// eslint, stylelint: "✖ 7 problems (5 errors, 2 warnings)"
-	{regexp.MustCompile(`^[✖×] (\d+) problems? \((\d+) errors?, (\d+) warnings?\)`), func(m []string) summary {
+	{lines.Lazy(`^[✖×] (\d+) problems? \((\d+) errors?, (\d+) warnings?\)`), func(m []string) summary {
 		e := count(m[2])
 		return summary{tool: "eslint", counts: map[string]int{"problems": count(m[1]), "errors": e, "warnings": count(m[3])}, verdict: failIf(e)}
 	}},
-	{regexp.MustCompile(`^\s*(\d+) errors? and (\d+) warnings? potentially fixable`), func(m []string) summary {
+	{lines.Lazy(`^\s*(\d+) errors? and (\d+) warnings? potentially fixable`), func(m []string) summary {
 		return summary{noise: true}
 	}},
-	{regexp.MustCompile(`^ESLint found too many warnings \(maximum: (\d+)\)`), func(m []string) summary {
+	{lines.Lazy(`^ESLint found too many warnings \(maximum: (\d+)\)`), func(m []string) summary {
 		return summary{tool: "eslint", counts: map[string]int{"max_warnings": count(m[1])}, verdict: "fail"}
 	}},
 	// eslint compact and unix: "7 problems"
-	{regexp.MustCompile(`^(\d+) problems?$`), func(m []string) summary {
+	{lines.Lazy(`^(\d+) problems?$`), func(m []string) summary {
 		return summary{tool: "eslint", counts: map[string]int{"problems": count(m[1])}}
 	}},
 	// mypy: "Found 3 errors in 1 file (checked 1 source file)"
-	{regexp.MustCompile(`^Found (\d+) errors? in (\d+) files? \((?:checked (\d+) source files?|errors prevented further checking)\)`), func(m []string) summary {
+	{lines.Lazy(`^Found (\d+) errors? in (\d+) files? \((?:checked (\d+) source files?|errors prevented further checking)\)`), func(m []string) summary {
 		e := count(m[1])
 		s := summary{tool: "mypy", counts: map[string]int{"errors": e, "files": count(m[2])}, verdict: failIf(e)}
 		if m[3] != "" {
@@ -83,11 +84,11 @@ var summaryRules = []summaryRule{
 		}
 		return s
 	}},
-	{regexp.MustCompile(`^Success: no issues found in (\d+) source files?`), func(m []string) summary {
+	{lines.Lazy(`^Success: no issues found in (\d+) source files?`), func(m []string) summary {
 		return summary{tool: "mypy", counts: map[string]int{"errors": 0, "checked": count(m[1])}, verdict: "pass"}
 	}},
 	// tsc: "Found 4 errors in 2 files.", "Found 1 error in src/a.ts:3", "Found 0 errors. Watching…"
-	{regexp.MustCompile(`^Found (\d+) errors?(?: in (\d+) files?| in the same file, starting at: .*| in \S+:\d+)?\.(?:\s+Watching for file changes\.)?$`), func(m []string) summary {
+	{lines.Lazy(`^Found (\d+) errors?(?: in (\d+) files?| in the same file, starting at: .*| in \S+:\d+)?\.(?:\s+Watching for file changes\.)?$`), func(m []string) summary {
 		e := count(m[1])
 		// tsc and ruff both print this line; argv tells them apart (see addSummary).
 		s := summary{counts: map[string]int{"errors": e}, verdict: failIf(e)}
@@ -97,19 +98,19 @@ var summaryRules = []summaryRule{
 		return s
 	}},
 	// ruff: "Found 3 errors.", "Found 3 errors (2 fixed, 1 remaining)."
-	{regexp.MustCompile(`^Found (\d+) errors? \((\d+) fixed, (\d+) remaining\)\.$`), func(m []string) summary {
+	{lines.Lazy(`^Found (\d+) errors? \((\d+) fixed, (\d+) remaining\)\.$`), func(m []string) summary {
 		r := count(m[3])
 		return summary{tool: "ruff", counts: map[string]int{"errors": count(m[1]), "fixed": count(m[2]), "remaining": r}, verdict: failIf(r)}
 	}},
-	{regexp.MustCompile(`^\[\*\] (\d+) fixable with the`), func(m []string) summary {
+	{lines.Lazy(`^\[\*\] (\d+) fixable with the`), func(m []string) summary {
 		return summary{noise: true}
 	}},
-	{regexp.MustCompile(`^No fixes available \(`), func(m []string) summary { return summary{noise: true} }},
-	{regexp.MustCompile(`^All checks passed!$`), func(m []string) summary {
+	{lines.Lazy(`^No fixes available \(`), func(m []string) summary { return summary{noise: true} }},
+	{lines.Lazy(`^All checks passed!$`), func(m []string) summary {
 		return summary{tool: "ruff", counts: map[string]int{"errors": 0}, verdict: "pass"}
 	}},
 	// scalastyle: "Found 1 errors", "Found 1 warnings", "Processed 1 file(s)", "Finished in 358 ms"
-	{regexp.MustCompile(`^Found (\d+) (errors|warnings|infos)$`), func(m []string) summary {
+	{lines.Lazy(`^Found (\d+) (errors|warnings|infos)$`), func(m []string) summary {
 		n := count(m[1])
 		s := summary{tool: "scalastyle", counts: map[string]int{m[2]: n}}
 		if m[2] == "errors" {
@@ -117,15 +118,15 @@ var summaryRules = []summaryRule{
 		}
 		return s
 	}},
-	{regexp.MustCompile(`^Processed (\d+) file\(s\)$`), func(m []string) summary { return summary{noise: true} }},
-	{regexp.MustCompile(`^Finished in \d+ ms$`), func(m []string) summary { return summary{noise: true} }},
+	{lines.Lazy(`^Processed (\d+) file\(s\)$`), func(m []string) summary { return summary{noise: true} }},
+	{lines.Lazy(`^Finished in \d+ ms$`), func(m []string) summary { return summary{noise: true} }},
 	// pylint: "Your code has been rated at 7.50/10 (previous run: …)"
-	{regexp.MustCompile(`^Your code has been rated at (-?[\d.]+)/10`), func(m []string) summary {
+	{lines.Lazy(`^Your code has been rated at (-?[\d.]+)/10`), func(m []string) summary {
 		return summary{tool: "pylint", attrs: map[string]string{"rating": m[1] + "/10"}}
 	}},
-	{regexp.MustCompile(`^-{10,}$`), func(m []string) summary { return summary{noise: true} }},
+	{lines.Lazy(`^-{10,}$`), func(m []string) summary { return summary{noise: true} }},
 	// rubocop, standardrb, fasterer: "55 files inspected, 262 offenses detected, 3 offenses autocorrectable"
-	{regexp.MustCompile(`^(\d+) files? inspected, (no|\d+) offenses? detected(?:, (\d+) offenses? (?:auto-?)?correct(?:ed|able))?`), func(m []string) summary {
+	{lines.Lazy(`^(\d+) files? inspected, (no|\d+) offenses? detected(?:, (\d+) offenses? (?:auto-?)?correct(?:ed|able))?`), func(m []string) summary {
 		o := count(m[2])
 		s := summary{tool: "rubocop", counts: map[string]int{"files": count(m[1]), "offenses": o}, verdict: failIf(o)}
 		if m[3] != "" {
@@ -133,16 +134,16 @@ var summaryRules = []summaryRule{
 		}
 		return s
 	}},
-	{regexp.MustCompile(`^Inspecting (\d+) files?$`), func(m []string) summary { return summary{noise: true} }},
-	{regexp.MustCompile(`^Offenses:$`), func(m []string) summary { return summary{noise: true} }},
+	{lines.Lazy(`^Inspecting (\d+) files?$`), func(m []string) summary { return summary{noise: true} }},
+	{lines.Lazy(`^Offenses:$`), func(m []string) summary { return summary{noise: true} }},
 	// reek: "65 total warnings"
-	{regexp.MustCompile(`^(\d+) total warnings?$`), func(m []string) summary {
+	{lines.Lazy(`^(\d+) total warnings?$`), func(m []string) summary {
 		n := count(m[1])
 		return summary{tool: "reek", counts: map[string]int{"warnings": n}}
 	}},
-	{regexp.MustCompile(`^Inspecting (\d+) file\(s\):$`), func(m []string) summary { return summary{noise: true} }},
+	{lines.Lazy(`^Inspecting (\d+) file\(s\):$`), func(m []string) summary { return summary{noise: true} }},
 	// clang: "2 warnings and 2 errors generated.", "1 error generated."
-	{regexp.MustCompile(`^(\d+) (warnings?|errors?)(?: and (\d+) (errors?))? generated\.$`), func(m []string) summary {
+	{lines.Lazy(`^(\d+) (warnings?|errors?)(?: and (\d+) (errors?))? generated\.$`), func(m []string) summary {
 		s := summary{tool: "clang", counts: map[string]int{}}
 		s.counts[plural(m[2])] = count(m[1])
 		if m[3] != "" {
@@ -155,21 +156,21 @@ var summaryRules = []summaryRule{
 		return s
 	}},
 	// gcc
-	{regexp.MustCompile(`^compilation terminated\.$`), func(m []string) summary {
+	{lines.Lazy(`^compilation terminated\.$`), func(m []string) summary {
 		return summary{tool: "gcc", counts: map[string]int{"terminated": 1}, verdict: "fail"}
 	}},
-	{regexp.MustCompile(`^(cc1\w*|lto1|f951): (all|some) warnings being treated as errors$`), func(m []string) summary {
+	{lines.Lazy(`^(cc1\w*|lto1|f951): (all|some) warnings being treated as errors$`), func(m []string) summary {
 		return summary{tool: "gcc", attrs: map[string]string{"werror": m[2]}, verdict: "fail"}
 	}},
 	// rustc and cargo
-	{regexp.MustCompile(`^error: aborting due to (?:(\w+) )?previous errors?(?:; (\d+) warnings? emitted)?`), func(m []string) summary {
+	{lines.Lazy(`^error: aborting due to (?:(\w+) )?previous errors?(?:; (\d+) warnings? emitted)?`), func(m []string) summary {
 		s := summary{tool: "rustc", counts: map[string]int{"errors": count(m[1])}, verdict: "fail"}
 		if m[2] != "" {
 			s.counts["warnings"] = count(m[2])
 		}
 		return s
 	}},
-	{regexp.MustCompile("^error: could not compile `([^`]+)`(?: \\(([^)]*)\\))?(?: due to (\\w+) previous errors?)?(?:; (\\d+) warnings? emitted)?"), func(m []string) summary {
+	{lines.Lazy("^error: could not compile `([^`]+)`(?: \\(([^)]*)\\))?(?: due to (\\w+) previous errors?)?(?:; (\\d+) warnings? emitted)?"), func(m []string) summary {
 		s := summary{tool: "cargo", name: m[1], counts: map[string]int{}, verdict: "fail"}
 		if m[3] != "" {
 			s.counts["errors"] = count(m[3])
@@ -179,42 +180,42 @@ var summaryRules = []summaryRule{
 		}
 		return s
 	}},
-	{regexp.MustCompile("^warning: `([^`]+)` \\(([^)]*)\\) generated (\\d+) warnings?"), func(m []string) summary {
+	{lines.Lazy("^warning: `([^`]+)` \\(([^)]*)\\) generated (\\d+) warnings?"), func(m []string) summary {
 		return summary{tool: "cargo", name: m[1], counts: map[string]int{"warnings": count(m[3])}}
 	}},
-	{regexp.MustCompile(`^warning: (\d+) warnings? emitted$`), func(m []string) summary {
+	{lines.Lazy(`^warning: (\d+) warnings? emitted$`), func(m []string) summary {
 		return summary{tool: "rustc", counts: map[string]int{"warnings": count(m[1])}}
 	}},
-	{regexp.MustCompile(`^Finished .*target\(s\) in `), func(m []string) summary {
+	{lines.Lazy(`^Finished .*target\(s\) in `), func(m []string) summary {
 		return summary{tool: "cargo", counts: map[string]int{"errors": 0}, verdict: "pass"}
 	}},
-	{regexp.MustCompile(`^error: build failed$`), func(m []string) summary {
+	{lines.Lazy(`^error: build failed$`), func(m []string) summary {
 		return summary{tool: "cargo", verdict: "fail"}
 	}},
-	{regexp.MustCompile(`^(?:Some errors have detailed explanations|For more information about (?:this|an) error, try)`), func(m []string) summary {
+	{lines.Lazy(`^(?:Some errors have detailed explanations|For more information about (?:this|an) error, try)`), func(m []string) summary {
 		return summary{noise: true}
 	}},
 	// go
-	{regexp.MustCompile(`^(?:\S+: )?too many errors$`), func(m []string) summary {
+	{lines.Lazy(`^(?:\S+: )?too many errors$`), func(m []string) summary {
 		return summary{tool: "go", counts: map[string]int{"too_many_errors": 1}, verdict: "fail"}
 	}},
 	// make
-	{regexp.MustCompile(`^(?:g?make)(?:\[\d+\])?: \*\*\* (?:\[(.+?)\] )?Error (\d+)`), func(m []string) summary {
+	{lines.Lazy(`^(?:g?make)(?:\[\d+\])?: \*\*\* (?:\[(.+?)\] )?Error (\d+)`), func(m []string) summary {
 		return summary{tool: "make", name: m[1], counts: map[string]int{"status": count(m[2])}, verdict: "fail"}
 	}},
 	// black
-	{regexp.MustCompile(`^(\d+) files? (?:would be reformatted|would be left unchanged|would fail to reformat|reformatted|left unchanged|failed to reformat).*$`), blackSummary},
-	{regexp.MustCompile(`^(?:All done!|Oh no!)`), func(m []string) summary { return summary{noise: true} }},
+	{lines.Lazy(`^(\d+) files? (?:would be reformatted|would be left unchanged|would fail to reformat|reformatted|left unchanged|failed to reformat).*$`), blackSummary},
+	{lines.Lazy(`^(?:All done!|Oh no!)`), func(m []string) summary { return summary{noise: true} }},
 	// sorbet
-	{regexp.MustCompile(`^Errors: (\d+)$`), func(m []string) summary {
+	{lines.Lazy(`^Errors: (\d+)$`), func(m []string) summary {
 		e := count(m[1])
 		return summary{tool: "sorbet", counts: map[string]int{"errors": e}, verdict: failIf(e)}
 	}},
-	{regexp.MustCompile(`^No errors! Great job\.$`), func(m []string) summary {
+	{lines.Lazy(`^No errors! Great job\.$`), func(m []string) summary {
 		return summary{tool: "sorbet", counts: map[string]int{"errors": 0}, verdict: "pass"}
 	}},
 	// sbt and maven
-	{regexp.MustCompile(`^\[(?:error|warn|ERROR|WARNING)\] (\w+) (errors?|warnings?) found$`), func(m []string) summary {
+	{lines.Lazy(`^\[(?:error|warn|ERROR|WARNING)\] (\w+) (errors?|warnings?) found$`), func(m []string) summary {
 		n := count(m[1])
 		s := summary{tool: "sbt", counts: map[string]int{plural(m[2]): n}}
 		if strings.HasPrefix(m[2], "error") {
@@ -222,29 +223,29 @@ var summaryRules = []summaryRule{
 		}
 		return s
 	}},
-	{regexp.MustCompile(`^\[error\] \(([^)]*)\) Compilation failed`), func(m []string) summary {
+	{lines.Lazy(`^\[error\] \(([^)]*)\) Compilation failed`), func(m []string) summary {
 		return summary{tool: "sbt", name: m[1], verdict: "fail"}
 	}},
-	{regexp.MustCompile(`^\[(error|success)\] Total time:`), func(m []string) summary {
+	{lines.Lazy(`^\[(error|success)\] Total time:`), func(m []string) summary {
 		if m[1] == "success" {
 			return summary{tool: "sbt", verdict: "pass"}
 		}
 		return summary{noise: true}
 	}},
-	{regexp.MustCompile(`^\[(?:ERROR|INFO)\] BUILD (FAILURE|SUCCESS)$`), func(m []string) summary {
+	{lines.Lazy(`^\[(?:ERROR|INFO)\] BUILD (FAILURE|SUCCESS)$`), func(m []string) summary {
 		if m[1] == "SUCCESS" {
 			return summary{tool: "maven", verdict: "pass"}
 		}
 		return summary{tool: "maven", verdict: "fail"}
 	}},
 	// golangci-lint: "3 issues:" then "* errcheck: 2"; "0 issues."
-	{regexp.MustCompile(`^(\d+) issues?[:.]$`), func(m []string) summary {
+	{lines.Lazy(`^(\d+) issues?[:.]$`), func(m []string) summary {
 		n := count(m[1])
 		return summary{tool: "golangci-lint", counts: map[string]int{"issues": n}, verdict: failIf(n)}
 	}},
-	{regexp.MustCompile(`^\* [\w-]+: \d+$`), func(m []string) summary { return summary{noise: true} }},
+	{lines.Lazy(`^\* [\w-]+: \d+$`), func(m []string) summary { return summary{noise: true} }},
 	// msbuild and dotnet
-	{regexp.MustCompile(`^\s*(\d+) (Warning|Error)\(s\)$`), func(m []string) summary {
+	{lines.Lazy(`^\s*(\d+) (Warning|Error)\(s\)$`), func(m []string) summary {
 		n := count(m[1])
 		s := summary{tool: "msbuild", counts: map[string]int{strings.ToLower(m[2]) + "s": n}}
 		if m[2] == "Error" {
@@ -252,30 +253,30 @@ var summaryRules = []summaryRule{
 		}
 		return s
 	}},
-	{regexp.MustCompile(`^\s*Time Elapsed \d`), func(m []string) summary { return summary{noise: true} }},
+	{lines.Lazy(`^\s*Time Elapsed \d`), func(m []string) summary { return summary{noise: true} }},
 	// hlint
-	{regexp.MustCompile(`^(\d+) hints?$`), func(m []string) summary {
+	{lines.Lazy(`^(\d+) hints?$`), func(m []string) summary {
 		return summary{tool: "hlint", counts: map[string]int{"hints": count(m[1])}}
 	}},
-	{regexp.MustCompile(`^No hints$`), func(m []string) summary {
+	{lines.Lazy(`^No hints$`), func(m []string) summary {
 		return summary{tool: "hlint", counts: map[string]int{"hints": 0}, verdict: "pass"}
 	}},
 	// luacheck: "Total: 4 warnings / 0 errors in 1 file"
-	{regexp.MustCompile(`^Total: (\d+) warnings? / (\d+) errors? in (\d+) files?`), func(m []string) summary {
+	{lines.Lazy(`^Total: (\d+) warnings? / (\d+) errors? in (\d+) files?`), func(m []string) summary {
 		e := count(m[2])
 		return summary{tool: "luacheck", counts: map[string]int{"warnings": count(m[1]), "errors": e, "files": count(m[3])}, verdict: failIf(e)}
 	}},
 	// pyright: "3 errors, 1 warning, 0 informations"
-	{regexp.MustCompile(`^(\d+) errors?, (\d+) warnings?, (\d+) (?:informations?|notes?)\s*$`), func(m []string) summary {
+	{lines.Lazy(`^(\d+) errors?, (\d+) warnings?, (\d+) (?:informations?|notes?)\s*$`), func(m []string) summary {
 		e := count(m[1])
 		return summary{tool: "pyright", counts: map[string]int{"errors": e, "warnings": count(m[2]), "informations": count(m[3])}, verdict: failIf(e)}
 	}},
 	// standardrb's banner
-	{regexp.MustCompile(`^standard: (?:Use Ruby Standard Style|Run ` + "`" + `standardrb --fix` + "`" + `)`), func(m []string) summary { return summary{noise: true} }},
+	{lines.Lazy(`^standard: (?:Use Ruby Standard Style|Run ` + "`" + `standardrb --fix` + "`" + `)`), func(m []string) summary { return summary{noise: true} }},
 }
 
 // blackSummary reads black's comma-separated closing line.
-var reBlackPart = regexp.MustCompile(`(\d+) files? (would be reformatted|would be left unchanged|would fail to reformat|reformatted|left unchanged|failed to reformat)`)
+var reBlackPart = lines.Lazy(`(\d+) files? (would be reformatted|would be left unchanged|would fail to reformat|reformatted|left unchanged|failed to reformat)`)
 
 func blackSummary(m []string) summary {
 	s := summary{tool: "black", counts: map[string]int{}}

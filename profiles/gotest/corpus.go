@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles/lines"
 )
 
 // This file scores the profile against an external corpus of real go test
@@ -88,7 +88,7 @@ func (r CorpusResult) Totals() CorpusFile {
 	return t
 }
 
-var corpusName = regexp.MustCompile(`^(\d+)-.*\.txt$`)
+var corpusName = lines.Lazy(`^(\d+)-.*\.txt$`)
 
 // CorpusScore parses every `NNN-*.txt` output of dir (`*.gojson.txt` as go
 // test -json) and compares the graph with `NNN-report.xml`.

@@ -3,7 +3,6 @@ package logs
 import (
 	"bytes"
 	"context"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -64,7 +63,7 @@ func argvIsLogs(argv []string) bool {
 	return false
 }
 
-var timestampRE = regexp.MustCompile(`(^|[\s\[])(\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\d\d:\d\d:\d\d|\d{2}/\w{3}/\d{4}|\w{3} [ \d]\d \d\d:|\d{10}(\.\d+)?\b|\d{6} \d{6})`)
+var timestampRE = lines.Lazy(`(^|[\s\[])(\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\d\d:\d\d:\d\d|\d{2}/\w{3}/\d{4}|\w{3} [ \d]\d \d\d:|\d{10}(\.\d+)?\b|\d{6} \d{6})`)
 
 // contentIsLogs: most of the first lines carry a timestamp near their start.
 func contentIsLogs(src *evidence.Source) bool {
@@ -97,7 +96,7 @@ func contentIsLogs(src *evidence.Source) bool {
 }
 
 // levelRE finds a level word near a line's start: the framework's level field.
-var levelRE = regexp.MustCompile(`(^|[\s\[<(|:])(?:(ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|PANIC|EMERG|ALERT|error|fatal|critical|panic)|(WARN|WARNING|warn|warning))([\s\]>):|,]|$)`)
+var levelRE = lines.Lazy(`(^|[\s\[<(|:])(?:(ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|PANIC|EMERG|ALERT|error|fatal|critical|panic)|(WARN|WARNING|warn|warning))([\s\]>):|,]|$)`)
 
 // level returns "error", "warning" or "" for a cleaned line, looking only at
 // its first 100 bytes (where log headers put the level).

@@ -3,7 +3,6 @@ package pytest
 import (
 	"bytes"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
@@ -25,7 +24,7 @@ var Profile = evidence.Profile{
 	Parse:   Parse,
 }
 
-var pytestBin = regexp.MustCompile(`^(pytest|py\.test)(-?[0-9]+(\.[0-9]+)*)?(\.exe)?$`)
+var pytestBin = lines.Lazy(`^(pytest|py\.test)(-?[0-9]+(\.[0-9]+)*)?(\.exe)?$`)
 
 // runners are wrappers that run a project's tools: `uv run pytest`,
 // `poetry run pytest`, `coverage run -m pytest`.

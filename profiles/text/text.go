@@ -13,7 +13,6 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -44,10 +43,10 @@ const MaxErrorGroups = 2000
 // errorRE matches lines that look like they report a failure. It is a
 // heuristic: it decides what the digest surfaces, never what the run's outcome
 // is.
-var errorRE = regexp.MustCompile(`(?i)(\berr(or)?s?\b|\bfail(ed|ure|ing|s)?\b|\bfatal\b|\bpanic(ked)?\b|\bexception\b|\btraceback\b|\bsegmentation fault\b|\bcore dumped\b|\babort(ed)?\b|\bdenied\b|\bnot found\b|\bno such file\b|\bundefined reference\b|\bcannot\b|\bcan't\b|\bunable to\b|\bkilled\b|\btimed? ?out\b|\bE\d{3,4}\b|^E\s)`)
+var errorRE = lines.Lazy(`(?i)(\berr(or)?s?\b|\bfail(ed|ure|ing|s)?\b|\bfatal\b|\bpanic(ked)?\b|\bexception\b|\btraceback\b|\bsegmentation fault\b|\bcore dumped\b|\babort(ed)?\b|\bdenied\b|\bnot found\b|\bno such file\b|\bundefined reference\b|\bcannot\b|\bcan't\b|\bunable to\b|\bkilled\b|\btimed? ?out\b|\bE\d{3,4}\b|^E\s)`)
 
 // calmRE matches lines that mention errors only to say there are none.
-var calmRE = regexp.MustCompile(`(?i)(\b(0|no|zero|without)\s+(errors?|failures?|failed)\b|\b(errors?|failures?|failed)\s*[:=]\s*0\b|\berror[-_ ]?(handling|handler|page|log|code)s?\b|\bfail[-_]?(fast|over|safe)\b)`)
+var calmRE = lines.Lazy(`(?i)(\b(0|no|zero|without)\s+(errors?|failures?|failed)\b|\b(errors?|failures?|failed)\s*[:=]\s*0\b|\berror[-_ ]?(handling|handler|page|log|code)s?\b|\bfail[-_]?(fast|over|safe)\b)`)
 
 // Parse extracts the generic items. It never returns an error for content.
 func Parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
