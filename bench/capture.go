@@ -56,6 +56,24 @@ type CaptureResult struct {
 	Pty      ModeResult `json:"pty"`
 	RSSBytes int64      `json:"rss_bytes,omitempty"` // output size of the memory run
 	PeakRSS  int64      `json:"peak_rss_kib,omitempty"`
+	// The memory run's store before and after the background compaction, and
+	// how long that took.
+	StoredBefore int64   `json:"stored_before_compaction,omitempty"`
+	StoredAfter  int64   `json:"stored_after_compaction,omitempty"`
+	CompactMS    float64 `json:"compaction_ms,omitempty"`
+}
+
+func dirSize(dir string) int64 {
+	var n int64
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
 }
 
 // ModeResult compares one capture mode.
@@ -109,7 +127,7 @@ func RunCapture(ctx context.Context, o CaptureOptions) (*CaptureResult, error) {
 		dir := filepath.Join(o.Scratch, "rss")
 		defer os.RemoveAll(dir)
 		cmd := exec.CommandContext(ctx, o.Ctx, "run", "--pipe", "--max-output", "4G", "--", "seq", "1", strconv.FormatInt(n, 10))
-		cmd.Env = append(os.Environ(), "CTX_STORE="+dir)
+		cmd.Env = append(os.Environ(), "CTX_STORE="+dir, "CTX_NO_COMPACT=1")
 		cmd.Stdout = io.Discard
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
@@ -120,6 +138,15 @@ func RunCapture(ctx context.Context, o CaptureOptions) (*CaptureResult, error) {
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			res.PeakRSS = ru.Maxrss
 		}
+		// The frames a flood outran the compressor with are compressed
+		// afterwards, in the background; time that work too.
+		res.StoredBefore = dirSize(dir)
+		d, err := timeCmd(ctx, o.Ctx, []string{"compact"}, []string{"CTX_STORE=" + dir})
+		if err != nil {
+			return nil, err
+		}
+		res.CompactMS = ms(d)
+		res.StoredAfter = dirSize(dir)
 	}
 	return res, nil
 }
@@ -128,7 +155,7 @@ func RunCapture(ctx context.Context, o CaptureOptions) (*CaptureResult, error) {
 // its wall time.
 func timeCmd(ctx context.Context, bin string, args, env []string) (time.Duration, error) {
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), "CTX_NO_COMPACT=1"), env...)
 	cmd.Stdout = io.Discard
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -158,6 +185,8 @@ func (r *CaptureResult) WriteText(w io.Writer) error {
 	}
 	if r.PeakRSS > 0 {
 		fmt.Fprintf(tw, "peak RSS of ctx run capturing %.1f MiB: %.1f MiB\n", float64(r.RSSBytes)/(1<<20), float64(r.PeakRSS)/1024)
+		fmt.Fprintf(tw, "its store: %.1f MiB as captured, %.1f MiB after the background compaction (%.0f ms)\n",
+			float64(r.StoredBefore)/(1<<20), float64(r.StoredAfter)/(1<<20), r.CompactMS)
 	}
 	return tw.Flush()
 }

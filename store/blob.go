@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 
 	bolt "go.etcd.io/bbolt"
@@ -16,8 +17,9 @@ import (
 type Blob struct {
 	ID   ID
 	meta *blobMeta
-	// fetch returns frame i's compressed bytes.
+	// fetch returns frame i's compressed bytes, or its raw bytes when plain.
 	fetch func(i int) ([]byte, error)
+	plain bool // fetch reads a capture's own spool: raw bytes, already hashed
 
 	cached int // index of the frame in buf, or -1
 	buf    []byte
@@ -56,6 +58,10 @@ func (s *Store) Blob(id ID) (*Blob, error) {
 		return nil, err
 	}
 	b := &Blob{ID: id, meta: meta, cached: -1}
+	if meta.Packed {
+		b.fetch = s.packFetcher(id, meta)
+		return b, nil
+	}
 	b.fetch = func(i int) ([]byte, error) {
 		var comp []byte
 		err := s.view(func(tx *bolt.Tx) error {
@@ -89,6 +95,10 @@ func (b *Blob) frame(i int) ([]byte, error) {
 	comp, err := b.fetch(i)
 	if err != nil {
 		return nil, err
+	}
+	if b.plain {
+		b.buf, b.cached = comp, i
+		return comp, nil
 	}
 	out, err := zstdDecoder().DecodeAll(comp, b.buf[:0])
 	if err != nil || len(out) != int(f.Len) {
@@ -199,6 +209,9 @@ func (r *sectionReader) Read(p []byte) (int, error) {
 // Reader returns a reader of the whole blob that fails with ErrCorrupt at the
 // end if the bytes do not hash to the blob's id.
 func (b *Blob) Reader() io.Reader {
+	if b.plain {
+		return b.Section(0, b.meta.Size) // hashed as it was spooled, moments ago
+	}
 	return &verifyingReader{r: b.Section(0, b.meta.Size), h: newHasher(), id: b.ID}
 }
 
@@ -227,3 +240,55 @@ func (b *Blob) ReadAll() ([]byte, error) {
 
 // StoredSize is the compressed size of the blob's frames: what it costs the store.
 func (b *Blob) StoredSize() int64 { return compressedSize(b.meta) }
+
+// packFetcher reads frames of a packed blob from its pack file. If the pack
+// has been replaced by compaction since the blob was opened, it reloads the
+// blob's record once and reads the new generation (frames decompress to the
+// same bytes whatever their compression).
+func (s *Store) packFetcher(id ID, meta *blobMeta) func(int) ([]byte, error) {
+	gen, offs, clens := packLayout(meta)
+	return func(i int) ([]byte, error) {
+		f, err := os.Open(s.packPath(id, gen))
+		if errors.Is(err, os.ErrNotExist) {
+			if fresh, ferr := s.blobMeta(id); ferr == nil && fresh.Packed && fresh.Gen != gen && len(fresh.Frames) == len(offs) {
+				gen, offs, clens = packLayout(fresh)
+				f, err = os.Open(s.packPath(id, gen))
+			}
+		}
+		if err != nil {
+			return nil, damagedBlob(id, fmt.Sprintf("its pack file is missing (%v)", err))
+		}
+		defer f.Close()
+		buf := make([]byte, clens[i])
+		if _, err := f.ReadAt(buf, offs[i]); err != nil {
+			return nil, damagedBlob(id, fmt.Sprintf("its pack file is short (%v)", err))
+		}
+		return buf, nil
+	}
+}
+
+func packLayout(m *blobMeta) (gen uint64, offs []int64, clens []uint32) {
+	offs = make([]int64, len(m.Frames))
+	clens = make([]uint32, len(m.Frames))
+	var off int64
+	for i, f := range m.Frames {
+		offs[i], clens[i] = off, f.CLen
+		off += int64(f.CLen)
+	}
+	return m.Gen, offs, clens
+}
+
+// blobMeta reads a blob's record.
+func (s *Store) blobMeta(id ID) (*blobMeta, error) {
+	var meta *blobMeta
+	err := s.view(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketBlobs).Get(id[:])
+		if v == nil {
+			return fmt.Errorf("blob:%s: %w", id.Short(), ErrNotFound)
+		}
+		var err error
+		meta, err = decodeBlobMeta(v)
+		return err
+	})
+	return meta, err
+}

@@ -7,7 +7,9 @@ import (
 	"os"
 	"sync"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/klauspost/compress/zstd"
+	"golang.org/x/sys/unix"
 )
 
 // Blob layout: a blob's raw bytes are cut into frames of about FrameSize bytes
@@ -34,7 +36,12 @@ type blobMeta struct {
 	Size            int64
 	Newlines        int64
 	endsWithNewline bool // or is empty
-	Frames          []frame
+	// Packed: the frames live back to back in a pack file (packs/xx/ID.zst),
+	// not in the frames bucket. Large blobs are packed: committing them is a
+	// rename of the spooled frames, not a copy into the database.
+	Packed bool
+	Gen    uint64 // pack generation: compaction writes a new pack file
+	Frames []frame
 }
 
 // Lines is the number of lines: every newline ends one, and bytes after the
@@ -50,11 +57,19 @@ func (m *blobMeta) Lines() int64 {
 	return n
 }
 
-const blobMetaVersion = 1
+// Blob record versions: 1 frames in the frames bucket, 2 frames in a pack file.
+const (
+	blobMetaVersion       = 1
+	blobMetaVersionPacked = 2
+)
 
 func (m *blobMeta) encode() []byte {
 	b := make([]byte, 0, 32+len(m.Frames)*20)
-	b = append(b, blobMetaVersion)
+	if m.Packed {
+		b = append(b, blobMetaVersionPacked)
+	} else {
+		b = append(b, blobMetaVersion)
+	}
 	b = binary.AppendUvarint(b, uint64(m.Size))
 	b = binary.AppendUvarint(b, uint64(m.Newlines))
 	last := byte(0)
@@ -63,6 +78,9 @@ func (m *blobMeta) encode() []byte {
 	}
 	b = append(b, last)
 	b = binary.AppendUvarint(b, uint64(len(m.Frames)))
+	if m.Packed {
+		b = binary.AppendUvarint(b, m.Gen)
+	}
 	for _, f := range m.Frames {
 		b = binary.AppendUvarint(b, uint64(f.Len))
 		b = binary.AppendUvarint(b, uint64(f.CLen))
@@ -73,9 +91,10 @@ func (m *blobMeta) encode() []byte {
 
 func decodeBlobMeta(b []byte) (*blobMeta, error) {
 	bad := fmt.Errorf("blob record: %w", ErrCorrupt)
-	if len(b) < 1 || b[0] != blobMetaVersion {
+	if len(b) < 1 || (b[0] != blobMetaVersion && b[0] != blobMetaVersionPacked) {
 		return nil, bad
 	}
+	packed := b[0] == blobMetaVersionPacked
 	b = b[1:]
 	next := func() (uint64, bool) {
 		v, n := binary.Uvarint(b)
@@ -85,7 +104,7 @@ func decodeBlobMeta(b []byte) (*blobMeta, error) {
 		b = b[n:]
 		return v, true
 	}
-	m := &blobMeta{}
+	m := &blobMeta{Packed: packed}
 	size, ok1 := next()
 	nls, ok2 := next()
 	if !ok1 || !ok2 || len(b) < 1 {
@@ -97,6 +116,11 @@ func decodeBlobMeta(b []byte) (*blobMeta, error) {
 	count, ok := next()
 	if !ok || count > uint64(len(b)) {
 		return nil, bad
+	}
+	if packed {
+		if m.Gen, ok = next(); !ok {
+			return nil, bad
+		}
 	}
 	m.Frames = make([]frame, count)
 	var off int64
@@ -117,6 +141,8 @@ func decodeBlobMeta(b []byte) (*blobMeta, error) {
 }
 
 var (
+	betterOnce  sync.Once
+	better      *zstd.Encoder
 	encoderOnce sync.Once
 	encoder     *zstd.Encoder
 	decoderOnce sync.Once
@@ -140,6 +166,22 @@ func zstdEncoder() *zstd.Encoder {
 	return encoder
 }
 
+// betterEncoder compresses harder, for work no command waits on (compaction).
+func betterEncoder() *zstd.Encoder {
+	betterOnce.Do(func() {
+		var err error
+		better, err = zstd.NewWriter(nil,
+			zstd.WithEncoderLevel(zstd.SpeedBetterCompression),
+			zstd.WithEncoderCRC(true),
+			zstd.WithEncoderConcurrency(1),
+			zstd.WithWindowSize(FrameSize*2))
+		if err != nil {
+			panic(err)
+		}
+	})
+	return better
+}
+
 // zstdDecoder returns the shared decoder. DecodeAll is safe for concurrent use.
 func zstdDecoder() *zstd.Decoder {
 	decoderOnce.Do(func() {
@@ -152,32 +194,84 @@ func zstdDecoder() *zstd.Decoder {
 	return decoder
 }
 
+// rawFrame appends src to dst as a zstd frame of raw (uncompressed) blocks
+// with a content checksum: as cheap to write as a copy, and readable by any
+// zstd decoder. The framer writes these when compression falls behind a fast
+// producer, so capture never waits for the compressor; gc compresses them later.
+func rawFrame(dst, src []byte) []byte {
+	dst = append(dst, 0x28, 0xb5, 0x2f, 0xfd) // magic
+	// Frame header: 4-byte content size, single segment (the window is the
+	// content), content checksum, no dictionary.
+	dst = append(dst, 0xa4)
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(src)))
+	const maxBlock = 128 << 10
+	for off := 0; ; {
+		n := min(len(src)-off, maxBlock)
+		last := uint32(0)
+		if off+n == len(src) {
+			last = 1
+		}
+		h := last | uint32(n)<<3 // block type 0: raw
+		dst = append(dst, byte(h), byte(h>>8), byte(h>>16))
+		dst = append(dst, src[off:off+n]...)
+		off += n
+		if last == 1 {
+			break
+		}
+	}
+	return binary.LittleEndian.AppendUint32(dst, uint32(xxhash.Sum64(src)))
+}
+
+// isRawFrame reports whether a frame was stored uncompressed.
+func isRawFrame(f frame) bool { return f.CLen > f.Len }
+
+// job is one frame on its way to the compressor.
+type job struct {
+	buf []byte
+	raw bool // store uncompressed: the compressor is behind
+}
+
 // framer cuts a byte stream into frames, compresses them on its own goroutine
 // (in order) and appends the compressed frames to a file. It also hashes the
-// stream, so the reader goroutine that feeds it only copies bytes.
+// stream, so the reader goroutine that feeds it only copies bytes. When the
+// compressor falls behind a fast producer, frames are stored raw rather than
+// making the capture wait (unless block is set: ingest and recovery, where no
+// command is waiting, always compress).
 type framer struct {
-	cur  []byte
-	work chan []byte
-	free chan []byte
-	done chan struct{}
+	cur   []byte
+	block bool
+	work  chan job
+	free  chan []byte
+	done  chan struct{}
 
 	// Owned by the compressor goroutine until done is closed.
 	out      *os.File
+	written  int64 // bytes written to out
+	synced   int64 // bytes handed to writeback
 	hash     hasher
 	meta     blobMeta
 	lastByte byte
 	err      error
 }
 
-func newFramer(out *os.File) *framer {
+// backlog is how many frames may wait for the compressor before further ones
+// are stored raw.
+const backlog = 1
+
+// writeback is how many frame bytes accumulate before their asynchronous
+// writeback is started.
+const writeback = 4 << 20
+
+func newFramer(out *os.File, block bool) *framer {
 	f := &framer{
-		work: make(chan []byte, 2),
-		free: make(chan []byte, 4),
-		done: make(chan struct{}),
-		out:  out,
-		hash: newHasher(),
+		block: block,
+		work:  make(chan job, backlog+2),
+		free:  make(chan []byte, backlog+4),
+		done:  make(chan struct{}),
+		out:   out,
+		hash:  newHasher(),
 	}
-	for range 3 {
+	for range backlog + 3 {
 		f.free <- make([]byte, 0, FrameSize)
 	}
 	f.cur = <-f.free
@@ -209,7 +303,7 @@ func (f *framer) cut() {
 	}
 	next := <-f.free
 	next = append(next[:0], full[at:]...)
-	f.work <- full[:at]
+	f.work <- job{buf: full[:at], raw: !f.block && len(f.work) >= backlog}
 	f.cur = next
 }
 
@@ -217,7 +311,7 @@ func (f *framer) cut() {
 // blob's id and frame table.
 func (f *framer) finish() (ID, *blobMeta, error) {
 	if len(f.cur) > 0 {
-		f.work <- f.cur
+		f.work <- job{buf: f.cur, raw: !f.block && len(f.work) >= backlog}
 	}
 	close(f.work)
 	<-f.done
@@ -232,15 +326,27 @@ func (f *framer) compress() {
 	defer close(f.done)
 	var enc *zstd.Encoder // built on the first frame: an empty stream costs nothing
 	var dst []byte
-	for raw := range f.work {
+	for j := range f.work {
+		raw := j.buf
 		if f.err == nil && len(raw) > 0 {
-			if enc == nil {
-				enc = zstdEncoder()
-			}
 			f.hash.Write(raw)
-			dst = enc.EncodeAll(raw, dst[:0])
+			if j.raw {
+				dst = rawFrame(dst[:0], raw)
+			} else {
+				if enc == nil {
+					enc = zstdEncoder()
+				}
+				dst = enc.EncodeAll(raw, dst[:0])
+			}
 			if _, err := f.out.Write(dst); err != nil {
 				f.err = fmt.Errorf("write spool %s: %w", f.out.Name(), err)
+			}
+			f.written += int64(len(dst))
+			if f.written-f.synced >= writeback {
+				// Start writing the frames to disk now, without waiting, so the
+				// fsync at commit finds little left to do.
+				_ = unix.SyncFileRange(int(f.out.Fd()), f.synced, f.written-f.synced, unix.SYNC_FILE_RANGE_WRITE)
+				f.synced = f.written
 			}
 			f.meta.Frames = append(f.meta.Frames, frame{Off: f.meta.Size, Len: uint32(len(raw)), CLen: uint32(len(dst)), NL: f.meta.Newlines})
 			f.meta.Size += int64(len(raw))

@@ -3,6 +3,10 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -15,6 +19,9 @@ type GCOptions struct {
 	Keep   time.Duration
 	DryRun bool
 	Now    time.Time
+	// Compact recompresses frames stored raw because a flood outran the
+	// compressor during capture.
+	Compact bool
 }
 
 // GCReport counts what gc removed (or would remove, in a dry run).
@@ -25,8 +32,13 @@ type GCReport struct {
 	Blobs    int   `json:"blobs"`
 	Frames   int   `json:"frames"`
 	Spans    int   `json:"spans"`
-	Bytes    int64 `json:"bytes"` // compressed bytes of the frames swept
-	Kept     struct {
+	Bytes    int64 `json:"bytes"` // stored bytes of the frames and packs swept
+	Packs    int   `json:"packs"` // pack files removed (swept blobs, orphans, old generations)
+	// Compacted counts blobs whose raw frames were recompressed, and the
+	// bytes that saved.
+	Compacted      int   `json:"compacted"`
+	CompactedBytes int64 `json:"compacted_bytes"`
+	Kept           struct {
 		Runs  int `json:"runs"`
 		Blobs int `json:"blobs"`
 	} `json:"kept"`
@@ -44,6 +56,7 @@ type receiptRefs struct {
 // concurrent reader sees the store before or after, never half-swept.
 func (s *Store) GC(opts GCOptions) (GCReport, error) {
 	rep := GCReport{DryRun: opts.DryRun}
+	var deadPacks []string
 	if opts.Now.IsZero() {
 		opts.Now = time.Now()
 	}
@@ -160,6 +173,16 @@ func (s *Store) GC(opts GCOptions) (GCReport, error) {
 		if err != nil {
 			return err
 		}
+		// Note the packs of blobs about to be swept.
+		_ = tx.Bucket(bucketBlobs).ForEach(func(k, v []byte) error {
+			if len(k) == 32 && !blobs[ID(k)] {
+				if m, err := decodeBlobMeta(v); err == nil && m.Packed {
+					deadPacks = append(deadPacks, s.packPath(ID(k), m.Gen))
+					rep.Bytes += compressedSize(m)
+				}
+			}
+			return nil
+		})
 		deadBlobs, err := sweep(bucketBlobs, blobs)
 		if err != nil {
 			return err
@@ -210,5 +233,75 @@ func (s *Store) GC(opts GCOptions) (GCReport, error) {
 	} else {
 		err = s.update(fn)
 	}
-	return rep, err
+	if err != nil {
+		return rep, err
+	}
+	rep.Packs = len(deadPacks)
+	if !opts.DryRun {
+		for _, p := range deadPacks {
+			_ = os.Remove(p)
+		}
+	}
+	orphans, err := s.orphanPacks(opts.Now)
+	if err != nil {
+		return rep, err
+	}
+	rep.Packs += len(orphans)
+	if !opts.DryRun {
+		for _, p := range orphans {
+			_ = os.Remove(p)
+		}
+		if opts.Compact {
+			n, saved, err := s.compactAll()
+			rep.Compacted, rep.CompactedBytes = n, saved
+			if err != nil {
+				return rep, err
+			}
+		}
+	}
+	return rep, nil
+}
+
+// orphanPacks lists pack files no blob record refers to (a commit cut short
+// after the pack was moved in, or an old generation left by compaction),
+// older than a few minutes so a commit in progress is never touched.
+func (s *Store) orphanPacks(now time.Time) ([]string, error) {
+	root := filepath.Join(s.dir, packsName)
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			if fi, err := d.Info(); err == nil && now.Sub(fi.ModTime()) > 10*time.Minute {
+				files = append(files, p)
+			}
+		}
+		return nil
+	})
+	if err != nil || len(files) == 0 {
+		return nil, err
+	}
+	want := map[string]bool{}
+	err = s.view(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketBlobs).ForEach(func(k, v []byte) error {
+			if m, err := decodeBlobMeta(v); err == nil && m.Packed && len(k) == 32 {
+				want[s.packPath(ID(k), m.Gen)] = true
+			}
+			return nil
+		})
+	})
+	if err != nil && !isEmpty(err) {
+		return nil, err
+	}
+	var out []string
+	for _, f := range files {
+		if !want[f] {
+			out = append(out, f)
+		}
+	}
+	return out, nil
 }

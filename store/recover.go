@@ -119,7 +119,7 @@ func (s *Store) replaySpooled(sp *Spool, name string, raw *os.File, capBytes int
 		capBytes = DefaultCap
 	}
 	head := capBytes / 2
-	w := &StreamWriter{sp: sp, name: name, code: streamCode(name), raw: raw, frF: frF, fr: newFramer(frF),
+	w := &StreamWriter{sp: sp, name: name, code: streamCode(name), raw: raw, frF: frF, fr: newFramer(frF, true),
 		head: head, ring: capBytes - head}
 	size := max(fi.Size()-rawBase, 0)
 	total := size

@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -99,6 +102,9 @@ type Pending struct {
 	sp      *Spool
 	streams []*finishedStream
 	inter   []byte
+
+	largeOnce sync.Once
+	largeErr  error
 }
 
 // Prepare finishes a spool's streams and computes the run.
@@ -152,6 +158,20 @@ func (p *Pending) Blob(id ID) (*Blob, error) {
 	for _, fs := range p.streams {
 		if fs.id != id || fs.meta.Size == 0 {
 			continue
+		}
+		if fs.raw != nil && fs.dropped == 0 {
+			// The raw spool holds the stream's exact bytes: read them
+			// without decompressing anything.
+			raw, meta := fs.raw, fs.meta
+			var buf []byte // reused: a frame's bytes are used before the next is read
+			return &Blob{ID: id, meta: meta, cached: -1, plain: true, fetch: func(i int) ([]byte, error) {
+				f := meta.Frames[i]
+				buf = slices.Grow(buf[:0], int(f.Len))[:f.Len]
+				if _, err := raw.ReadAt(buf, rawBase+f.Off); err != nil {
+					return nil, fmt.Errorf("read spool %s: %w", raw.Name(), err)
+				}
+				return buf, nil
+			}}, nil
 		}
 		offs := make([]int64, len(fs.meta.Frames))
 		var off int64
@@ -212,22 +232,27 @@ func (s *Store) Commit(p *Pending, ex Exec, extra *Extra) (*Run, error) {
 	ex.RawBytes = m.Stdout.Size + m.Stderr.Size + m.Stdout.Dropped + m.Stderr.Dropped
 	ex.RawTokens = (ex.RawBytes + 3) / 4 // an estimate; ctx bench measures real tokens
 	// Large streams: their frames first, in batches, outside the final transaction.
-	var small []*finishedStream
+	if err := p.StoreLarge(); err != nil {
+		return nil, err
+	}
+	var small, packed []*finishedStream
 	for _, fs := range p.streams {
-		if fs.meta.Size == 0 {
-			continue
-		}
-		if compressedSize(fs.meta) <= batchBytes {
+		switch {
+		case fs.meta.Size == 0:
+		case fs.meta.Packed:
+			packed = append(packed, fs)
+		case compressedSize(fs.meta) <= packBytes:
 			small = append(small, fs)
-			continue
-		}
-		if err := s.putFrames(fs); err != nil {
-			return nil, err
 		}
 	}
 	err := s.update(func(tx *bolt.Tx) error {
 		for _, fs := range small {
 			if err := putStream(tx, fs); err != nil {
+				return err
+			}
+		}
+		for _, fs := range packed {
+			if err := tx.Bucket(bucketBlobs).Put(fs.id[:], fs.meta.encode()); err != nil {
 				return err
 			}
 		}
@@ -281,6 +306,25 @@ func (s *Store) Commit(p *Pending, ex Exec, extra *Extra) (*Run, error) {
 	return run, nil
 }
 
+// StoreLarge makes the pending run's large streams pack files. It may run
+// while the digest is rendered from the spool; Commit calls it too, and it
+// does its work once. Until Commit's final transaction the packs are
+// unreferenced, so a crash leaves only garbage.
+func (p *Pending) StoreLarge() error {
+	p.largeOnce.Do(func() {
+		for _, fs := range p.streams {
+			if fs.meta.Size == 0 || compressedSize(fs.meta) <= packBytes {
+				continue
+			}
+			if err := p.s.putPack(fs); err != nil {
+				p.largeErr = err
+				return
+			}
+		}
+	})
+	return p.largeErr
+}
+
 func compressedSize(m *blobMeta) int64 {
 	var n int64
 	for _, f := range m.Frames {
@@ -331,15 +375,26 @@ func (sp *Spool) Release() {
 	}
 }
 
-// batchBytes bounds the compressed bytes written in one transaction.
-const batchBytes = 8 << 20
+// packBytes is the compressed size from which a blob is packed (its frames in
+// a file of their own) instead of stored in the frames bucket.
+const packBytes = 8 << 20
 
-// putFrames copies a stream's compressed frames into the database, unless a
-// blob with the same id is already stored.
-func (s *Store) putFrames(fs *finishedStream) error {
-	if fs.meta.Size == 0 {
-		return nil
+// packPath is where generation gen of a packed blob's frames lives.
+func (s *Store) packPath(id ID, gen uint64) string {
+	h := id.String()
+	name := h + ".zst"
+	if gen > 0 {
+		name = fmt.Sprintf("%s.g%d.zst", h, gen)
 	}
+	return filepath.Join(s.dir, packsName, h[:2], name)
+}
+
+// putPack makes a large stream's spooled frames a pack file: it flushes them
+// (their writeback started while the command ran), moves the file into
+// packs/, and syncs the directory. The blob record that makes the pack
+// reachable is written by Commit's final transaction; until then an orphan
+// pack is garbage that gc removes.
+func (s *Store) putPack(fs *finishedStream) error {
 	var exists bool
 	err := s.view(func(tx *bolt.Tx) error {
 		exists = tx.Bucket(bucketBlobs).Get(fs.id[:]) != nil
@@ -349,40 +404,27 @@ func (s *Store) putFrames(fs *finishedStream) error {
 		return err
 	}
 	if exists {
-		return nil
+		return nil // the same content is stored already
 	}
-	var off int64
-	for i := 0; i < len(fs.meta.Frames); {
-		start := i
-		var batch int64
-		for i < len(fs.meta.Frames) && (batch == 0 || batch+int64(fs.meta.Frames[i].CLen) <= batchBytes) {
-			batch += int64(fs.meta.Frames[i].CLen)
-			i++
-		}
-		err := s.update(func(tx *bolt.Tx) error {
-			b := tx.Bucket(bucketFrames)
-			o := off
-			for k := start; k < i; k++ {
-				f := fs.meta.Frames[k]
-				buf := make([]byte, f.CLen)
-				if _, err := fs.frames.ReadAt(buf, o); err != nil {
-					return fmt.Errorf("read spool %s: %w", fs.frames.Name(), err)
-				}
-				if err := b.Put(frameKey(fs.id, k), buf); err != nil {
-					return err
-				}
-				o += int64(f.CLen)
-			}
-			if i == len(fs.meta.Frames) {
-				return tx.Bucket(bucketBlobs).Put(fs.id[:], fs.meta.encode())
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		off += batch
+	if err := fs.frames.Sync(); err != nil {
+		return storeErr(s.dir, "sync spool", err)
 	}
+	dst := s.packPath(fs.id, 0)
+	dir := filepath.Dir(dst)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return storeErr(dir, "create pack", err)
+	}
+	if _, err := os.Stat(dst); err == nil {
+		return nil // another process packed the same content
+	}
+	if err := os.Rename(fs.frames.Name(), dst); err != nil {
+		return storeErr(dir, "store pack", err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	fs.meta.Packed = true
 	return nil
 }
 

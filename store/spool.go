@@ -222,7 +222,7 @@ func (w *StreamWriter) open() error {
 		raw.Close()
 		return storeErr(w.sp.dir, "create spool", err)
 	}
-	w.raw, w.frF, w.fr = raw, frF, newFramer(frF)
+	w.raw, w.frF, w.fr = raw, frF, newFramer(frF, w.sp.Meta.Mode == "ingest")
 	return nil
 }
 
@@ -312,6 +312,7 @@ func (w *StreamWriter) close() {
 // finishedStream is a spooled stream ready to commit.
 type finishedStream struct {
 	name      string
+	raw       *os.File // the raw spool, header first (nil for an empty stream)
 	id        ID
 	meta      *blobMeta
 	frames    *os.File // compressed frames, back to back
@@ -331,7 +332,7 @@ func (w *StreamWriter) finish() (*finishedStream, error) {
 	if w.raw == nil {
 		return &finishedStream{name: w.name, id: emptyID, meta: &blobMeta{endsWithNewline: true}}, nil
 	}
-	fs := &finishedStream{name: w.name, frames: w.frF}
+	fs := &finishedStream{name: w.name, frames: w.frF, raw: w.raw}
 	if w.total > w.head+w.ring {
 		// The ring is full: its oldest byte sits at the write position.
 		pos := (w.total - w.head) % w.ring

@@ -19,6 +19,7 @@ const (
 	DirName    = ".ctx"
 	dbName     = "store.db"
 	spoolName  = "spool"
+	packsName  = "packs"
 	EnvStore   = "CTX_STORE"        // overrides the store location
 	EnvTimeout = "CTX_LOCK_TIMEOUT" // how long to wait for the store lock, e.g. "30s"
 )
@@ -202,10 +203,12 @@ func (s *Store) openLocked(readOnly bool) error {
 		}
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{
-		Timeout:        s.timeout,
-		ReadOnly:       readOnly,
-		NoFreelistSync: true,
-		FreelistType:   bolt.FreelistMapType,
+		Timeout:  s.timeout,
+		ReadOnly: readOnly,
+		// The freelist is synced: without it every open rebuilds it by walking
+		// the whole file, which makes each short transaction cost O(store size)
+		// in time and resident memory.
+		FreelistType: bolt.FreelistMapType,
 	})
 	if err != nil {
 		switch {
@@ -217,6 +220,8 @@ func (s *Store) openLocked(readOnly bool) error {
 		}
 		return storeErr(path, "open store", err)
 	}
+	// Grow the file in large steps: each growth costs a truncate and an fsync.
+	db.AllocSize = 64 << 20
 	s.db, s.readOnly, s.openedAt = db, readOnly, time.Now()
 	if !readOnly && !s.initialized {
 		// Check the schema in a read transaction; write only when the store

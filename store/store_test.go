@@ -364,3 +364,43 @@ func TestGC(t *testing.T) {
 		t.Errorf("kept run lost its output: %q", got)
 	}
 }
+
+// TestCompactRawFrames stores a stream whose frames went out raw (a flood
+// outran the compressor), compacts it, and reads back the same bytes.
+func TestCompactRawFrames(t *testing.T) {
+	for _, size := range []int{3 * FrameSize, 40 * FrameSize} { // in the frames bucket, and packed
+		s := newStore(t)
+		sp, err := s.NewSpool(SpoolMeta{Argv: []string{"flood"}, Dir: ".", Mode: "pipe", Started: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, _ := sp.Stream("stdout")
+		data := logLines(size / 60)
+		// One write of everything fills the compressor's queue at once, so
+		// frames go out raw as they would in a flood.
+		w.Write(data)
+		run, err := s.CommitSpool(sp, Manifest{Argv: []string{"flood"}, Dir: ".", Status: StatusExited}, Exec{Start: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := s.Blob(run.Manifest.Stdout.Blob)
+		before := b.StoredSize()
+		n, saved, err := s.Compact()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ = s.Blob(run.Manifest.Stdout.Blob)
+		t.Logf("size %d: packed %v, %d blobs compacted, stored %d -> %d (saved %d)", len(data), b.meta.Packed, n, before, b.StoredSize(), saved)
+		if got := readBlob(t, s, run.Manifest.Stdout.Blob); !bytes.Equal(got, data) {
+			t.Fatal("compaction changed the bytes")
+		}
+		if n > 0 && b.StoredSize() >= before {
+			t.Errorf("compaction saved nothing: %d -> %d", before, b.StoredSize())
+		}
+		for _, f := range b.meta.Frames {
+			if isRawFrame(f) {
+				t.Fatal("a raw frame survived compaction")
+			}
+		}
+	}
+}

@@ -24,6 +24,9 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CTX_SESSION", "")
 			env.Setenv("CTX_PRESSURE", "")
+			// No background compaction processes outliving a script; the
+			// compaction script turns it back on.
+			env.Setenv("CTX_NO_COMPACT", "1")
 			return nil
 		},
 	})

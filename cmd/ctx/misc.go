@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -47,9 +48,10 @@ func newVersionCmd(ios *IO) *cobra.Command {
 
 func newGCCmd(ios *IO) *cobra.Command {
 	var (
-		dryRun bool
-		keep   time.Duration
-		asJSON bool
+		dryRun    bool
+		keep      time.Duration
+		asJSON    bool
+		noCompact bool
 	)
 	c := &cobra.Command{
 		Use:   "gc",
@@ -66,7 +68,7 @@ Exit status: 0 done; 125 the store is locked or damaged.`,
 				return err
 			}
 			defer st.Close()
-			rep, err := st.GC(store.GCOptions{Keep: keep, DryRun: dryRun})
+			rep, err := st.GC(store.GCOptions{Keep: keep, DryRun: dryRun, Compact: !noCompact})
 			if err != nil {
 				return err
 			}
@@ -77,12 +79,16 @@ Exit status: 0 done; 125 the store is locked or damaged.`,
 			if dryRun {
 				verb = "would delete"
 			}
-			fmt.Fprintf(ios.Out, "%s %d executions, %d runs, %d receipts, %d blobs (%d frames, %s compressed); kept %d runs, %d blobs\n",
-				verb, rep.Execs, rep.Runs, rep.Receipts, rep.Blobs, rep.Frames, contract.Size(rep.Bytes), rep.Kept.Runs, rep.Kept.Blobs)
+			fmt.Fprintf(ios.Out, "%s %d executions, %d runs, %d receipts, %d blobs (%d frames, %d pack files, %s stored); kept %d runs, %d blobs\n",
+				verb, rep.Execs, rep.Runs, rep.Receipts, rep.Blobs, rep.Frames, rep.Packs, contract.Size(rep.Bytes), rep.Kept.Runs, rep.Kept.Blobs)
+			if rep.Compacted > 0 {
+				fmt.Fprintf(ios.Out, "compressed the frames a flood had stored raw in %d blobs, saving %s\n", rep.Compacted, contract.Size(rep.CompactedBytes))
+			}
 			return nil
 		},
 	}
 	c.Flags().BoolVar(&dryRun, "dry-run", false, "report what would be deleted, delete nothing")
+	c.Flags().BoolVar(&noCompact, "no-compact", false, "do not compress frames that a fast flood left stored raw")
 	c.Flags().DurationVar(&keep, "keep", 30*24*time.Hour, "keep executions younger than this (0 keeps all)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return c
@@ -281,4 +287,24 @@ used; 2 usage error.`,
 	show.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	c.AddCommand(show)
 	return c
+}
+
+// newCompactCmd is the background job ctx run starts after a flood.
+func newCompactCmd(ios *IO) *cobra.Command {
+	return &cobra.Command{
+		Use:    "compact",
+		Short:  "Compress frames that a fast flood left stored raw",
+		Hidden: true,
+		Args:   exactArgs(0, "ctx compact"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_ = syscall.Setpriority(syscall.PRIO_PROCESS, 0, 10)
+			st, err := openStore(ios, false)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			_, _, err = st.Compact()
+			return err
+		},
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -82,6 +83,15 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Errorf(fo
 func Main() int { return run(systemIO(), os.Args[1:]) }
 
 func run(ios *IO, args []string) int {
+	if path := ios.Getenv("CTX_CPUPROFILE"); path != "" {
+		// A developer aid: profile one ctx command.
+		if f, err := os.Create(path); err == nil {
+			defer f.Close()
+			if pprof.StartCPUProfile(f) == nil {
+				defer pprof.StopCPUProfile()
+			}
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	root := newRoot(ios)
@@ -167,6 +177,7 @@ what was shown and left out, and handles that return any omitted span.`,
 		newInitCmd(ios),
 		newMCPCmd(ios),
 		newStatsCmd(ios),
+		newCompactCmd(ios),
 		newVersionCmd(ios),
 	)
 	root.CompletionOptions.DisableDefaultCmd = true

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -221,6 +223,7 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 		stdin = f
 	}
 	started = true
+	trace := tracer(ios)
 	res, err := capture.Run(ctx, capture.Options{
 		Argv: argv, Dir: dir, Env: childEnv(os.Environ()), Stdin: stdin, Pipe: o.pipe,
 		Timeout: o.timeout, Grace: o.grace, Stdout: outW, Stderr: errW, Cols: 200, Rows: 50,
@@ -249,6 +252,7 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 		ex.Note = "a background process kept the output open after the command exited; its later output was not captured"
 		fmt.Fprintf(ios.Err, "ctx: note: %s\n", ex.Note)
 	}
+	trace("capture")
 	err = finishRun(ctx, ios, st, sp, m, ex, opts, o.json)
 	committed = isExit(err)
 	if !committed {
@@ -268,10 +272,12 @@ func isExit(err error) bool {
 // and exits with the run's status. A run whose digest cannot be made is still
 // stored.
 func finishRun(ctx context.Context, ios *IO, st *store.Store, sp *store.Spool, m store.Manifest, ex store.Exec, opts receipts.Options, asJSON bool) error {
+	trace := tracer(ios)
 	p, err := st.Prepare(sp, m)
 	if err != nil {
 		return err
 	}
+	trace("prepare")
 	run := p.Run
 	key := commandKey(run.Manifest.Argv, run.Manifest.Dir)
 	var sess store.Session
@@ -283,7 +289,16 @@ func finishRun(ctx context.Context, ios *IO, st *store.Store, sp *store.Spool, m
 			opts.Level = sess.Level + 1 // the same result again: the last digest was not enough
 		}
 	}
+	// Large outputs' frames go into the store while the digest is rendered
+	// from the spool.
+	stored := make(chan error, 1)
+	go func() { stored <- p.StoreLarge() }()
 	res, derr := receipts.Make(ctx, p, run, opts)
+	trace("digest")
+	if err := <-stored; err != nil {
+		return err
+	}
+	trace("frames")
 	var extra *store.Extra
 	if derr == nil {
 		extra = res.Extra()
@@ -298,6 +313,10 @@ func finishRun(ctx context.Context, ios *IO, st *store.Store, sp *store.Spool, m
 	}
 	if _, err := st.Commit(p, ex, extra); err != nil {
 		return err
+	}
+	trace("commit")
+	if p.HasRaw() {
+		startCompaction(ios)
 	}
 	exit := run.Manifest.Exit
 	if derr != nil {
@@ -397,5 +416,42 @@ func runJSON(run *store.Run, res *receipts.Result) map[string]any {
 		"coverage": res.Digest.Coverage,
 		"receipt":  res.Handle(),
 		"digest":   string(res.Digest.Text),
+	}
+}
+
+// tracer returns a function that prints the time since the previous call when
+// CTX_TRACE is set: a developer aid for the run path's phases.
+func tracer(ios *IO) func(phase string) {
+	if ios.Getenv("CTX_TRACE") == "" {
+		return func(string) {}
+	}
+	last := time.Now()
+	return func(phase string) {
+		now := time.Now()
+		fmt.Fprintf(ios.Err, "ctx: trace %-8s %7.1f ms\n", phase, float64(now.Sub(last).Microseconds())/1000)
+		last = now
+	}
+}
+
+// startCompaction starts `ctx compact` in the background, detached, at low
+// priority: a flood outran the compressor and some frames were stored raw.
+// The agent reads its digest meanwhile; nothing waits for it.
+// CTX_NO_COMPACT=1 turns it off (benchmarks that time runs back to back).
+func startCompaction(ios *IO) {
+	if ios.Getenv("CTX_NO_COMPACT") != "" {
+		return
+	}
+	self, err := exec.LookPath(os.Args[0])
+	if err != nil {
+		return
+	}
+	cmd := exec.Command(self, "compact")
+	cmd.Env = os.Environ()
+	if cwd, err := ios.Getwd(); err == nil {
+		cmd.Dir = cwd
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if cmd.Start() == nil {
+		_ = cmd.Process.Release()
 	}
 }

@@ -12,6 +12,8 @@ package text
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
+	"io"
 	"net/http"
 	"sort"
 	"strings"
@@ -43,7 +45,7 @@ const MaxErrorGroups = 2000
 // errorRE matches lines that look like they report a failure. It is a
 // heuristic: it decides what the digest surfaces, never what the run's outcome
 // is.
-var errorRE = lines.Lazy(`(?i)(\berr(or)?s?\b|\bfail(ed|ure|ing|s)?\b|\bfatal\b|\bpanic(ked)?\b|\bexception\b|\btraceback\b|\bsegmentation fault\b|\bcore dumped\b|\babort(ed)?\b|\bdenied\b|\bnot found\b|\bno such file\b|\bundefined reference\b|\bcannot\b|\bcan't\b|\bunable to\b|\bkilled\b|\btimed? ?out\b|\bE\d{3,4}\b|^E\s)`)
+var errorRE = lines.Lazy(`(?i)(\berr(or)?s?\b|\bfail(ed|ure|ing|s)?\b|\bfatal\b|\bpanic(ked)?\b|\bexception\b|\btraceback\b|\bsegmentation fault\b|\bcore dumped\b|\babort(ed)?\b|\bdenied\b|\bnot found\b|\bno such file\b|\bundefined reference\b|\bcannot\b|\bcan't\b|\bunable to\b|\bkilled\b|\btimed? ?out\b|(?-i:\bE\d{3,4}\b|^E\s))`)
 
 // calmRE matches lines that mention errors only to say there are none.
 var calmRE = lines.Lazy(`(?i)(\b(0|no|zero|without)\s+(errors?|failures?|failed)\b|\b(errors?|failures?|failed)\s*[:=]\s*0\b|\berror[-_ ]?(handling|handler|page|log|code)s?\b|\bfail[-_]?(fast|over|safe)\b)`)
@@ -86,32 +88,31 @@ func errorLines(ctx context.Context, g *evidence.Graph, st evidence.Stream) erro
 	groups := map[string]*group{}
 	var order []*group
 	dropped := 0
-	err = lines.Scan(ctx, r, func(n int, line []byte, long bool) error {
+	onLine := func(n int, line []byte) {
 		if len(line) == 0 || !maybeError(line) {
-			return nil
+			return
 		}
 		clean := lines.Clean(line)
 		if len(clean) > 4096 {
 			clean = clean[:4096]
 		}
 		if !errorRE.Match(clean) || calmRE.Match(clean) {
-			return nil
+			return
 		}
 		key := maskDigits(clean)
 		if gr, ok := groups[key]; ok {
 			gr.count++
-			return nil
+			return
 		}
 		if len(order) >= MaxErrorGroups {
 			dropped++
-			return nil
+			return
 		}
 		gr := &group{first: n, text: strings.ToValidUTF8(string(bytes.TrimSpace(clean)), "\uFFFD"), count: 1}
 		groups[key] = gr
 		order = append(order, gr)
-		return nil
-	})
-	if err != nil {
+	}
+	if err := scanChunks(ctx, r, onLine); err != nil {
 		return err
 	}
 	for _, gr := range order {
@@ -122,6 +123,96 @@ func errorLines(ctx context.Context, g *evidence.Graph, st evidence.Stream) erro
 		g.Lose("item-cap", "%s: %d more distinct error-looking lines beyond the first %d groups", st.Name, dropped, MaxErrorGroups)
 	}
 	return nil
+}
+
+// scanChunks calls fn for each line (numbered from 1, without its newline or
+// trailing CR, cut at lines.Max), reading r in large chunks: a chunk without a
+// single letter cannot hold an error word, so its lines are only counted —
+// the fast path for floods of numbers, hex and punctuation.
+func scanChunks(ctx context.Context, r io.Reader, fn func(n int, line []byte)) error {
+	buf := make([]byte, 256<<10)
+	var carry []byte // an unfinished line from the previous chunk
+	n := 0
+	emit := func(line []byte) {
+		n++
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if len(line) > lines.Max {
+			line = line[:lines.Max]
+		}
+		fn(n, line)
+	}
+	for {
+		k, err := io.ReadFull(r, buf)
+		chunk := buf[:k]
+		if k > 0 {
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
+			if !hasLetter(carry) && !hasLetter(chunk) {
+				// No letters: no line here can be an error line. Count them.
+				n += bytes.Count(chunk, []byte{'\n'})
+				if last := bytes.LastIndexByte(chunk, '\n'); last >= 0 {
+					carry = append(carry[:0], chunk[last+1:]...)
+				} else if len(carry) < lines.Max {
+					carry = append(carry, chunk[:min(len(chunk), lines.Max-len(carry))]...)
+				}
+			} else {
+				for len(chunk) > 0 {
+					i := bytes.IndexByte(chunk, '\n')
+					if i < 0 {
+						if len(carry) < lines.Max {
+							carry = append(carry, chunk[:min(len(chunk), lines.Max-len(carry))]...)
+						}
+						break
+					}
+					if len(carry) > 0 {
+						if len(carry) < lines.Max {
+							carry = append(carry, chunk[:min(i, lines.Max-len(carry))]...)
+						}
+						emit(carry)
+						carry = carry[:0]
+					} else {
+						emit(chunk[:i])
+					}
+					chunk = chunk[i+1:]
+				}
+			}
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			if len(carry) > 0 {
+				emit(carry)
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// hasLetter reports whether b holds an ASCII letter. It tests eight bytes at
+// a time (a floods of digits is the case it exists for).
+func hasLetter(b []byte) bool {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+		low7 = 0x7f7f7f7f7f7f7f7f
+	)
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b) | 0x2020202020202020 // fold upper case onto lower
+		// Bytes strictly between 0x60 and 0x7b ('a'..'z'), ignoring bytes >= 0x80.
+		t := x & low7
+		if (ones*(127+0x7b)-t)&^x&(t+ones*(127-0x60))&high != 0 {
+			return true
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if (c|0x20)-'a' < 26 {
+			return true
+		}
+	}
+	return false
 }
 
 // maybeError is a cheap pre-filter before the regular expression.

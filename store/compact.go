@@ -1,0 +1,174 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Compact recompresses every blob holding frames that a flood left stored raw.
+// It returns how many blobs it compacted and the bytes saved. It is safe to
+// run beside other ctx processes.
+func (s *Store) Compact() (int, int64, error) { return s.compactAll() }
+
+// HasRaw reports whether the pending run's streams hold frames stored raw
+// (so a compaction is worth starting once it is committed).
+func (p *Pending) HasRaw() bool {
+	for _, fs := range p.streams {
+		if fs.meta == nil {
+			continue
+		}
+		for _, f := range fs.meta.Frames {
+			if isRawFrame(f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// compactAll recompresses every blob that holds raw frames.
+func (s *Store) compactAll() (int, int64, error) {
+	var ids []ID
+	err := s.view(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketBlobs).ForEach(func(k, v []byte) error {
+			m, err := decodeBlobMeta(v)
+			if err != nil || len(k) != 32 {
+				return nil
+			}
+			for _, f := range m.Frames {
+				if isRawFrame(f) {
+					ids = append(ids, ID(k))
+					break
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		if isEmpty(err) {
+			return 0, 0, nil
+		}
+		return 0, 0, err
+	}
+	var n int
+	var saved int64
+	for _, id := range ids {
+		b, err := s.compact(id)
+		if err != nil {
+			return n, saved, err
+		}
+		n++
+		saved += b
+	}
+	return n, saved, nil
+}
+
+// compact recompresses one blob's raw frames. A blob in the frames bucket is
+// rewritten in one transaction; a packed blob gets a new pack generation,
+// written and synced before the record points at it, so a crash leaves the old
+// generation in use and the new one an orphan.
+func (s *Store) compact(id ID) (int64, error) {
+	b, err := s.Blob(id)
+	if err != nil {
+		return 0, err
+	}
+	meta := b.meta
+	before := compressedSize(meta)
+	enc := betterEncoder() // nobody waits on compaction
+	if !meta.Packed {
+		// Compress first (reads take the store's lock), then write all at once.
+		old := meta.encode()
+		packedFrames := map[int][]byte{}
+		for i, f := range meta.Frames {
+			if !isRawFrame(f) {
+				continue
+			}
+			raw, err := b.frame(i)
+			if err != nil {
+				return 0, err
+			}
+			packedFrames[i] = enc.EncodeAll(raw, nil)
+			meta.Frames[i].CLen = uint32(len(packedFrames[i]))
+		}
+		err := s.update(func(tx *bolt.Tx) error {
+			if cur := tx.Bucket(bucketBlobs).Get(id[:]); cur == nil || !bytes.Equal(cur, old) {
+				return fmt.Errorf("blob:%s changed during compaction", id.Short())
+			}
+			for i, c := range packedFrames {
+				if err := tx.Bucket(bucketFrames).Put(frameKey(id, i), c); err != nil {
+					return err
+				}
+			}
+			return tx.Bucket(bucketBlobs).Put(id[:], meta.encode())
+		})
+		return before - compressedSize(meta), err
+	}
+	newMeta := *meta
+	newMeta.Frames = append([]frame(nil), meta.Frames...)
+	newMeta.Gen = meta.Gen + 1
+	path := s.packPath(id, newMeta.Gen)
+	out, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return 0, storeErr(filepath.Dir(path), "compact pack", err)
+	}
+	ok := false
+	defer func() {
+		out.Close()
+		if !ok {
+			os.Remove(path)
+		}
+	}()
+	old, err := os.Open(s.packPath(id, meta.Gen))
+	if err != nil {
+		return 0, damagedBlob(id, fmt.Sprintf("its pack file is missing (%v)", err))
+	}
+	defer old.Close()
+	for i, f := range meta.Frames {
+		var c []byte
+		if isRawFrame(f) {
+			raw, err := b.frame(i)
+			if err != nil {
+				return 0, err
+			}
+			c = enc.EncodeAll(raw, nil)
+		} else {
+			c = make([]byte, f.CLen)
+			if _, err := io.ReadFull(io.NewSectionReader(old, offsetOf(meta, i), int64(f.CLen)), c); err != nil {
+				return 0, damagedBlob(id, "its pack file is short")
+			}
+		}
+		if _, err := out.Write(c); err != nil {
+			return 0, storeErr(filepath.Dir(path), "compact pack", err)
+		}
+		newMeta.Frames[i].CLen = uint32(len(c))
+	}
+	if err := out.Sync(); err != nil {
+		return 0, storeErr(filepath.Dir(path), "compact pack", err)
+	}
+	err = s.update(func(tx *bolt.Tx) error {
+		cur := tx.Bucket(bucketBlobs).Get(id[:])
+		if cur == nil || !bytes.Equal(cur, meta.encode()) {
+			return fmt.Errorf("blob:%s changed during compaction", id.Short())
+		}
+		return tx.Bucket(bucketBlobs).Put(id[:], newMeta.encode())
+	})
+	if err != nil {
+		return 0, err
+	}
+	ok = true
+	_ = os.Remove(s.packPath(id, meta.Gen))
+	return before - compressedSize(&newMeta), nil
+}
+
+func offsetOf(m *blobMeta, i int) int64 {
+	var off int64
+	for _, f := range m.Frames[:i] {
+		off += int64(f.CLen)
+	}
+	return off
+}
