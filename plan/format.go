@@ -82,6 +82,9 @@ func oneLine(it *evidence.Item) string {
 		if it.Package != "" {
 			b.WriteString(" " + it.Package)
 		}
+		if it.Name != "" && it.Name != "total" && it.Name != it.Tool && !strings.HasPrefix(it.Name, "session") {
+			b.WriteString(" " + it.Name)
+		}
 		b.WriteString(": ")
 		b.WriteString(counts(it))
 	case evidence.KindTemplate:

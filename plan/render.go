@@ -548,9 +548,17 @@ func (r *renderer) elastic(required []int) {
 			// Read only the ends of a huge block.
 			from = to - 399
 		}
-		ls := informative(r.lines(it.Detail.Stream, from, to), it)
-		if len(ls) <= 1 {
-			continue // nothing the one-line form did not say
+		ls := r.lines(it.Detail.Stream, from, to)
+		if r.in.Plan.Level == 0 {
+			// First time: only what the one-line form does not say. A rerun
+			// (the digest was not enough) shows the block as it is.
+			if ls = informative(ls, it); len(ls) <= 1 {
+				continue
+			}
+		} else {
+			for k, l := range ls {
+				ls[k] = strings.TrimRight(cleanLine(l), " \t")
+			}
 		}
 		if len(ls) > perFailure {
 			ls = excerpt(ls, perFailure, it.File)
@@ -615,6 +623,9 @@ func (r *renderer) unexplained(required []int) {
 // dropped.
 func (r *renderer) notShown() {
 	g := r.in.Graph
+	if r.in.Plan.Level > 0 {
+		r.listRetrievable()
+	}
 	counts := map[string]int{}
 	for i := range g.Items {
 		it := &g.Items[i]
@@ -637,6 +648,39 @@ func (r *renderer) notShown() {
 		parts = append(parts, plural(counts[k], k))
 	}
 	r.line("not shown (retrievable): " + strings.Join(parts, ", "))
+}
+
+// listRetrievable names retrievable identities compactly, as far as the
+// budget allows: on an equivalent rerun the agent evidently wants more.
+func (r *renderer) listRetrievable() {
+	g := r.in.Graph
+	var names []string
+	var idx []int
+	for i := range g.Items {
+		it := &g.Items[i]
+		if r.inline[i] || r.census[i] || !contract.IsIdentity(it) {
+			continue
+		}
+		name := firstNonEmpty(shortName(it), it.Name)
+		if it.Kind == evidence.KindTest {
+			name = outcomeWord(it.Outcome) + " " + testName(it)
+		}
+		names = append(names, name)
+		idx = append(idx, i)
+	}
+	room := r.left() - 60
+	var shown []string
+	for k, n := range names {
+		if room-tokens(n)-1 < 0 {
+			break
+		}
+		room -= tokens(n) + 1
+		shown = append(shown, n)
+		r.inline[idx[k]] = true
+	}
+	if len(shown) > 0 {
+		r.line("also: " + strings.Join(shown, ", "))
+	}
 }
 
 func (r *renderer) footer(w *bytes.Buffer, cov contract.Coverage, d *Digest) {
