@@ -2,6 +2,7 @@ package plan
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -390,7 +391,11 @@ func (r *renderer) structured(d *Digest) {
 	}
 	r.elastic(required)
 	r.unexplained(required)
-	r.notShown()
+	if r.in.Plan.Mode != ModeSummary {
+		// In a pass summary the counts and the coverage line already say
+		// what stayed out.
+		r.notShown()
+	}
 }
 
 // rank orders REQUIRED items: failures first, then errors, then the rest, each
@@ -730,7 +735,11 @@ func (r *renderer) footer(w *bytes.Buffer, cov contract.Coverage, d *Digest) {
 	}
 	for _, s := range in.Streams {
 		if s.Size > 0 && !s.Binary && s.Lines > 0 {
-			line(fmt.Sprintf("next: ctx get %s#%s --grep RE  (or :LA-B for any range; ··· marks omitted lines)", in.Run.Handle, s.Name))
+			if in.Plan.Mode == ModeExcerpt {
+				line(fmt.Sprintf("next: ctx get %s#%s --grep RE  (or :LA-B for any range; ··· marks omitted lines)", in.Run.Handle, s.Name))
+			} else {
+				line(fmt.Sprintf("next: ctx get %s#%s --grep RE", in.Run.Handle, s.Name))
+			}
 			return
 		}
 	}
@@ -743,6 +752,14 @@ func informative(ls []string, it *evidence.Item) []string {
 	msg := strings.TrimSpace(it.Message)
 	for _, l := range ls {
 		c := strings.TrimSpace(cleanLine(l))
+		if strings.HasPrefix(c, "{") {
+			// A JSON event stream (go test -json): show what the test printed.
+			out, ok := jsonOutput(c)
+			if !ok {
+				continue
+			}
+			l, c = strings.TrimRight(out, "\n"), strings.TrimSpace(out)
+		}
 		switch {
 		case c == "",
 			strings.HasPrefix(c, "=== RUN"), strings.HasPrefix(c, "=== PAUSE"), strings.HasPrefix(c, "=== CONT"),
@@ -802,4 +819,15 @@ func excerpt(ls []string, n int, file string) []string {
 		out = append(out, "…")
 	}
 	return out
+}
+
+// jsonOutput returns the "Output" field of a JSON event line.
+func jsonOutput(line string) (string, bool) {
+	var ev struct {
+		Output *string
+	}
+	if json.Unmarshal([]byte(line), &ev) != nil || ev.Output == nil {
+		return "", false
+	}
+	return *ev.Output, true
 }
