@@ -122,12 +122,12 @@ func TestRealGoTest(t *testing.T) {
 	}
 	dir := t.TempDir()
 	files := map[string]string{
-		"go.mod":                  "module example.com/scratch\n\ngo 1.22\n",
-		"build/build.go":          "package build\n\nfunc F() int { return undefinedName }\n",
-		"build/build_test.go":     "package build\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { F() }\n",
-		"boom/boom_test.go":       "package boom\n\nimport \"testing\"\n\nfunc TestPanics(t *testing.T) {\n\tvar m map[string]int\n\tm[\"x\"] = 1\n}\n",
-		"sub/sub_test.go":         "package sub\n\nimport \"testing\"\n\nfunc TestTable(t *testing.T) {\n\tt.Run(\"ok\", func(t *testing.T) {})\n\tt.Run(\"bad\", func(t *testing.T) {\n\t\tt.Errorf(\"got %d, want %d\", 1, 2)\n\t})\n}\n",
-		"race/race_test.go":       "package race\n\nimport (\n\t\"sync\"\n\t\"testing\"\n)\n\nfunc TestRace(t *testing.T) {\n\tn := 0\n\tvar wg sync.WaitGroup\n\tfor i := 0; i < 2; i++ {\n\t\twg.Add(1)\n\t\tgo func() { defer wg.Done(); n++ }()\n\t}\n\twg.Wait()\n\t_ = n\n}\n",
+		"go.mod":              "module example.com/scratch\n\ngo 1.22\n",
+		"build/build.go":      "package build\n\nfunc F() int { return undefinedName }\n",
+		"build/build_test.go": "package build\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { F() }\n",
+		"boom/boom_test.go":   "package boom\n\nimport \"testing\"\n\nfunc TestPanics(t *testing.T) {\n\tvar m map[string]int\n\tm[\"x\"] = 1\n}\n",
+		"sub/sub_test.go":     "package sub\n\nimport \"testing\"\n\nfunc TestTable(t *testing.T) {\n\tt.Run(\"ok\", func(t *testing.T) {})\n\tt.Run(\"bad\", func(t *testing.T) {\n\t\tt.Errorf(\"got %d, want %d\", 1, 2)\n\t})\n}\n",
+		"race/race_test.go":   "package race\n\nimport (\n\t\"sync\"\n\t\"testing\"\n)\n\nfunc TestRace(t *testing.T) {\n\tn := 0\n\tvar wg sync.WaitGroup\n\tfor i := 0; i < 2; i++ {\n\t\twg.Add(1)\n\t\tgo func() { defer wg.Done(); n++ }()\n\t}\n\twg.Wait()\n\t_ = n\n}\n",
 	}
 	for name, body := range files {
 		p := filepath.Join(dir, name)
