@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 )
@@ -30,6 +31,9 @@ type LatencyResult struct {
 	GetLines string  `json:"get_lines,omitempty"`
 	Get      *Stat   `json:"ctx_get,omitempty"`
 	Version  Stat    `json:"ctx_version"` // process start-up alone, for reference
+	// Hook is the wall time of `ctx hook claude pre-tool-use` answering a
+	// rewrite: what an agent host adds before each shell command.
+	Hook Stat `json:"hook"`
 }
 
 // RunLatency measures `ctx run -- true` against bare `true`, and `ctx get` of
@@ -57,7 +61,24 @@ func RunLatency(ctx context.Context, o LatencyOptions) (*LatencyResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &LatencyResult{True: sb.Stat(), CtxTrue: sc.Stat(), Version: ver.Stat()}
+	payload := `{"session_id":"bench","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd sub && go test ./... 2>&1","description":"tests"}}`
+	hook, _, err := alternate(o.Runs, func() (time.Duration, error) {
+		cmd := exec.CommandContext(ctx, o.Ctx, "hook", "claude", "pre-tool-use")
+		cmd.Stdin = strings.NewReader(payload)
+		var out strings.Builder
+		cmd.Stdout = &out
+		start := time.Now()
+		err := cmd.Run()
+		d := time.Since(start)
+		if err == nil && !strings.Contains(out.String(), "ctx run --") {
+			err = fmt.Errorf("the hook did not rewrite the command: %q", out.String())
+		}
+		return d, err
+	}, func() (time.Duration, error) { return 0, nil })
+	if err != nil {
+		return nil, err
+	}
+	res := &LatencyResult{True: sb.Stat(), CtxTrue: sc.Stat(), Version: ver.Stat(), Hook: hook.Stat()}
 	res.Overhead = res.CtxTrue.MedianMS - res.True.MedianMS
 	if o.GetSize > 0 {
 		n := seqFor(o.GetSize)
@@ -91,6 +112,7 @@ func (r *LatencyResult) WriteText(w io.Writer) error {
 	fmt.Fprintf(tw, "ctx run -- true\tmedian %.2f ms ±%.2f (n=%d)\n", r.CtxTrue.MedianMS, r.CtxTrue.IQRMS, r.CtxTrue.N)
 	fmt.Fprintf(tw, "start-up overhead\t%.2f ms\n", r.Overhead)
 	fmt.Fprintf(tw, "ctx version\tmedian %.2f ms (process start-up alone)\n", r.Version.MedianMS)
+	fmt.Fprintf(tw, "ctx hook claude pre-tool-use\tmedian %.2f ms ±%.2f (a rewrite; what a host adds per command)\n", r.Hook.MedianMS, r.Hook.IQRMS)
 	if r.Get != nil {
 		fmt.Fprintf(tw, "ctx get 13 lines\tmedian %.2f ms ±%.2f from a %.1f MiB stored output (%s)\n", r.Get.MedianMS, r.Get.IQRMS, float64(r.GetBytes)/(1<<20), r.GetLines)
 	}

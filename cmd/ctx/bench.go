@@ -370,7 +370,10 @@ func benchLatencyCmd(ios *IO, o *benchOptions) *cobra.Command {
 				return err
 			}
 			r := bench.NewReceipt("latency", Version, map[string]any{"runs": runs, "get_size": gs})
-			gates := []bench.Gate{gateOf("ctx run -- true over bare true (median)", res.Overhead, 10, "ms", "lower")}
+			gates := []bench.Gate{
+				gateOf("ctx run -- true over bare true (median)", res.Overhead, 10, "ms", "lower"),
+				gateOf("pre-tool-use hook per command (median)", res.Hook.MedianMS, 5, "ms", "lower"),
+			}
 			if res.Get != nil {
 				gates = append(gates, gateOf(fmt.Sprintf("ctx get 13 lines from the middle of %s", getSize), res.Get.MedianMS, 20, "ms", "lower"))
 			}
