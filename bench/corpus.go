@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/profiles/diag"
@@ -21,6 +22,12 @@ import (
 type CorpusResult struct {
 	GoTest      GoTestScore `json:"gotest"`
 	Diagnostics DiagScore   `json:"diagnostics"`
+	// Fixtures are the go test outputs with the failing identities each must
+	// keep, for comparing peers on the same facts.
+	Fixtures []Fixture `json:"-"`
+	// CtxDigest is ctx's own figure on those fixtures, beside any peers.
+	CtxDigest PeerResult   `json:"ctx"`
+	Peers     []PeerResult `json:"peers,omitempty"`
 }
 
 // GoTestScore is the go test profile on the go-junit-report corpus.
@@ -70,10 +77,11 @@ func RunCorpus(ctx context.Context, dir string) (*CorpusResult, error) {
 			res.GoTest.ShortFiles = append(res.GoTest.ShortFiles, fmt.Sprintf("%s: %s", f.Name, strings.Join(f.Misses, "; ")))
 		}
 	}
-	misses, err := digestNamesFailures(ctx, filepath.Join(dir, "gotest"))
+	misses, fixtures, ctxRes, err := digestNamesFailures(ctx, filepath.Join(dir, "gotest"))
 	if err != nil {
 		return nil, err
 	}
+	res.Fixtures, res.CtxDigest = fixtures, ctxRes
 	res.GoTest.DigestMisses = misses
 	res.GoTest.DigestNamesAll = len(misses) == 0
 
@@ -102,38 +110,63 @@ func RunCorpus(ctx context.Context, dir string) (*CorpusResult, error) {
 
 // digestNamesFailures digests every go test corpus output (as `ctx ingest`
 // would, detecting the profile from the content) and lists failing tests the
-// digest does not name.
-func digestNamesFailures(ctx context.Context, dir string) ([]string, error) {
+// digest does not name. It also returns the fixtures with their facts, and
+// ctx's own figures on them in the form peers are reported.
+func digestNamesFailures(ctx context.Context, dir string) ([]string, []Fixture, PeerResult, error) {
+	self := PeerResult{Name: "ctx", Present: true}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, self, err
 	}
 	sc, err := NewScratch("")
 	if err != nil {
-		return nil, err
+		return nil, nil, self, err
 	}
 	defer sc.Close()
 	var misses []string
+	var fixtures []Fixture
+	var times Sample
 	for _, e := range ents {
 		if !gotestOutput.MatchString(e.Name()) {
 			continue
 		}
-		out, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		path := filepath.Join(dir, e.Name())
+		out, err := os.ReadFile(path)
 		if err != nil {
-			return nil, err
+			return nil, nil, self, err
 		}
+		start := time.Now()
 		res, err := sc.Digest(ctx, nil, 1, out, nil, receipts.Options{})
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", e.Name(), err)
+			return nil, nil, self, fmt.Errorf("%s: %w", e.Name(), err)
 		}
+		times = append(times, time.Since(start))
+		fx := Fixture{Name: e.Name(), Path: path}
 		for _, it := range res.Graph.Tests(evidence.OutcomeFail, evidence.OutcomeError) {
+			fx.Facts = append(fx.Facts, it.Name)
+			self.Facts++
 			if !strings.Contains(string(res.Digest.Text), it.Name) {
 				misses = append(misses, fmt.Sprintf("%s: %s %s", e.Name(), it.Package, it.Name))
+			} else {
+				self.FactsKept++
 			}
 		}
+		fixtures = append(fixtures, fx)
+		rt, err := Tokens(out)
+		if err != nil {
+			return nil, nil, self, err
+		}
+		dt, err := Tokens(res.Digest.Text)
+		if err != nil {
+			return nil, nil, self, err
+		}
+		self.Fixtures++
+		self.RawTokens += rt
+		self.OutTokens += dt
 	}
+	self.MedianMS = ms(times.Median())
 	sort.Strings(misses)
-	return misses, nil
+	return misses, fixtures, self, nil
 }
 
 // WriteText prints the corpus figures.
@@ -151,5 +184,8 @@ func (r *CorpusResult) WriteText(w io.Writer) error {
 	for _, s := range g.DigestMisses {
 		fmt.Fprintf(tw, "digest misses\t%s\n", s)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return WritePeersText(w, append([]PeerResult{r.CtxDigest}, r.Peers...))
 }

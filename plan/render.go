@@ -125,9 +125,13 @@ func (r *renderer) header() {
 	}
 	r.line(cmd)
 	var parts []string
-	parts = append(parts, in.Run.Handle, exitText(in.Run))
-	parts = append(parts, in.Plan.Profile, in.Plan.Mode)
-	parts = append(parts, streamsText(in.Streams))
+	parts = append(parts, in.Run.Handle, exitText(in.Run), in.Plan.Profile)
+	if in.Plan.Mode == ModeWhole {
+		// The output follows in full: that is the whole coverage receipt.
+		parts = append(parts, "whole output")
+	} else {
+		parts = append(parts, in.Plan.Mode, streamsText(in.Streams))
+	}
 	r.line(strings.Join(parts, " · "))
 	for _, l := range in.Graph.Losses {
 		r.line("! " + l.Detail)
@@ -692,8 +696,8 @@ func (r *renderer) footer(w *bytes.Buffer, cov contract.Coverage, d *Digest) {
 	in := r.in
 	line := func(s string) { w.WriteString(s); w.WriteByte('\n') }
 	if in.Plan.Mode == ModeWhole {
-		if cov.BytesStored > 0 {
-			line(fmt.Sprintf("coverage: whole output shown (%s) · exact bytes: ctx get %s", contract.Size(cov.BytesStored), in.Run.Handle))
+		if cov.BytesStored == 0 {
+			line("(no output)")
 		}
 		return
 	}

@@ -150,6 +150,7 @@ func gateOf(name string, measured, target float64, unit, better string) bench.Ga
 
 func benchCorpusCmd(ios *IO, o *benchOptions) *cobra.Command {
 	var dir string
+	var peerFlags []string
 	c := &cobra.Command{
 		Use:     "corpus",
 		Short:   "Recall and precision of the go test and diagnostics profiles on the external corpora",
@@ -160,11 +161,22 @@ func benchCorpusCmd(ios *IO, o *benchOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			var peers []bench.Peer
+			for _, f := range peerFlags {
+				p, err := bench.ParsePeer(f)
+				if err != nil {
+					return usagef("--peer: %v", err)
+				}
+				peers = append(peers, p)
+			}
 			res, err := bench.RunCorpus(cmd.Context(), root)
 			if err != nil {
 				return err
 			}
-			r := bench.NewReceipt("corpus", Version, map[string]any{"corpus": "gotest, diagnostics"})
+			if res.Peers, err = bench.RunPeers(cmd.Context(), peers, res.Fixtures); err != nil {
+				return err
+			}
+			r := bench.NewReceipt("corpus", Version, map[string]any{"corpus": "gotest, diagnostics", "peers": peerFlags})
 			r.Corpus, _ = bench.DigestFiles(root, func(p string) bool {
 				return strings.Contains(p, "/gotest/") || strings.Contains(p, "/diagnostics/")
 			})
@@ -181,6 +193,7 @@ func benchCorpusCmd(ios *IO, o *benchOptions) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&dir, "corpus", "", "the corpus folder (default ../shared/corpus beside the project)")
+	c.Flags().StringArrayVar(&peerFlags, "peer", nil, "NAME=COMMAND: also run another output reducer on the go test fixtures ({file} is the fixture's path, else it reads stdin)")
 	return c
 }
 
