@@ -689,3 +689,40 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestDiffContentWithCarriageReturns: a file whose lines hold carriage returns
+// (a captured progress bar) must not break hunk counting.
+func TestDiffContentWithCarriageReturns(t *testing.T) {
+	diff := "diff --git a/out.txt b/out.txt\n" +
+		"new file mode 100644\n" +
+		"index 0000000..1111111\n" +
+		"--- /dev/null\n" +
+		"+++ b/out.txt\n" +
+		"@@ -0,0 +1,3 @@\n" +
+		"+building 10%\rbuilding 50%\rbuilding 100%\n" +
+		"+\x1b[32mdone\x1b[0m\r\n" +
+		"+end\n" +
+		"diff --git a/two.txt b/two.txt\n" +
+		"index 1111111..2222222 100644\n" +
+		"--- a/two.txt\n" +
+		"+++ b/two.txt\n" +
+		"@@ -1 +1 @@\n" +
+		"-old\n" +
+		"+new\n"
+	g, err := Profile.Parse(context.Background(), evidence.BytesSource([]string{"git", "diff"}, 0, []byte(diff), nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Losses) != 0 {
+		t.Errorf("losses: %+v", g.Losses)
+	}
+	var files []string
+	for _, it := range g.Items {
+		if it.Kind == evidence.KindFile {
+			files = append(files, fmt.Sprintf("%s +%d -%d", it.File, it.Counts["added"], it.Counts["removed"]))
+		}
+	}
+	if got := strings.Join(files, ", "); got != "out.txt +3 -0, two.txt +1 -1" {
+		t.Errorf("files: %s", got)
+	}
+}

@@ -156,7 +156,7 @@ func parseLog(ctx context.Context, g *evidence.Graph, c command, st evidence.Str
 			return fmt.Errorf("open %s: %w", st.Name, err)
 		}
 		err = lines.Scan(ctx, rc, func(n int, line []byte, long bool) error {
-			p.line(n, string(lines.Clean(line)))
+			p.line(n, string(lines.StripANSI(line))) // not Clean: a diff line keeps its carriage returns (file content), and its first byte is its kind
 			return nil
 		})
 		rc.Close()

@@ -12,7 +12,7 @@ import (
 
 const (
 	name    = "git"
-	version = 1
+	version = 2 // 2: diff lines keep their carriage returns (progress bars in file content no longer break hunks)
 
 	maxItems    = 100000 // file and commit items; the rest are counted with a loss
 	maxText     = 300    // bytes of a subject or message kept

@@ -76,7 +76,7 @@ func parseStatus(ctx context.Context, g *evidence.Graph, c command, st evidence.
 			r = &nulLines{r: rc}
 		}
 		err = lines.Scan(ctx, r, func(n int, line []byte, long bool) error {
-			p.line(n, string(lines.Clean(line)))
+			p.line(n, string(lines.StripANSI(line))) // not Clean: a diff line keeps its carriage returns (file content), and its first byte is its kind
 			return nil
 		})
 		rc.Close()
