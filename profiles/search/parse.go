@@ -13,7 +13,7 @@ import (
 
 const (
 	name    = "search"
-	version = 1
+	version = 2 // 2: hit text keeps its carriage returns (a CR no longer hides the path:line prefix)
 
 	maxFiles  = 100000 // files named; the rest are counted with a loss
 	maxText   = 300    // bytes of a hit's first line kept
@@ -270,7 +270,7 @@ func scanStream(ctx context.Context, st evidence.Stream, fn func(n int, line []b
 	}
 	defer rc.Close()
 	return lines.Scan(ctx, rc, func(n int, line []byte, long bool) error {
-		fn(n, lines.Clean(line))
+		fn(n, lines.StripANSI(line)) // not Clean: the matched text is file content and may hold carriage returns
 		return nil
 	})
 }
