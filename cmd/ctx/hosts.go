@@ -29,25 +29,32 @@ HOST is claude or codex. See docs/hosts.md for the protocol.`,
 			if args[1] != "pre-tool-use" {
 				return usagef("unknown hook event %q (want pre-tool-use)", args[1])
 			}
-			self, err := os.Executable()
-			if err != nil {
-				self = "ctx"
-			}
-			switch args[0] {
-			case "claude":
-				err = hosts.ClaudePreToolUse(ios.In, ios.Out, self)
-			case "codex":
-				err = hosts.CodexPreToolUse(ios.In, ios.Out, self)
-			default:
+			if args[0] != "claude" && args[0] != "codex" {
 				return usagef("unknown host %q (want claude or codex)", args[0])
 			}
-			if err != nil && ios.Getenv("CTX_HOOK_DEBUG") != "" {
-				fmt.Fprintf(ios.Err, "ctx hook: %v (the command runs unchanged)\n", err)
-			}
+			runHook(ios, args[0])
 			return nil // never block the agent
 		},
 	}
 	return c
+}
+
+// runHook answers one PreToolUse call. It always succeeds: any error leaves
+// the agent's command unchanged.
+func runHook(ios *IO, host string) int {
+	self, err := os.Executable()
+	if err != nil {
+		self = "ctx"
+	}
+	if host == "codex" {
+		err = hosts.CodexPreToolUse(ios.In, ios.Out, self)
+	} else {
+		err = hosts.ClaudePreToolUse(ios.In, ios.Out, self)
+	}
+	if err != nil && ios.Getenv("CTX_HOOK_DEBUG") != "" {
+		fmt.Fprintf(ios.Err, "ctx hook: %v (the command runs unchanged)\n", err)
+	}
+	return 0
 }
 
 type initOptions struct {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"slices"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -80,7 +81,14 @@ func (e *usageError) Unwrap() error { return e.err }
 func usagef(format string, args ...any) error { return &usageError{fmt.Errorf(format, args...)} }
 
 // Main runs ctx with the process's arguments and returns its exit status.
-func Main() int { return run(systemIO(), os.Args[1:]) }
+func Main() int {
+	// The host hook runs before every shell command an agent issues: answer it
+	// without building the command tree.
+	if a := os.Args[1:]; len(a) == 3 && a[0] == "hook" && a[2] == "pre-tool-use" && (a[1] == "claude" || a[1] == "codex") {
+		return runHook(systemIO(), a[1])
+	}
+	return run(systemIO(), os.Args[1:])
+}
 
 func run(ios *IO, args []string) int {
 	if path := ios.Getenv("CTX_CPUPROFILE"); path != "" {
@@ -94,7 +102,7 @@ func run(ios *IO, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	root := newRoot(ios)
+	root := newRoot(ios, args)
 	root.SetArgs(args)
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
@@ -144,7 +152,7 @@ func classify(err error) int {
 	return exitBad
 }
 
-func newRoot(ios *IO) *cobra.Command {
+func newRoot(ios *IO, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "ctx",
 		Short: "Run commands for coding agents: every byte kept, a small digest shown",
@@ -160,29 +168,35 @@ what was shown and left out, and handles that return any omitted span.`,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
-	root.AddCommand(
-		newRunCmd(ios),
-		newGetCmd(ios),
-		newShowCmd(ios),
-		newLsCmd(ios),
-		newIngestCmd(ios),
-		newGCCmd(ios),
-		newPinCmd(ios),
-		newUnpinCmd(ios),
-		newReceiptsCmd(ios),
-		newContractCmd(ios),
-		newTemplatesCmd(ios),
-		newBenchCmd(ios),
-		newHookCmd(ios),
-		newInitCmd(ios),
-		newMCPCmd(ios),
-		newStatsCmd(ios),
-		newCompactCmd(ios),
-		newVersionCmd(ios),
-	)
+	// Build only the command being run when it is named first: the whole
+	// tree (every flag of every command) costs most of a millisecond, on the
+	// path of every ctx run. Help, errors and anything else get the full tree.
+	only := ""
+	if len(args) > 0 {
+		if _, ok := commands[args[0]]; ok && !slices.Contains(args, "--help") && !slices.Contains(args, "-h") {
+			only = args[0]
+		}
+	}
+	for _, name := range commandOrder {
+		if only == "" || name == only {
+			root.AddCommand(commands[name](ios))
+		}
+	}
 	root.CompletionOptions.DisableDefaultCmd = true
 	return root
 }
+
+// commands are ctx's subcommands by name, in the order help lists them.
+var (
+	commandOrder = []string{"run", "get", "show", "ls", "ingest", "gc", "pin", "unpin", "receipts", "contract",
+		"templates", "bench", "hook", "init", "mcp", "stats", "compact", "version"}
+	commands = map[string]func(*IO) *cobra.Command{
+		"run": newRunCmd, "get": newGetCmd, "show": newShowCmd, "ls": newLsCmd, "ingest": newIngestCmd,
+		"gc": newGCCmd, "pin": newPinCmd, "unpin": newUnpinCmd, "receipts": newReceiptsCmd,
+		"contract": newContractCmd, "templates": newTemplatesCmd, "bench": newBenchCmd, "hook": newHookCmd,
+		"init": newInitCmd, "mcp": newMCPCmd, "stats": newStatsCmd, "compact": newCompactCmd, "version": newVersionCmd,
+	}
+)
 
 // openStore finds the workspace's store. create makes it if missing.
 func openStore(ios *IO, create bool) (*store.Store, error) {
