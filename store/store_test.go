@@ -207,41 +207,6 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-func TestAmbiguousPrefix(t *testing.T) {
-	s := newStore(t)
-	// Find two runs whose ids share a 6-digit prefix by brute force over argv.
-	seen := map[string]*Run{}
-	var a, b *Run
-	for i := 0; a == nil; i++ {
-		m := Manifest{Argv: []string{"echo", fmt.Sprint(i)}, Dir: ".", Status: StatusExited}
-		p := m.ID().String()[:3] // 3 digits collide quickly; pad the handle below
-		if prev, ok := seen[p]; ok {
-			a = prev
-			b = &Run{ID: m.ID(), Manifest: m}
-			break
-		}
-		seen[p] = &Run{ID: m.ID(), Manifest: m}
-	}
-	for _, r := range []*Run{a, b} {
-		rb := []byte(fmt.Sprintf(`{"id":"%s","manifest":{"argv":[]}}`, r.ID))
-		if err := s.update(func(tx *boltTx) error { return tx.Bucket(bucketRuns).Put(r.ID[:], rb) }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// A 6-digit handle cannot be ambiguous for these, so look them up by the
-	// shared 3 digits through matchPrefix, and check the error path with Resolve
-	// on a handle made of the common prefix padded to the minimum length.
-	var got []ID
-	s.view(func(tx *boltTx) error { got = matchPrefix(tx.Bucket(bucketRuns), a.ID.String()[:3]); return nil })
-	if len(got) != 2 {
-		t.Fatalf("prefix %s matched %d runs, want 2", a.ID.String()[:3], len(got))
-	}
-	err := (&AmbiguousError{Prefix: "abc", Candidates: []string{"run:1", "run:2"}})
-	if !errors.Is(err, ErrAmbiguous) || !strings.Contains(err.Error(), "run:1, run:2") {
-		t.Errorf("ambiguous error %q", err)
-	}
-}
-
 func TestParseHandle(t *testing.T) {
 	good := map[string]string{
 		"run:ba3d1020ee8f":               "run:ba3d1020ee8f",
@@ -402,5 +367,102 @@ func TestCompactRawFrames(t *testing.T) {
 				t.Fatal("a raw frame survived compaction")
 			}
 		}
+	}
+}
+
+// TestResolveAmbiguous finds two runs whose ids share a 6-digit prefix and
+// checks that the prefix is refused with both candidates listed.
+func TestResolveAmbiguous(t *testing.T) {
+	s := newStore(t)
+	seen := map[string]Manifest{}
+	var a, b Manifest
+	for i := 0; ; i++ {
+		m := Manifest{Argv: []string{"echo", fmt.Sprint(i)}, Dir: ".", Status: StatusExited}
+		p := m.ID().String()[:MinPrefix]
+		if prev, ok := seen[p]; ok {
+			a, b = prev, m
+			break
+		}
+		seen[p] = m
+	}
+	for _, m := range []Manifest{a, b} {
+		id := m.ID()
+		rb := []byte(fmt.Sprintf(`{"id":"%s","manifest":{"argv":[]}}`, id))
+		if err := s.update(func(tx *boltTx) error { return tx.Bucket(bucketRuns).Put(id[:], rb) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	prefix := a.ID().String()[:MinPrefix]
+	h, err := ParseHandle("run:" + prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Resolve(h)
+	var amb *AmbiguousError
+	if !errors.As(err, &amb) || !errors.Is(err, ErrAmbiguous) {
+		t.Fatalf("Resolve(%s): %v, want an ambiguity", prefix, err)
+	}
+	if len(amb.Candidates) != 2 || !strings.Contains(err.Error(), "run:"+a.ID().String()[:ShortLen]) || !strings.Contains(err.Error(), "run:"+b.ID().String()[:ShortLen]) {
+		t.Errorf("candidates %v", amb.Candidates)
+	}
+	// A longer prefix tells them apart.
+	h, _ = ParseHandle("run:" + a.ID().Short())
+	if tg, err := s.Resolve(h); err != nil || tg.ID != a.ID() {
+		t.Errorf("the full short id: %v", err)
+	}
+}
+
+// TestMiddleLinesReadFewFrames: reading 13 lines from the middle of a
+// many-frame blob decompresses one or two frames, not the blob.
+func TestMiddleLinesReadFewFrames(t *testing.T) {
+	s := newStore(t)
+	data := logLines(200000) // ~12 MiB, ~50 frames
+	run := capture(t, s, []string{"big"}, 0, data, nil)
+	b, err := s.Blob(run.Manifest.Stdout.Blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Frames() < 40 {
+		t.Fatalf("only %d frames", b.Frames())
+	}
+	fetched := 0
+	inner := b.fetch
+	b.fetch = func(i int) ([]byte, error) { fetched++; return inner(i) }
+	off, end, err := b.LineRange(100000, 100012)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(b.Section(off, end))
+	if n := strings.Count(string(got), "\n"); n != 13 {
+		t.Fatalf("read %d lines", n)
+	}
+	if fetched > 2 {
+		t.Errorf("decompressed %d frames to read 13 lines", fetched)
+	}
+}
+
+// TestPermissions: the store's directories are 0700 and its files 0600.
+func TestPermissions(t *testing.T) {
+	s := newStore(t)
+	capture(t, s, []string{"x"}, 0, logLines(100000), []byte("err\n"))
+	err := filepath.WalkDir(s.Dir(), func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		want := os.FileMode(0o600)
+		if d.IsDir() {
+			want = 0o700
+		}
+		if fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", p, fi.Mode().Perm(), want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -76,8 +77,11 @@ func gen(args []string) int {
 		}
 		os.Stdout.Write(b.Bytes())
 	case "both":
+		// Pauses between the writes make their arrival order unambiguous.
 		fmt.Fprintln(os.Stdout, "to stdout 1")
+		time.Sleep(50 * time.Millisecond)
 		fmt.Fprintln(os.Stderr, "to stderr 1")
+		time.Sleep(50 * time.Millisecond)
 		fmt.Fprintln(os.Stdout, "to stdout 2")
 	case "isatty":
 		for _, f := range []*os.File{os.Stdout, os.Stderr} {

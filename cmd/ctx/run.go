@@ -253,7 +253,9 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 		fmt.Fprintf(ios.Err, "ctx: note: %s\n", ex.Note)
 	}
 	trace("capture")
-	err = finishRun(ctx, ios, st, sp, m, ex, opts, o.json)
+	// The digest and the commit happen even after an interrupt: what was
+	// captured is kept and summarised.
+	err = finishRun(context.WithoutCancel(ctx), ios, st, sp, m, ex, opts, o.json)
 	committed = isExit(err)
 	if !committed {
 		_ = sp.SaveResult(m)
