@@ -257,7 +257,7 @@ func TestRealOutputs(t *testing.T) {
 			}
 			// Without argv (ctx ingest, make, sh -c) the same output must be
 			// detected and give the same locations and severities of errors.
-			src := evidence.BytesSource(nil, tt.exit, nil, nil)
+			var src *evidence.Source
 			data := []byte(readTestdata(t, tt.file))
 			if strings.HasSuffix(tt.file, ".stderr") {
 				src = evidence.BytesSource(nil, tt.exit, nil, data)

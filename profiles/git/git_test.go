@@ -484,8 +484,7 @@ func TestMergeCombinedDiff(t *testing.T) {
 func TestTruncatedDiff(t *testing.T) {
 	r := history(t)
 	_, out, _ := r.run("log", "-p")
-	cut := out[:bytes.Index(out, []byte("+four"))+1]
-	cut = out[:bytes.LastIndex(out[:len(out)/2], []byte("\n"))+1]
+	cut := out[:bytes.LastIndex(out[:len(out)/2], []byte("\n"))+1]
 	g := parseOut(t, []string{"git", "log", "-p"}, 137, cut, nil)
 	if g.Verdict != "" || len(g.Losses) == 0 {
 		t.Errorf("verdict %q losses %v", g.Verdict, g.Losses)

@@ -25,9 +25,7 @@ func loghubRaw(tb testing.TB) [][]byte {
 		if err != nil {
 			tb.Skipf("loghub corpus not available: %v", err)
 		}
-		for _, l := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
-			lines = append(lines, l)
-		}
+		lines = append(lines, bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))...)
 	}
 	return lines
 }

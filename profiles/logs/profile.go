@@ -115,12 +115,11 @@ func level(line []byte) string {
 }
 
 type tmplInfo struct {
-	firstText  string
-	errFirst   int
-	errText    string
-	errCount   int
-	warnCount  int
-	streamName string
+	firstText string
+	errFirst  int
+	errText   string
+	errCount  int
+	warnCount int
 }
 
 // Parse mines every line of each stream.
