@@ -265,12 +265,18 @@ func scriptWords(script string) []string {
 		}
 		break
 	}
+	redirect := false
 	if i := strings.IndexAny(script, "|;&<>()`$"); i >= 0 {
+		redirect = script[i] == '<' || script[i] == '>'
 		script = script[:i]
 	}
 	var words []string
 	for _, w := range strings.Fields(script) {
 		words = append(words, strings.Trim(w, `"'`))
+	}
+	// "2>&1": the descriptor number belongs to the redirection.
+	if n := len(words); redirect && n > 1 && strings.Trim(words[n-1], "0123456789") == "" && !strings.HasSuffix(script, " ") {
+		words = words[:n-1]
 	}
 	return words
 }

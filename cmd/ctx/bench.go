@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -497,9 +498,18 @@ func benchReaderCmd() *cobra.Command {
 
 // benchSelf returns this binary's path and a scratch directory.
 func benchSelf() (string, string, func(), error) {
-	self, err := os.Executable()
+	// The program as invoked (resolved on PATH), not os.Executable: a ctx
+	// reached through a link keeps its name.
+	self, err := exec.LookPath(os.Args[0])
 	if err != nil {
-		return "", "", nil, err
+		if self, err = os.Executable(); err != nil {
+			return "", "", nil, err
+		}
+	}
+	if !filepath.IsAbs(self) {
+		if self, err = filepath.Abs(self); err != nil {
+			return "", "", nil, err
+		}
 	}
 	dir, err := os.MkdirTemp("", "ctx-bench-")
 	if err != nil {

@@ -83,6 +83,15 @@ func gen(args []string) int {
 		fmt.Fprintln(os.Stderr, "to stderr 1")
 		time.Sleep(50 * time.Millisecond)
 		fmt.Fprintln(os.Stdout, "to stdout 2")
+	case "failing":
+		// A failing go test run long enough to need a digest.
+		var b bytes.Buffer
+		for i := range 40 {
+			fmt.Fprintf(&b, "--- FAIL: TestCase%d (0.00s)\n    case_test.go:%d: first line of failure %d\n    second line\n    third line\n", i, i+10, i)
+		}
+		b.WriteString("FAIL\nFAIL\texample.com/m\t0.01s\nFAIL\n")
+		os.Stdout.Write(b.Bytes())
+		return 1
 	case "isatty":
 		for _, f := range []*os.File{os.Stdout, os.Stderr} {
 			_, err := f.Stat()

@@ -2,7 +2,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
 	"os"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -11,6 +15,7 @@ import (
 
 func newTemplatesCmd(ios *IO) *cobra.Command {
 	var maxTemplates int
+	var asJSON bool
 	c := &cobra.Command{
 		Use:   "templates [FILE|-]",
 		Short: "Print the log template of every line",
@@ -37,12 +42,47 @@ Exit status: 0 printed; 1 the file cannot be read; 2 usage error.`,
 				return usagef("--max-templates %d: want a positive number", maxTemplates)
 			}
 			w := bufio.NewWriterSize(ios.Out, 64<<10)
-			if err := logs.WriteTemplates(cmd.Context(), in, w, logs.Options{MaxTemplates: maxTemplates}); err != nil {
+			var out io.Writer = w
+			if asJSON {
+				out = &jsonLines{w: w}
+			}
+			if err := logs.WriteTemplates(cmd.Context(), in, out, logs.Options{MaxTemplates: maxTemplates}); err != nil {
 				return err
 			}
 			return w.Flush()
 		},
 	}
 	c.Flags().IntVar(&maxTemplates, "max-templates", logs.DefaultMaxTemplates, "cap on distinct templates (memory bound)")
+	c.Flags().BoolVar(&asJSON, "json", false, `print JSON Lines: {"line":N,"template":"…"} per input line`)
 	return c
+}
+
+// jsonLines turns "LINENO\tTEMPLATE\n" lines into JSON Lines objects.
+type jsonLines struct {
+	w    io.Writer
+	part []byte
+}
+
+func (j *jsonLines) Write(p []byte) (int, error) {
+	n := len(p)
+	j.part = append(j.part, p...)
+	for {
+		i := bytes.IndexByte(j.part, '\n')
+		if i < 0 {
+			return n, nil
+		}
+		num, tmpl, _ := bytes.Cut(j.part[:i], []byte{'\t'})
+		line, _ := strconv.Atoi(string(num))
+		b, err := json.Marshal(struct {
+			Line     int    `json:"line"`
+			Template string `json:"template"`
+		}{line, string(tmpl)})
+		if err != nil {
+			return n, err
+		}
+		if _, err := j.w.Write(append(b, '\n')); err != nil {
+			return n, err
+		}
+		j.part = j.part[i+1:]
+	}
 }
