@@ -66,8 +66,10 @@ func TestDetect(t *testing.T) {
 // nothing hands over to text, and the graph says so.
 func TestFallbackIsLabelled(t *testing.T) {
 	broken := evidence.Profile{Name: "broken", Version: 3,
-		Argv:  func(argv []string) bool { return len(argv) > 0 && argv[0] == "broken" },
-		Parse: func(context.Context, *evidence.Source) (*evidence.Graph, error) { return nil, errors.New("unexpected token") }}
+		Argv: func(argv []string) bool { return len(argv) > 0 && argv[0] == "broken" },
+		Parse: func(context.Context, *evidence.Source) (*evidence.Graph, error) {
+			return nil, errors.New("unexpected token")
+		}}
 	panicky := evidence.Profile{Name: "panicky", Version: 1,
 		Argv:  func(argv []string) bool { return len(argv) > 0 && argv[0] == "panicky" },
 		Parse: func(context.Context, *evidence.Source) (*evidence.Graph, error) { panic("index out of range") }}
