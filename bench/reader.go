@@ -7,6 +7,8 @@ import (
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
+
+	"github.com/ctxhq/ctx/capture"
 )
 
 // BareRead runs argv and reads its stdout to the end, doing nothing else: the
@@ -21,7 +23,7 @@ func BareRead(argv []string, usePty bool) (int64, error) {
 			return 0, err
 		}
 		defer m.Close()
-		if err := rawMode(int(s.Fd())); err != nil {
+		if err := capture.MakeRaw(int(s.Fd())); err != nil {
 			s.Close()
 			return 0, err
 		}
@@ -66,17 +68,4 @@ func isEIO(err error) bool {
 		return pe.Err == unix.EIO
 	}
 	return false
-}
-
-func rawMode(fd int) error {
-	t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
-	if err != nil {
-		return err
-	}
-	t.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
-	t.Oflag &^= unix.OPOST
-	t.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
-	t.Cflag &^= unix.CSIZE | unix.PARENB
-	t.Cflag |= unix.CS8
-	return unix.IoctlSetTermios(fd, unix.TCSETS, t)
 }

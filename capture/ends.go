@@ -100,7 +100,7 @@ func ptys(cols, rows uint16) ([]*end, error) {
 			s.Close()
 			return fail(err)
 		}
-		if err := makeRaw(int(s.Fd())); err != nil {
+		if err := MakeRaw(int(s.Fd())); err != nil {
 			m.Close()
 			s.Close()
 			return fail(err)
@@ -122,9 +122,9 @@ func ptys(cols, rows uint16) ([]*end, error) {
 	return ends, nil
 }
 
-// makeRaw puts a terminal in raw mode like cfmakeraw(3): no input or output
+// MakeRaw puts a terminal in raw mode like cfmakeraw(3): no input or output
 // processing, no echo, no signals from keys.
-func makeRaw(fd int) error {
+func MakeRaw(fd int) error {
 	t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
 	if err != nil {
 		return err

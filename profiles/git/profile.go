@@ -196,7 +196,7 @@ func isHex(s string, min int) bool {
 }
 
 func parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
-	c := commandOf(normalize(src.Argv))
+	c := commandOf(evidence.NormalizeArgv(src.Argv))
 	out := src.Stream(evidence.Stdout)
 	if c.kind == "" {
 		c.kind = sniff(out.Head)

@@ -152,7 +152,7 @@ func (e *elemSink) element(s *scanner, idx int, o *outline, n *onode) error {
 
 func parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 	g := &evidence.Graph{Profile: name, Version: version, Tool: "json"}
-	if argv := normalize(src.Argv); matchArgv(argv) && strings.HasSuffix(argv[0], "jq") {
+	if argv := evidence.NormalizeArgv(src.Argv); matchArgv(argv) && strings.HasSuffix(argv[0], "jq") {
 		g.Tool = argv[0]
 	}
 	st, ok := pickStream(src)

@@ -157,7 +157,13 @@ func (p *parser) miss(n int) {
 }
 
 func parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
-	o := parseArgs(normalize(src.Argv))
+	argv := evidence.NormalizeArgv(src.Argv)
+	if evidence.CompoundShell(src.Argv) {
+		// grep inside a pipeline: the exit status is not grep's, so the
+		// command line cannot tell what it means.
+		argv = nil
+	}
+	o := parseArgs(argv)
 	p := &parser{o: o, index: make(map[string]*fileHits), single: o.singleFile()}
 	g := &evidence.Graph{Profile: name, Version: version, Tool: o.tool}
 	if g.Tool == "" {
