@@ -40,6 +40,9 @@ type Input struct {
 	// Census returns the handle a census list will be stored under (a blob of
 	// its bytes); the caller stores Digest.Census after rendering.
 	Census func(data []byte) string
+	// SpanToken returns the span: handle of a span (a short token the store
+	// resolves); nil keeps full run handles.
+	SpanToken func(s evidence.Span) string
 }
 
 // Digest is a rendered digest with its coverage.
@@ -50,6 +53,9 @@ type Digest struct {
 	// blob under CensusHandle); nil otherwise.
 	Census       []byte
 	CensusHandle string
+	// Spans are the spans the digest named by token; they must be stored for
+	// the tokens to resolve.
+	Spans []evidence.Span
 }
 
 type renderer struct {
@@ -463,7 +469,12 @@ func (r *renderer) flood(required []int, d *Digest) {
 	for _, i := range required {
 		it := &g.Items[i]
 		census.WriteString(oneLine(it))
-		if h := spanOf(it).Handle(); h != "" {
+		if sp := spanOf(it); !sp.IsZero() {
+			h := sp.Handle()
+			if r.in.SpanToken != nil {
+				h = r.in.SpanToken(sp)
+				d.Spans = append(d.Spans, sp)
+			}
 			census.WriteString("\t" + h)
 		}
 		census.WriteByte('\n')

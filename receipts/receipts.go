@@ -108,6 +108,13 @@ func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p
 		Plan:     p,
 		Lines:    &lineSource{st: st, run: run},
 		Census:   func(b []byte) string { return "blob:" + store.Sum(b).Short() },
+		SpanToken: func(sp evidence.Span) string {
+			tok, err := storeSpan(sp).Token(run)
+			if err != nil {
+				return sp.Handle()
+			}
+			return "span:" + tok.Short()
+		},
 	})
 	if err != nil {
 		return nil, err
@@ -133,6 +140,9 @@ func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p
 // the receipt.
 func (r *Result) Extra() *store.Extra {
 	e := &store.Extra{Blobs: [][]byte{r.Digest.Text}, Receipt: r.ReceiptJSON}
+	for _, sp := range r.Digest.Spans {
+		e.Spans = append(e.Spans, storeSpan(sp))
+	}
 	if r.Digest.Census != nil {
 		e.Blobs = append(e.Blobs, r.Digest.Census)
 	}
@@ -150,8 +160,15 @@ func Save(st *store.Store, res *Result) error {
 			return err
 		}
 	}
+	if err := st.PutSpans(res.Run, res.Extra().Spans); err != nil {
+		return err
+	}
 	_, err := st.PutReceipt(res.ReceiptJSON)
 	return err
+}
+
+func storeSpan(sp evidence.Span) store.Span {
+	return store.Span{Stream: sp.Stream, Kind: "item", From: int64(sp.From), To: int64(sp.To)}
 }
 
 // Decode parses a stored digest receipt.

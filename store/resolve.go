@@ -58,18 +58,28 @@ type spanRecord struct {
 	To     int64  `json:"to"`
 }
 
-// MintSpan records a span token for lines from..to of a run's stream and
-// returns its handle. The token is a pure function of the stream's blob, the
-// span kind and the range, so minting twice gives the same token.
-func (s *Store) MintSpan(run *Run, stream, kind string, from, to int64) (string, error) {
-	ref, ok := run.StreamBlob(stream)
+// Span is a span token's record: lines from..to of a run's stream.
+type Span struct {
+	Run    ID
+	Stream string
+	Kind   string // what the lines are: "detail" (a failure's block), "item"…
+	From   int64
+	To     int64
+}
+
+// Token is the span's id: a pure function of the stream's blob, the kind and
+// the range, so the same span always gets the same token.
+func (sp Span) Token(run *Run) (ID, error) {
+	ref, ok := run.StreamBlob(sp.Stream)
 	if !ok {
-		return "", fmt.Errorf("mint span: stream %q: %w", stream, ErrBadHandle)
+		return ID{}, fmt.Errorf("span token: stream %q: %w", sp.Stream, ErrBadHandle)
 	}
-	tok := Sum([]byte(fmt.Sprintf("ctx-span-v1\x00%s\x00%s\x00%d-%d", ref.Blob, kind, from, to)))
-	rec, _ := json.Marshal(spanRecord{Run: run.ID, Stream: stream, Kind: kind, From: from, To: to})
-	err := s.update(func(tx *bolt.Tx) error { return tx.Bucket(bucketSpans).Put(tok[:], rec) })
-	return "span:" + tok.Short(), err
+	return Sum([]byte(fmt.Sprintf("ctx-span-v1\x00%s\x00%s\x00%d-%d", ref.Blob, sp.Kind, sp.From, sp.To))), nil
+}
+
+func putSpan(tx *bolt.Tx, tok ID, sp Span) error {
+	rec, _ := json.Marshal(spanRecord{Run: sp.Run, Stream: sp.Stream, Kind: sp.Kind, From: sp.From, To: sp.To})
+	return tx.Bucket(bucketSpans).Put(tok[:], rec)
 }
 
 // Resolve finds what a handle names. A prefix that matches nothing is
@@ -214,4 +224,25 @@ func distinguishing(ids []ID) int {
 		}
 	}
 	return n
+}
+
+// PutSpans records span tokens of a stored run (a digest rendered after the
+// run was committed names them).
+func (s *Store) PutSpans(run *Run, spans []Span) error {
+	if len(spans) == 0 {
+		return nil
+	}
+	return s.update(func(tx *bolt.Tx) error {
+		for _, sp := range spans {
+			sp.Run = run.ID
+			tok, err := sp.Token(run)
+			if err != nil {
+				return err
+			}
+			if err := putSpan(tx, tok, sp); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

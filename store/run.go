@@ -201,6 +201,7 @@ type Extra struct {
 	Blobs   [][]byte
 	Receipt []byte // JSON; stored under ReceiptID(Receipt)
 	Session *SessionUpdate
+	Spans   []Span // span tokens the digest names
 }
 
 // SessionUpdate records a command's state in an agent session.
@@ -283,6 +284,16 @@ func (s *Store) Commit(p *Pending, ex Exec, extra *Extra) (*Run, error) {
 					if err := tx.Bucket(bucketReceipts).Put(id[:], extra.Receipt); err != nil {
 						return err
 					}
+				}
+			}
+			for _, sp := range extra.Spans {
+				sp.Run = run.ID
+				tok, err := sp.Token(run)
+				if err != nil {
+					return err
+				}
+				if err := putSpan(tx, tok, sp); err != nil {
+					return err
 				}
 			}
 			if su := extra.Session; su != nil {
