@@ -204,7 +204,7 @@ func (s *Store) GC(opts GCOptions) (GCReport, error) {
 		}
 		var deadSpans [][]byte
 		_ = tx.Bucket(bucketSpans).ForEach(func(k, v []byte) error {
-			var sr spanRecord
+			var sr Span
 			if json.Unmarshal(v, &sr) != nil || !runs[sr.Run] {
 				deadSpans = append(deadSpans, bytes.Clone(k))
 			}

@@ -49,22 +49,14 @@ func (r *Run) DefaultStream() string {
 	return "merged"
 }
 
-// spanRecord is what a span token resolves to.
-type spanRecord struct {
-	Run    ID     `json:"run"`
-	Stream string `json:"stream"`
-	Kind   string `json:"kind"`
-	From   int64  `json:"from"`
-	To     int64  `json:"to"`
-}
 
 // Span is a span token's record: lines from..to of a run's stream.
 type Span struct {
-	Run    ID
-	Stream string
-	Kind   string // what the lines are: "detail" (a failure's block), "item"…
-	From   int64
-	To     int64
+	Run    ID     `json:"run"`
+	Stream string `json:"stream"`
+	Kind   string `json:"kind"` // what the lines are: "item" (a digest's item)…
+	From   int64  `json:"from"`
+	To     int64  `json:"to"`
 }
 
 // Token is the span's id: a pure function of the stream's blob, the kind and
@@ -78,7 +70,7 @@ func (sp Span) Token(run *Run) (ID, error) {
 }
 
 func putSpan(tx *bolt.Tx, tok ID, sp Span) error {
-	rec, _ := json.Marshal(spanRecord{Run: sp.Run, Stream: sp.Stream, Kind: sp.Kind, From: sp.From, To: sp.To})
+	rec, _ := json.Marshal(sp)
 	return tx.Bucket(bucketSpans).Put(tok[:], rec)
 }
 
@@ -133,7 +125,7 @@ func (s *Store) Resolve(h Handle) (*Target, error) {
 			}
 			t.Run = run
 		case "span":
-			var rec spanRecord
+			var rec Span
 			if err := json.Unmarshal(tx.Bucket(bucketSpans).Get(c.id[:]), &rec); err != nil {
 				return fmt.Errorf("span:%s record: %v: %w", c.id.Short(), err, ErrCorrupt)
 			}
