@@ -49,7 +49,6 @@ func (r *Run) DefaultStream() string {
 	return "merged"
 }
 
-
 // Span is a span token's record: lines from..to of a run's stream.
 type Span struct {
 	Run    ID     `json:"run"`
