@@ -36,6 +36,7 @@ type getOptions struct {
 	// JSON selectors.
 	pointer string
 	records string
+	plain   bool
 }
 
 // Inline limits: a region larger than these returns a zoom view, not a flood.
@@ -84,6 +85,7 @@ candidates are listed) or the range lies outside the content; 2 usage error;
 	f.IntVar(&o.around, "around", 0, "with --grep: lines of context around each match")
 	f.BoolVar(&o.full, "full", false, "print the whole region even past the inline limit")
 	f.BoolVar(&o.hex, "hex", false, "print a hexdump (for binary output)")
+	f.BoolVar(&o.plain, "plain", false, "print lines as a terminal would show them: colour codes removed, carriage-return overwrites folded")
 	f.IntVar(&o.limit, "limit", defaultLineLimit, "inline limit in lines")
 	f.BoolVar(&o.json, "json", false, "print JSON: the resolved handle, the range and the text (base64 when not UTF-8)")
 	f.StringVar(&o.pointer, "json-pointer", "", "print the JSON value at this RFC 6901 pointer (/items/3/name), exactly as stored")
@@ -173,7 +175,27 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	if t.Kind == "run" {
 		st.RecordRetrieval(store.Retrieval{Time: time.Now().UTC(), Run: t.ID, Handle: reg.describe(), Bytes: reg.size})
 	}
+	if o.plain {
+		return plainRegion(ctx, ios.Out, reg)
+	}
 	return copyRegion(ios.Out, reg)
+}
+
+// plainRegion prints a region's lines cleaned of terminal decoration.
+func plainRegion(ctx context.Context, w io.Writer, reg *region) error {
+	r, err := reg.reader()
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	return lines.Scan(ctx, r, func(_ int, line []byte, long bool) error {
+		bw.Write(lines.Clean(line))
+		if long {
+			bw.WriteString("…")
+		}
+		return bw.WriteByte('\n')
+	})
 }
 
 // parseSelector reads "A:B", "A:", ":B" or "A" into a range.

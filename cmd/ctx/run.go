@@ -162,7 +162,7 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	}
 	st, err := openStore(ios, true)
 	if err != nil {
-		return err
+		return passThrough(ctx, ios, argv, dir, o, err)
 	}
 	defer st.Close()
 	opts, err := o.digestOpts.options(ios, st)
@@ -173,7 +173,7 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	sp, err := st.NewSpool(store.SpoolMeta{Argv: argv, Dir: relDir(st.Root(), dir), Mode: mode(o.pipe),
 		Started: time.Now().UTC(), PID: os.Getpid(), Session: session, Cap: capBytes})
 	if err != nil {
-		return err
+		return passThrough(ctx, ios, argv, dir, o, err)
 	}
 	committed, started := false, false
 	defer func() {
@@ -456,4 +456,53 @@ func startCompaction(ios *IO) {
 	if cmd.Start() == nil {
 		_ = cmd.Process.Release()
 	}
+}
+
+// passThrough runs the command with ctx's own stdio when nothing can be
+// captured (the store cannot be created or written): ctx failing must not stop
+// the command an agent (or a hook on its behalf) asked for. It says so on
+// stderr and exits with the command's status.
+func passThrough(ctx context.Context, ios *IO, argv []string, dir string, o *runOptions, why error) error {
+	fmt.Fprintf(ios.Err, "ctx: cannot capture (%v); running the command without ctx\n", why)
+	var se *store.Error
+	if errors.As(why, &se) && se.Hint != "" {
+		fmt.Fprintf(ios.Err, "  hint: %s\n", se.Hint)
+	}
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		defer cancel()
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env = dir, childEnv(os.Environ())
+	cmd.Stdout, cmd.Stderr = ios.Out, ios.Err
+	if o.stdin == "-" {
+		cmd.Stdin = ios.In
+	} else if o.stdin != "" {
+		f, err := os.Open(o.stdin)
+		if err != nil {
+			return usagef("--stdin: %v", err)
+		}
+		defer f.Close()
+		cmd.Stdin = f
+	}
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return &exitError{code: 0}
+	case errors.As(err, &ee):
+		if ctx.Err() == context.DeadlineExceeded {
+			return &exitError{code: capture.ExitTimeout}
+		}
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return &exitError{code: 128 + int(ws.Signal())}
+		}
+		return &exitError{code: ee.ExitCode()}
+	case errors.Is(err, exec.ErrNotFound):
+		fmt.Fprintf(ios.Err, "ctx: %s: command not found\n", argv[0])
+		return &exitError{code: capture.ExitNotFound}
+	}
+	fmt.Fprintf(ios.Err, "ctx: %s: %v\n", argv[0], err)
+	return &exitError{code: capture.ExitNotExecutable}
 }
