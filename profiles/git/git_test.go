@@ -3,7 +3,6 @@ package git
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,24 +12,11 @@ import (
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles/internal/profiletest"
 )
 
 func parseTwice(argv []string, exit int, stdout, stderr []byte) (*evidence.Graph, error) {
-	var js [2][]byte
-	var g *evidence.Graph
-	for i := range js {
-		var err error
-		g, err = Profile.Parse(context.Background(), evidence.BytesSource(argv, exit, stdout, stderr))
-		if err != nil {
-			return nil, err
-		}
-		g.Seal("run:test")
-		js[i], _ = json.Marshal(g)
-	}
-	if !bytes.Equal(js[0], js[1]) {
-		return nil, fmt.Errorf("two parses differ:\n%s\n%s", js[0], js[1])
-	}
-	return g, nil
+	return profiletest.ParseTwice(Profile, argv, exit, stdout, stderr)
 }
 
 func parseOut(t *testing.T, argv []string, exit int, stdout, stderr []byte) *evidence.Graph {

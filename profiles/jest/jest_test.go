@@ -2,8 +2,6 @@ package jest
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -13,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles/internal/profiletest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden graphs in testdata")
@@ -41,32 +40,12 @@ func load(t *testing.T, name string) capture {
 
 func parse(t *testing.T, argv []string, exit int, stdout, stderr []byte) *evidence.Graph {
 	t.Helper()
-	g, err := Parse(context.Background(), evidence.BytesSource(argv, exit, stdout, stderr))
-	if err != nil {
-		t.Fatalf("Parse: %v", err)
-	}
-	g.Seal("run:test")
-	return g
+	return profiletest.Parse(t, Profile, argv, exit, stdout, stderr)
 }
 
-func graphJSON(t *testing.T, g *evidence.Graph) []byte {
-	t.Helper()
-	b, err := json.MarshalIndent(g, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return append(b, '\n')
-}
+func graphJSON(t *testing.T, g *evidence.Graph) []byte { return profiletest.JSON(t, g) }
 
-// failing lists "package|name" of the failed and errored tests, sorted.
-func failing(g *evidence.Graph) []string {
-	var out []string
-	for _, it := range g.Tests(evidence.OutcomeFail, evidence.OutcomeError) {
-		out = append(out, it.Package+"|"+it.Name)
-	}
-	slices.Sort(out)
-	return out
-}
+func failing(g *evidence.Graph) []string { return profiletest.Failing(g) }
 
 func summary(g *evidence.Graph, name string) map[string]int {
 	for _, it := range g.Items {

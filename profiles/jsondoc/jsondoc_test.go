@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles/internal/profiletest"
 )
 
 // parseOut parses stdout (and stderr) as the registry would, checks that a
@@ -28,21 +29,7 @@ func parseOut(t *testing.T, argv []string, exit int, stdout, stderr []byte) *evi
 }
 
 func parseTwice(argv []string, exit int, stdout, stderr []byte) (*evidence.Graph, error) {
-	var js [2][]byte
-	var g *evidence.Graph
-	for i := range js {
-		var err error
-		g, err = Profile.Parse(context.Background(), evidence.BytesSource(argv, exit, stdout, stderr))
-		if err != nil {
-			return nil, err
-		}
-		g.Seal("run:test")
-		js[i], _ = json.Marshal(g)
-	}
-	if !bytes.Equal(js[0], js[1]) {
-		return nil, fmt.Errorf("two parses differ:\n%s\n%s", js[0], js[1])
-	}
-	return g, nil
+	return profiletest.ParseTwice(Profile, argv, exit, stdout, stderr)
 }
 
 func itemsOf(g *evidence.Graph, kind evidence.Kind) []evidence.Item {
