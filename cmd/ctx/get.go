@@ -474,14 +474,10 @@ func zoom(ctx context.Context, w io.Writer, reg *region, limit int) error {
 	return nil
 }
 
-var zoomRE *regexp.Regexp
+// zoomRE finds the error-looking lines a zoom view lists.
+var zoomRE = lines.Lazy(`(?i)\b(error|fail(ed|ure)?|fatal|panic|exception|traceback)\b`)
 
-func zoomErrRE() *regexp.Regexp {
-	if zoomRE == nil {
-		zoomRE = regexp.MustCompile(`(?i)\b(error|fail(ed|ure)?|fatal|panic|exception|traceback)\b`)
-	}
-	return zoomRE
-}
+func zoomErrRE() *lines.Regexp { return zoomRE }
 
 func clipLine(b []byte, n int) string {
 	s := strings.ToValidUTF8(string(b), "\uFFFD")
