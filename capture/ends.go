@@ -13,6 +13,7 @@ import (
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
+	"golang.org/x/term"
 )
 
 // end is one output channel: the parent's reading side and the child's side.
@@ -72,8 +73,7 @@ func pipes() ([]*end, error) {
 			}
 			return nil, err
 		}
-		// A larger pipe buffer means fewer wake-ups for a fast writer.
-		_, _ = unix.FcntlInt(r.Fd(), unix.F_SETPIPE_SZ, 1<<20)
+		growPipe(r)
 		ends = append(ends, &end{parent: r, child: w})
 	}
 	return ends, nil
@@ -125,18 +125,8 @@ func ptys(cols, rows uint16) ([]*end, error) {
 // MakeRaw puts a terminal in raw mode like cfmakeraw(3): no input or output
 // processing, no echo, no signals from keys.
 func MakeRaw(fd int) error {
-	t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
-	if err != nil {
-		return err
-	}
-	t.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
-	t.Oflag &^= unix.OPOST
-	t.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
-	t.Cflag &^= unix.CSIZE | unix.PARENB
-	t.Cflag |= unix.CS8
-	t.Cc[unix.VMIN] = 1
-	t.Cc[unix.VTIME] = 0
-	return unix.IoctlSetTermios(fd, unix.TCSETS, t)
+	_, err := term.MakeRaw(fd)
+	return err
 }
 
 // findExecutable resolves argv0 as the child would: a name with a slash is a

@@ -9,7 +9,6 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/klauspost/compress/zstd"
-	"golang.org/x/sys/unix"
 )
 
 // Blob layout: a blob's raw bytes are cut into frames of about FrameSize bytes
@@ -345,7 +344,7 @@ func (f *framer) compress() {
 			if f.written-f.synced >= writeback {
 				// Start writing the frames to disk now, without waiting, so the
 				// fsync at commit finds little left to do.
-				_ = unix.SyncFileRange(int(f.out.Fd()), f.synced, f.written-f.synced, unix.SYNC_FILE_RANGE_WRITE)
+				startWriteback(f.out, f.synced, f.written-f.synced)
 				f.synced = f.written
 			}
 			f.meta.Frames = append(f.meta.Frames, frame{Off: f.meta.Size, Len: uint32(len(raw)), CLen: uint32(len(dst)), NL: f.meta.Newlines})

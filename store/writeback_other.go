@@ -1,0 +1,9 @@
+//go:build !linux
+
+package store
+
+import "os"
+
+// startWriteback is a no-op where sync_file_range does not exist; the fsync
+// at commit does all the work.
+func startWriteback(*os.File, int64, int64) {}
