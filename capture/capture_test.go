@@ -1,0 +1,138 @@
+package capture
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func run(t *testing.T, o Options) (Result, string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	o.Stdout, o.Stderr = &out, &errb
+	if o.Env == nil {
+		o.Env = os.Environ()
+	}
+	if o.Cols == 0 {
+		o.Cols, o.Rows = 200, 50
+	}
+	res, err := Run(context.Background(), o)
+	return res, out.String(), errb.String(), err
+}
+
+func TestBytesArriveUnchanged(t *testing.T) {
+	script := `printf 'a\nb\r\nc\033[31mred\033[0m\n'; printf 'err\n' >&2`
+	for _, pipe := range []bool{false, true} {
+		res, out, errs, err := run(t, Options{Argv: []string{"sh", "-c", script}, Pipe: pipe})
+		if err != nil || res.Exit != 0 || res.Status != StatusExited {
+			t.Fatalf("pipe=%v: %+v %v", pipe, res, err)
+		}
+		if out != "a\nb\r\nc\x1b[31mred\x1b[0m\n" || errs != "err\n" {
+			t.Errorf("pipe=%v: stdout %q stderr %q", pipe, out, errs)
+		}
+	}
+}
+
+func TestExitStatuses(t *testing.T) {
+	dir := t.TempDir()
+	noexec := filepath.Join(dir, "noexec")
+	os.WriteFile(noexec, []byte("#!/bin/sh\n"), 0o644)
+	for _, tc := range []struct {
+		argv   []string
+		exit   int
+		status string
+	}{
+		{[]string{"sh", "-c", "exit 3"}, 3, StatusExited},
+		{[]string{"sh", "-c", "kill -TERM $$"}, 128 + int(syscall.SIGTERM), StatusSignaled},
+	} {
+		res, _, _, err := run(t, Options{Argv: tc.argv})
+		if err != nil || res.Exit != tc.exit || res.Status != tc.status {
+			t.Errorf("%v: exit %d status %s err %v; want %d %s", tc.argv, res.Exit, res.Status, err, tc.exit, tc.status)
+		}
+	}
+	for _, tc := range []struct {
+		argv []string
+		exit int
+	}{
+		{[]string{"no-such-program-xyz"}, ExitNotFound},
+		{[]string{noexec}, ExitNotExecutable},
+		{[]string{dir}, ExitNotExecutable},
+	} {
+		_, _, _, err := run(t, Options{Argv: tc.argv})
+		var se *StartError
+		if !errors.As(err, &se) || se.Exit != tc.exit {
+			t.Errorf("%v: %v, want a start error with exit %d", tc.argv, err, tc.exit)
+		}
+	}
+}
+
+func TestTimeoutStopsTheGroup(t *testing.T) {
+	start := time.Now()
+	// The grandchild ignores TERM; the group is killed after the grace period.
+	res, out, _, err := run(t, Options{Argv: []string{"sh", "-c", "echo up; (trap '' TERM; sleep 30) & sleep 30"},
+		Timeout: 300 * time.Millisecond, Grace: 200 * time.Millisecond, Pipe: true})
+	if err != nil || res.Exit != ExitTimeout || res.Status != StatusTimeout {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if out != "up\n" {
+		t.Errorf("output so far lost: %q", out)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+func TestInterrupt(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	var out bytes.Buffer
+	res, err := Run(ctx, Options{Argv: []string{"sh", "-c", "echo before; sleep 30"}, Env: os.Environ(), Stdout: &out, Stderr: &out, Grace: time.Second})
+	if err != nil || res.Exit != ExitInterrupted || res.Status != StatusInterrupted || out.String() != "before\n" {
+		t.Fatalf("%+v %v %q", res, err, out.String())
+	}
+}
+
+func TestStdinAndTerminal(t *testing.T) {
+	res, out, _, err := run(t, Options{Argv: []string{"sh", "-c", "cat; test -t 1 && echo tty"}, Stdin: strings.NewReader("fed in\n")})
+	if err != nil || res.Exit != 0 || out != "fed in\ntty\n" {
+		t.Fatalf("%+v %v %q", res, err, out)
+	}
+	// No stdin given: /dev/null, so a reader ends at once.
+	res, out, _, _ = run(t, Options{Argv: []string{"cat"}, Timeout: 5 * time.Second})
+	if res.Exit != 0 || out != "" {
+		t.Errorf("cat with no stdin: %+v %q", res, out)
+	}
+}
+
+// TestBackgroundKeepsOutputOpen: a background process holding the output open
+// after the command exits does not hang the capture.
+func TestBackgroundKeepsOutputOpen(t *testing.T) {
+	start := time.Now()
+	res, out, _, err := run(t, Options{Argv: []string{"sh", "-c", "sleep 5 & echo done"}, Pipe: true, Drain: 200 * time.Millisecond})
+	if err != nil || res.Exit != 0 || out != "done\n" || !res.Detached {
+		t.Fatalf("%+v %v %q", res, err, out)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("waited %v for the background process", d)
+	}
+}
+
+// TestSinkErrorDrains: a failing sink (a full disk) is reported, and the child
+// is still drained so it never blocks.
+func TestSinkErrorDrains(t *testing.T) {
+	res, err := Run(context.Background(), Options{Argv: []string{"sh", "-c", "seq 1 200000"}, Env: os.Environ(), Pipe: true,
+		Stdout: failing{}, Stderr: &bytes.Buffer{}, Timeout: 10 * time.Second})
+	if err != nil || res.Exit != 0 || res.SinkErr == nil {
+		t.Fatalf("%+v %v", res, err)
+	}
+}
+
+type failing struct{}
+
+func (failing) Write(p []byte) (int, error) { return 0, syscall.ENOSPC }
