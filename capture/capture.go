@@ -167,20 +167,19 @@ func Run(ctx context.Context, o Options) (Result, error) {
 
 	var wg sync.WaitGroup
 	var sinkMu sync.Mutex
-	sinkErr := func(err error) {
-		sinkMu.Lock()
-		if res.SinkErr == nil {
-			res.SinkErr = err
-		}
-		sinkMu.Unlock()
-	}
+	var firstSinkErr error
 	sinks := []io.Writer{o.Stdout, o.Stderr}
 	for i, e := range ends {
+		e.gate.w = sinks[i]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := e.drain(sinks[i]); err != nil {
-				sinkErr(err)
+			if err := e.drain(&e.gate); err != nil && !e.gate.isShut() {
+				sinkMu.Lock()
+				if firstSinkErr == nil {
+					firstSinkErr = err
+				}
+				sinkMu.Unlock()
 			}
 		}()
 	}
@@ -218,8 +217,17 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		for _, e := range ends {
 			e.interrupt()
 		}
-		<-readersDone
+		// Pty readers return at once; a pipe reader may stay blocked until
+		// the background process closes its end — its gate drops what it
+		// reads from now on, so do not wait for it.
+		select {
+		case <-readersDone:
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
+	sinkMu.Lock()
+	res.SinkErr = firstSinkErr
+	sinkMu.Unlock()
 	if stdinDone != nil {
 		// The copy ends when the child's side of the pipe is gone, unless it is
 		// blocked reading our own input; do not wait for that.

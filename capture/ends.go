@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -21,6 +22,7 @@ type end struct {
 	parent *os.File
 	child  *os.File
 	isPty  bool
+	gate   gate
 }
 
 func (e *end) close() {
@@ -32,11 +34,44 @@ func (e *end) close() {
 	}
 }
 
-// interrupt makes a blocked read return.
-func (e *end) interrupt() { _ = e.parent.SetReadDeadline(time.Now()) }
+// interrupt makes a blocked read return where it can (ptys), and shuts the
+// gate so whatever the reader gets later is dropped.
+func (e *end) interrupt() {
+	e.gate.shut()
+	_ = e.parent.SetReadDeadline(time.Now())
+}
+
+// gate passes writes to a sink until it is shut; after that it drops them, so
+// a reader left blocked on a pipe never writes into a finished spool.
+type gate struct {
+	mu     sync.Mutex
+	w      io.Writer
+	closed bool
+}
+
+func (g *gate) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed || g.w == nil {
+		return len(p), nil
+	}
+	return g.w.Write(p)
+}
+
+func (g *gate) shut() {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+}
+
+func (g *gate) isShut() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.closed
+}
 
 // readBuf is large enough that a pipe delivers its whole buffer in one read.
-const readBuf = 256 << 10
+const readBuf = 1 << 20
 
 // drain copies everything the child writes to sink, until the child side is
 // closed everywhere (EOF on a pipe, EIO on a pty) or the read is interrupted. A
@@ -63,18 +98,22 @@ func (e *end) drain(sink io.Writer) error {
 	}
 }
 
+// pipes opens two pipes. Their read ends stay in blocking mode: a blocking
+// read costs one system call per chunk, where a non-blocking one also goes
+// through the poller (measurably slower for a flood). A blocked read cannot be
+// interrupted, so a drain that must give up closes the end's gate instead.
 func pipes() ([]*end, error) {
 	var ends []*end
 	for range 2 {
-		r, w, err := os.Pipe()
-		if err != nil {
+		var fds [2]int
+		if err := unix.Pipe2(fds[:], unix.O_CLOEXEC); err != nil {
 			for _, e := range ends {
 				e.close()
 			}
 			return nil, err
 		}
-		growPipe(r)
-		ends = append(ends, &end{parent: r, child: w})
+		growPipe(fds[0])
+		ends = append(ends, &end{parent: os.NewFile(uintptr(fds[0]), "|0"), child: os.NewFile(uintptr(fds[1]), "|1")})
 	}
 	return ends, nil
 }
