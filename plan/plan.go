@@ -243,7 +243,7 @@ func Decide(g *evidence.Graph, c *contract.Contract, in Inputs) Plan {
 		rs = append(rs, ReasonSmallOutput)
 	case g.Profile == "text":
 		p.Mode = ModeExcerpt
-	case countRequired(g, c, true) == 0:
+	case countRequired(g, c) == 0:
 		// Nothing REQUIRED beyond the tool's summary: counts and elastic detail.
 		p.Mode = ModeSummary
 	default:
@@ -293,11 +293,12 @@ func requiredMode(g *evidence.Graph, c *contract.Contract, budget int, rs *[]Rea
 // Required is the contract class name, re-exported for readability here.
 const Required = contract.Required
 
-func countRequired(g *evidence.Graph, c *contract.Contract, excludeSummary bool) int {
+// countRequired counts the REQUIRED items other than the tool's summaries.
+func countRequired(g *evidence.Graph, c *contract.Contract) int {
 	n := 0
 	for i := range g.Items {
 		it := &g.Items[i]
-		if c.ClassOf(it) == Required && !(excludeSummary && it.Kind == evidence.KindSummary) {
+		if c.ClassOf(it) == Required && it.Kind != evidence.KindSummary {
 			n++
 		}
 	}

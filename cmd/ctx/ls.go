@@ -1,8 +1,8 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -59,10 +59,14 @@ type lsRow struct {
 func runLs(ios *IO, o *lsOptions) error {
 	st, err := openStore(ios, false)
 	if err != nil {
-		if isNotFound(err) && o.json {
+		if !isNotFound(err) {
+			return err
+		}
+		if o.json {
 			return writeJSON(ios.Out, []lsRow{})
 		}
-		return err
+		fmt.Fprintln(ios.Out, "no executions yet: run one with `ctx run -- CMD`")
+		return nil
 	}
 	defer st.Close()
 	execs, err := st.Execs(o.n, func(e *store.Exec) bool { return o.session == "" || e.Session == o.session })
@@ -119,6 +123,4 @@ func age(d time.Duration) string {
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
 
-func isNotFound(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "no store at")
-}
+func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }

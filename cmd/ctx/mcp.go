@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -121,7 +122,7 @@ every byte stays retrievable.`,
 			Receipt string `json:"receipt"`
 			Digest  string `json:"digest"`
 		}
-		if err := decodeJSON(out.Bytes(), &rec); err != nil {
+		if err := json.Unmarshal(out.Bytes(), &rec); err != nil {
 			return nil, runOutput{}, err
 		}
 		return textResult(rec.Digest + errb.String()), runOutput{Run: rec.Run, Exit: rec.Exit, Receipt: rec.Receipt}, nil

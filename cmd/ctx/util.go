@@ -1,9 +1,6 @@
 package main
 
-import (
-	"encoding/json"
-	"sort"
-)
+import "sort"
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
@@ -13,5 +10,3 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
-
-func decodeJSON(b []byte, v any) error { return json.Unmarshal(b, v) }
