@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -82,12 +83,10 @@ type Exec struct {
 	Receipt  ID            `json:"receipt,omitzero"`
 	// Accounting for `ctx stats`: what the command produced against what the
 	// agent was shown.
-	RawBytes    int64  `json:"raw_bytes"`
-	ShownBytes  int64  `json:"shown_bytes"`
-	RawTokens   int64  `json:"raw_tokens"`   // estimate
-	ShownTokens int64  `json:"shown_tokens"` // estimate
-	Profile     string `json:"profile,omitempty"`
-	Note        string `json:"note,omitempty"` // e.g. recovered after a crash
+	RawBytes   int64  `json:"raw_bytes"`
+	ShownBytes int64  `json:"shown_bytes"`
+	Profile    string `json:"profile,omitempty"`
+	Note       string `json:"note,omitempty"` // e.g. recovered after a crash
 }
 
 // Handle is the handle of the run this execution produced.
@@ -231,7 +230,6 @@ func (s *Store) Commit(p *Pending, ex Exec, extra *Extra) (*Run, error) {
 		ex.Key = execKey(ex.Start)
 	}
 	ex.RawBytes = m.Stdout.Size + m.Stderr.Size + m.Stdout.Dropped + m.Stderr.Dropped
-	ex.RawTokens = (ex.RawBytes + 3) / 4 // an estimate; ctx bench measures real tokens
 	// Large streams: their frames first, in batches, outside the final transaction.
 	if err := p.StoreLarge(); err != nil {
 		return nil, err
@@ -485,7 +483,7 @@ func (s *Store) PutBlob(data []byte) (ID, error) {
 // execKey is a key that sorts by start time and never collides across processes.
 func execKey(t time.Time) string {
 	var rnd [4]byte
-	_, _ = randRead(rnd[:])
+	_, _ = rand.Read(rnd[:])
 	return fmt.Sprintf("%016x-%x", t.UnixNano(), rnd)
 }
 

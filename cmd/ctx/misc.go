@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/plan"
 	"github.com/ctxhq/ctx/profiles"
 	"github.com/ctxhq/ctx/receipts"
@@ -277,7 +278,7 @@ used; 2 usage error.`,
 			fmt.Fprintf(tw, "RETRIEVABLE\t%v\t%s\n", ct.Retrievable, ct.Sources["retrievable"])
 			fmt.Fprintf(tw, "floor\t%d tokens\t%s\n", ct.Floor, ct.Sources["floor"])
 			fmt.Fprintf(tw, "ceiling\t%d tokens\t%s\n", ct.Ceiling, ct.Sources["ceiling"])
-			for _, sel := range sortedKeys(ct.Loss) {
+			for _, sel := range evidence.SortedKeys(ct.Loss) {
 				fmt.Fprintf(tw, "loss %s\t%s\t%s\n", sel, ct.Loss[sel], ct.Sources["loss."+sel])
 			}
 			return tw.Flush()

@@ -304,10 +304,7 @@ func finishRun(ctx context.Context, ios *IO, st *store.Store, sp *store.Spool, m
 	var extra *store.Extra
 	if derr == nil {
 		extra = res.Extra()
-		ex.Receipt = res.ReceiptID
-		ex.ShownBytes = int64(len(res.Digest.Text))
-		ex.ShownTokens = int64((len(res.Digest.Text) + 3) / 4)
-		ex.Profile = res.Plan.Profile
+		noteDigest(&ex, res)
 		if ex.Session != "" {
 			extra.Session = &store.SessionUpdate{Session: ex.Session, Command: key,
 				Record: store.Session{Run: run.ID, Level: opts.Level, Count: sess.Count + 1}}
@@ -342,13 +339,15 @@ func recordShown(st *store.Store, run *store.Run, res *receipts.Result) error {
 	if err != nil || len(execs) == 0 {
 		return err
 	}
-	ex := execs[0]
+	noteDigest(execs[0], res)
+	return st.UpdateExec(execs[0])
+}
+
+// noteDigest records on an execution the digest it was shown.
+func noteDigest(ex *store.Exec, res *receipts.Result) {
 	ex.Receipt = res.ReceiptID
 	ex.ShownBytes = int64(len(res.Digest.Text))
-	ex.ShownTokens = int64((len(res.Digest.Text) + 3) / 4)
-	ex.RawTokens = (ex.RawBytes + 3) / 4
 	ex.Profile = res.Plan.Profile
-	return st.UpdateExec(ex)
 }
 
 func commandKey(argv []string, dir string) string {
