@@ -12,7 +12,7 @@ import (
 // and every command that prints data has a --json form.
 func TestEveryCommandHasExamples(t *testing.T) {
 	noJSON := map[string]bool{
-		"ctx hook": true, "ctx mcp": true, "ctx unpin": true, "ctx contract": true, "ctx bench": false,
+		"ctx hook": true, "ctx mcp": true, "ctx unpin": true,
 	}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
