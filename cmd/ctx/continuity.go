@@ -129,7 +129,7 @@ Exit status: 0 printed; 1 the file cannot be read or is not JSON; 2 usage.`,
 		},
 	}
 	c.Flags().BoolVar(&o.raw, "raw", false, "hash the bytes as they are (sha256:raw-bytes:v1)")
-	c.Flags().BoolVar(&o.json, "json", false, `print {"digest": …, "canonical": …} (canonical only for JSON)`)
+	c.Flags().BoolVar(&o.json, "json", false, `print {"digest": …, "canonical": "…"}: the canonical text as a string (JSON input only)`)
 	return c
 }
 
@@ -155,7 +155,7 @@ func runContinuityDigest(ios *IO, o *continuityDigestOptions) error {
 	if o.json {
 		out := map[string]any{"digest": d}
 		if canon != nil {
-			out["canonical"] = json.RawMessage(canon)
+			out["canonical"] = string(canon)
 		}
 		return writeJSON(ios.Out, out)
 	}
