@@ -875,9 +875,14 @@ func runContinuityDrop(ctx context.Context, ios *IO, o *continuityDropOptions) e
 		return err
 	}
 	handle := continuity.HandleOf(continuity.DropScheme, r.Digest)
-	if _, err := continuity.ContinuityLog.Append(st, "continuity_drop_receipt", map[string]any{
-		"receipt": r.Digest, "handle": handle, "dropped": len(r.Dropped), "kept": r.Kept, "added": len(r.Added),
-	}, time.Now()); err != nil {
+	row := map[string]any{"receipt": r.Digest, "handle": handle, "dropped": len(r.Dropped), "kept": r.Kept, "added": len(r.Added)}
+	if r.Compactor != "" {
+		row["compactor"] = r.Compactor
+	}
+	if r.Method != "" {
+		row["method"] = r.Method
+	}
+	if _, err := continuity.ContinuityLog.Append(st, "continuity_drop_receipt", row, time.Now()); err != nil {
 		return err
 	}
 	if o.json {
