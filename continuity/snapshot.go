@@ -76,6 +76,9 @@ func Seal(manifestJSON []byte, label, scheme string, now time.Time) (*Snapshot, 
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadManifest, err)
 	}
+	if len(probes) == 0 {
+		return nil, fmt.Errorf("%w: every field is an empty list, so there is nothing to restate; declare at least one item", ErrBadManifest)
+	}
 	canon, err := Canonical(m)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadManifest, err)
