@@ -1076,8 +1076,34 @@ not that they were acted on, nor anything about what was never declared.`,
 		if code, failed := exitOf(err); failed || (code != 0 && code != exitNotFaithful) {
 			return toolError(err, errb.String()), nil
 		}
-		return textResult(out.String()), nil
+		return textResult(boundVerdict(out.Bytes(), mcpResultLimit)), nil
 	})
+}
+
+// boundVerdict keeps a verdict's JSON within limit bytes by listing only the
+// first divergences (by_severity still names every one) and saying so, so the
+// result stays valid JSON instead of being cut mid-value.
+func boundVerdict(data []byte, limit int) string {
+	if len(data) <= limit {
+		return string(data)
+	}
+	var v continuity.Verdict
+	if err := json.Unmarshal(data, &v); err != nil {
+		return string(data)
+	}
+	all := v.Divergences
+	for n := len(all) / 2; n >= 0; n /= 2 {
+		v.Divergences = all[:n]
+		v.Notes = append(v.Notes[:len(v.Notes):len(v.Notes)], fmt.Sprintf("only the first %d of %d divergences are listed here (by_severity names them all); run ctx continuity verify --json for every one", n, len(all)))
+		var b bytes.Buffer
+		if err := writeJSON(&b, v); err == nil && b.Len() <= limit {
+			return b.String()
+		}
+		if n == 0 {
+			break
+		}
+	}
+	return string(data)
 }
 
 // toolArgs reads a tool call's arguments as json-c14n values (exact numbers).

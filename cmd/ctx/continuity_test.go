@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -145,5 +146,30 @@ func TestContinuityCommandsBothForms(t *testing.T) {
 	var v continuity.Verdict
 	if err := json.Unmarshal(out.Bytes(), &v); err != nil || v.Faithful || v.Divergences[0].ID != "b:0" {
 		t.Errorf("json verdict %+v (%v)", v, err)
+	}
+}
+
+func TestBoundVerdict(t *testing.T) {
+	v := continuity.Verdict{Faithful: false, Mode: "strict", BySeverity: map[string][]string{}, Notes: []string{"n"}}
+	for i := range 2000 {
+		v.Divergences = append(v.Divergences, continuity.Divergence{ID: fmt.Sprintf("f:%d", i), Field: "f", Declared: strings.Repeat("x", 50), Reason: "missing", Severity: "notable"})
+	}
+	var b bytes.Buffer
+	if err := writeJSON(&b, v); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() <= 64<<10 {
+		t.Fatalf("test verdict is only %d bytes", b.Len())
+	}
+	out := boundVerdict(b.Bytes(), 64<<10)
+	var got continuity.Verdict
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(out) > 64<<10 {
+		t.Fatalf("bounded verdict: %d bytes, %v", len(out), err)
+	}
+	if len(got.Divergences) == 0 || len(got.Divergences) >= 2000 || !strings.Contains(got.Notes[len(got.Notes)-1], "of 2000 divergences") {
+		t.Fatalf("bounded verdict lists %d divergences, notes %q", len(got.Divergences), got.Notes)
+	}
+	if small := boundVerdict([]byte(`{"faithful":true}`), 64<<10); small != `{"faithful":true}` {
+		t.Errorf("a small verdict changed: %s", small)
 	}
 }
