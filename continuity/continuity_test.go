@@ -93,6 +93,12 @@ func TestTamperedSnapshot(t *testing.T) {
 			return strings.Replace(r, `"expected":"ship arcaeon-continuity 0.1.0"`, `"expected":"ship"`, 1)
 		},
 		"digest": func(r string) string { return strings.Replace(r, s.Digest, s.Digest[:len(s.Digest)-1]+"0", 1) },
+		"extra": func(r string) string {
+			return strings.Replace(r, `{"created_at"`, `{"approved_by":"nobody","created_at"`, 1)
+		},
+		"extra in a probe": func(r string) string {
+			return strings.Replace(r, `{"expected":"ship arcaeon-continuity 0.1.0"`, `{"expected":"ship arcaeon-continuity 0.1.0","weight":9`, 1)
+		},
 	} {
 		changed := edit(string(rec))
 		if changed == string(rec) {

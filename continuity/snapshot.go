@@ -183,12 +183,21 @@ func DecodeSnapshot(data []byte) (*Snapshot, error) {
 	if s.Manifest, err = Canonical(obj["manifest"]); err != nil {
 		return nil, fmt.Errorf("snapshot manifest: %w", err)
 	}
+	// The stranger's check: the record without its volatile fields hashes to
+	// its digest. And ctx's reading of it must be that same record, so a field
+	// ctx would ignore cannot ride along unhashed.
+	delete(obj, "created_at")
+	delete(obj, "digest")
+	asStored, err := Digest(obj)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
 	want, err := s.computeDigest()
 	if err != nil {
 		return nil, err
 	}
-	if want != s.Digest {
-		return nil, fmt.Errorf("snapshot %s: its content hashes to %s: %w", s.Digest, want, ErrTampered)
+	if asStored != s.Digest || want != s.Digest {
+		return nil, fmt.Errorf("snapshot %s: its content hashes to %s: %w", s.Digest, asStored, ErrTampered)
 	}
 	m, err := s.ManifestValue()
 	if err != nil {
