@@ -272,18 +272,19 @@ type continuityShowOptions struct {
 func newContinuityShowCmd(ios *IO) *cobra.Command {
 	o := &continuityShowOptions{}
 	c := &cobra.Command{
-		Use:   "show snap:ID",
-		Short: "Print a snapshot's probes (or, with --json, its whole record)",
+		Use:   "show snap:ID|drop:ID",
+		Short: "Print a snapshot's probes or a drop receipt (--json: the whole record)",
 		Long: `Print a sealed snapshot after checking it against its digest: the digest, and
-each probe's id and prompt with the declared value — the manifest back in the
-next instance's hand. --json prints the stored record, the input a stranger
-hashes to check the digest.
+each probe's id with the declared value — the manifest back in the next
+instance's hand. --json prints the stored record, the input a stranger hashes
+to check the digest. A drop: handle prints that drop receipt the same way.
 
 Exit status: 0 printed; 1 unknown or ambiguous handle, or a record that no
 longer matches its digest; 125 the store is locked or damaged.`,
 		Example: `  ctx continuity show snap:3f2a9c01b7e4
-  ctx continuity show snap:3f2a9c --json`,
-		Args: exactArgs(1, "ctx continuity show snap:ID"),
+  ctx continuity show snap:3f2a9c --json
+  ctx continuity show drop:8e11d0c2a9f3`,
+		Args: exactArgs(1, "ctx continuity show snap:ID|drop:ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.handle = args[0]
 			return runContinuityShow(ios, o)
@@ -307,6 +308,9 @@ func loadSnap(ios *IO, handle string) (*store.Store, *continuity.Snapshot, error
 }
 
 func runContinuityShow(ios *IO, o *continuityShowOptions) error {
+	if strings.HasPrefix(strings.TrimSpace(o.handle), continuity.DropScheme+":") {
+		return showDrop(ios, o)
+	}
 	st, snap, err := loadSnap(ios, o.handle)
 	if err != nil {
 		return err
@@ -318,6 +322,33 @@ func runContinuityShow(ios *IO, o *continuityShowOptions) error {
 	fmt.Fprintf(ios.Out, "%s  %s  label %s  sealed %s\n", continuity.HandleOf(continuity.SnapScheme, snap.Digest), snap.Digest, snap.Label, snap.CreatedAt)
 	for _, p := range snap.Probes {
 		fmt.Fprintf(ios.Out, "%s\t%s\n", p.ID, quoteLine(p.Expected))
+	}
+	return nil
+}
+
+// showDrop prints a stored drop receipt, checked against its digest.
+func showDrop(ios *IO, o *continuityShowOptions) error {
+	st, err := openStore(ios, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rec, err := continuity.LoadDrop(st, o.handle)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return writeJSON(ios.Out, json.RawMessage(rec))
+	}
+	var r continuity.DropReceipt
+	if err := json.Unmarshal(rec, &r); err != nil {
+		return err
+	}
+	fmt.Fprintf(ios.Out, "%s  %s\n", continuity.HandleOf(continuity.DropScheme, r.Digest), r.Digest)
+	fmt.Fprintf(ios.Out, "before %d items (%s), after %d (%s) · kept %d, dropped %d, added %d\n",
+		r.Before.Items, r.Before.Digest, r.After.Items, r.After.Digest, r.Kept, len(r.Dropped), len(r.Added))
+	for _, d := range r.Dropped {
+		fmt.Fprintf(ios.Out, "dropped\t%d\t%s\n", d.Index, d.Digest)
 	}
 	return nil
 }
