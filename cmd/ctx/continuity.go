@@ -831,6 +831,9 @@ func readItems(ios *IO, st *store.Store, arg string) ([]any, error) {
 		if err != nil {
 			return nil, err
 		}
+		if !h.Range.IsZero() {
+			return nil, usagef("%s: drop-receipt reads whole streams; drop the range (:%s)", arg, h.Range)
+		}
 		t, err := st.Resolve(h)
 		if err != nil {
 			return nil, err
