@@ -213,7 +213,10 @@ func TestIDs(t *testing.T) {
 	if len(d.Changed) != 1 || d.Changed[0].ID != "m:x" || len(d.Added) != 1 || d.Added[0].ID != "m:0" {
 		t.Errorf("caller ids: %+v", d)
 	}
-	for _, bad := range []string{`["a"]`, `{}`, `{"a":[],"b":[]}`, `{"a":["x","x"]}`, `{"a":[{"id":"k","value":1},{"id":"k","value":2}]}`, `{"a":NaN}`} {
+	if _, err := Seal([]byte(`{"a":["x"],"a:0":"y"}`), "", SchemeIndex, t0); !errors.Is(err, ErrBadManifest) || !strings.Contains(err.Error(), "rename one") {
+		t.Errorf("colliding ids across fields: %v", err)
+	}
+	for _, bad := range []string{`["a"]`, `{}`, `{"a":[],"b":[]}`, `{"a":["x","x"]}`, `{"a":[{"id":"k","value":1},{"id":"k","value":2}]}`, `{"a":[{"id":"0","value":"x"}],"a:0":"y"}`, `{"a":[{"id":"b","value":1}],"a:b":2}`, `{"a":NaN}`} {
 		if _, err := Seal([]byte(bad), "", SchemeContent, t0); !errors.Is(err, ErrBadManifest) {
 			t.Errorf("manifest %s: %v, want ErrBadManifest", bad, err)
 		}

@@ -44,7 +44,10 @@ func Probes(manifest map[string]any, scheme string) ([]Probe, error) {
 	}
 	slices.Sort(fields)
 	var out []Probe
-	seen := map[string]bool{}
+	owner := map[string]string{} // probe id → its field
+	collide := func(id, f string) error {
+		return fmt.Errorf("manifest fields %q and %q both yield the probe id %s (ids are field:item): rename one", owner[id], f, id)
+	}
 	for _, f := range fields {
 		if f == "" {
 			return nil, fmt.Errorf("manifest has a field with an empty name: name every field")
@@ -55,7 +58,10 @@ func Probes(manifest map[string]any, scheme string) ([]Probe, error) {
 			if err != nil {
 				return nil, err
 			}
-			out, seen[p.ID] = append(out, p), true
+			if _, ok := owner[p.ID]; ok {
+				return nil, collide(p.ID, f)
+			}
+			out, owner[p.ID] = append(out, p), f
 			continue
 		}
 		for i, item := range list {
@@ -75,13 +81,16 @@ func Probes(manifest map[string]any, scheme string) ([]Probe, error) {
 			if err != nil {
 				return nil, err
 			}
-			if seen[p.ID] {
+			if prev, ok := owner[p.ID]; ok {
+				if prev != f {
+					return nil, collide(p.ID, f)
+				}
 				if scheme == SchemeContent {
 					return nil, fmt.Errorf("manifest %s[%d] repeats an earlier item, so its content id %s is taken: remove the repeat or write it as {\"id\": \"…\", \"value\": …}", f, i, p.ID)
 				}
 				return nil, fmt.Errorf("manifest %s[%d]: the id %s is used twice: give each {\"id\", \"value\"} item its own id", f, i, p.ID)
 			}
-			out, seen[p.ID] = append(out, p), true
+			out, owner[p.ID] = append(out, p), f
 		}
 	}
 	return out, nil
