@@ -434,3 +434,259 @@ print("ok", n)
 		t.Fatalf("python3 re-derivation: %v\n%s", err, out)
 	}
 }
+
+// pySnapshot restates, in Python, the reference's snapshot digest (its
+// ContinuitySnapshot.digest over _derive_probes and arcaeon-baseline's
+// register() of the identity runner), to check ctx's Go against Python's own
+// json, repr, hashing and float arithmetic on generated manifests.
+const pySnapshot = `
+import sys, json, hashlib, re
+def dj(v): return "sha256:json-c14n:v1:" + hashlib.sha256(json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")).hexdigest()
+def st(v): return v if isinstance(v, str) else json.dumps(v, sort_keys=True, ensure_ascii=False)
+ANSI = re.compile(r"\x1b(?:\[[0-9;?]*[a-zA-Z]|[()][0-9A-B]|[=>])")
+def norm(t):
+    t = ANSI.sub("", t or "").strip().lower()
+    return re.sub(r"\s+", " ", t).rstrip(".!?")
+def probes(m, scheme):
+    out = []
+    for key in sorted(m):
+        v = m[key]
+        if isinstance(v, list):
+            seen = {}
+            for i, item in enumerate(v):
+                if isinstance(item, dict) and set(item) == {"id", "value"}:
+                    pid = f"{key}:{item['id']}"; ans = st(item["value"]); pr = f"Restate the declared manifest item {pid!r} exactly."
+                elif scheme == "content":
+                    ans = st(item); base = f"{key}:{hashlib.sha256(ans.encode('utf-8')).hexdigest()[:12]}"
+                    n = seen.get(base, 0); seen[base] = n + 1
+                    pid = base if n == 0 else f"{base}#{n+1}"; pr = f"Restate the declared manifest item {pid!r} exactly."
+                else:
+                    ans = st(item); pid = f"{key}:{i}"; pr = f"Restate the declared manifest item {key}[{i}] exactly."
+                out.append({"id": pid, "prompt": pr, "scoring": {"type": "exact_match", "answer": ans}})
+        else:
+            out.append({"id": key, "prompt": f"Restate the declared manifest field {key!r} exactly.", "scoring": {"type": "exact_match", "answer": st(v)}})
+    return out
+for line in sys.stdin.buffer.read().split(b"\n")[:-1]:
+    scheme, _, doc = line.partition(b" ")
+    scheme = scheme.decode()
+    try:
+        m = json.loads(doc)
+        ps = probes(m, scheme)
+        if not ps or len({p["id"] for p in ps}) != len(ps) or len({p["prompt"] for p in ps}) != len(ps):
+            raise ValueError("unsealable")
+        items = []
+        for p in ps:
+            a = p["scoring"]["answer"]
+            ok = norm(a) != ""
+            items.append({"id": p["id"], "prompt": p["prompt"], "scoring_type": "exact_match", "output": a,
+                          "score": 1.0 if ok else 0.0, "max_score": 1.0, "detail": {"match": "exact"} if ok else {"reason": "empty expected answer"}})
+        total = sum(it["score"] for it in items); bucket = {"n": 0, "sum": 0.0}
+        for it in items: bucket["n"] += 1; bucket["sum"] += it["score"]
+        bucket["mean"] = bucket["sum"] / bucket["n"]
+        agg = {"n": len(items), "n_scored": len(items), "n_errors": 0, "sum": total, "mean": total / len(items), "by_type": {"exact_match": bucket}}
+        core = {"schema": "arcaeon-continuity:snapshot:v1", "manifest_digest": dj(m),
+                "probe_set_digest": dj(sorted(ps, key=lambda p: p["id"])), "registration_items": items, "registration_aggregate": agg}
+        if scheme != "index": core["id_scheme"] = scheme
+        print("ok", dj(core))
+    except (ValueError, RecursionError, UnicodeError, TypeError) as e:
+        print("err", type(e).__name__)
+`
+
+// TestSnapshotDigestPython: ctx's snapshot digests equal the reference's
+// recipe computed by Python on generated manifests, in both id schemes.
+func TestSnapshotDigestPython(t *testing.T) {
+	py := python3(t)
+	g := newJSONGen(4242, false)
+	var lines []string
+	var docs []string
+	for len(docs) < 600 {
+		// A manifest: fields of lists (strings, "", "...", numbers, objects,
+		// {"id","value"} items) and single values.
+		var b strings.Builder
+		b.WriteString("{")
+		for f := range 1 + g.r.IntN(4) {
+			if f > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(g.quote(g.key() + fmt.Sprint(f)))
+			b.WriteString(":")
+			if g.r.IntN(5) == 0 {
+				b.WriteString(g.value(2))
+				continue
+			}
+			b.WriteString("[")
+			for i := range g.r.IntN(5) {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				switch g.r.IntN(6) {
+				case 0:
+					b.WriteString(g.value(2))
+				case 1:
+					fmt.Fprintf(&b, `{"id":%s,"value":%s}`, g.quote(g.text()), g.value(2))
+				case 2:
+					b.WriteString([]string{`""`, `"..."`, `" . "`, `"Paris!"`, `"\u001b[31m.\u001b[0m"`, `"x"`}[g.r.IntN(6)])
+				default:
+					b.WriteString(g.quote(g.text()))
+				}
+			}
+			b.WriteString("]")
+		}
+		b.WriteString("}")
+		docs = append(docs, b.String())
+	}
+	for _, d := range docs {
+		lines = append(lines, "index "+d, "content "+d)
+	}
+	var in bytes.Buffer
+	for _, l := range lines {
+		in.WriteString(l)
+		in.WriteByte('\n')
+	}
+	cmd := exec.Command(py, "-c", pySnapshot)
+	cmd.Stdin = &in
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("python3: %v", err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(got) != len(lines) {
+		t.Fatalf("%d answers for %d manifests", len(got), len(lines))
+	}
+	sealed := 0
+	for i, l := range lines {
+		scheme, doc, _ := strings.Cut(l, " ")
+		s, err := Seal([]byte(doc), "", scheme, t0)
+		py := strings.Fields(got[i])
+		switch {
+		case py[0] == "ok" && err != nil:
+			t.Errorf("%s %s: python seals it, ctx refused: %v", scheme, doc, err)
+		case py[0] != "ok" && err == nil:
+			t.Errorf("%s %s: python refuses it (%s), ctx sealed it", scheme, doc, py[1])
+		case py[0] == "ok" && s.Digest != py[1]:
+			t.Errorf("%s %s:\n ctx    %s\n python %s", scheme, doc, s.Digest, py[1])
+		case py[0] == "ok":
+			sealed++
+		}
+		if t.Failed() && i > 20 {
+			t.Fatal("stopping after the first failures")
+		}
+	}
+	if sealed < len(lines)/2 {
+		t.Errorf("only %d of %d manifests sealed; the generator is off", sealed, len(lines))
+	}
+	t.Logf("%d manifests, %d sealed with equal digests", len(lines), sealed)
+}
+
+// TestPyReprPython: prompts quote ids as Python's repr() does.
+func TestPyReprPython(t *testing.T) {
+	py := python3(t)
+	g := newJSONGen(5, false)
+	var ss []string
+	for range 2000 {
+		ss = append(ss, g.text()+[]string{"", "'", `"`, `'"`, `\`}[g.r.IntN(5)])
+	}
+	data, _ := json.Marshal(ss)
+	cmd := exec.Command(py, "-c", `import sys, json; print(json.dumps([repr(s) for s in json.load(sys.stdin)]))`)
+	cmd.Stdin = bytes.NewReader(data)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range ss {
+		if got := pyRepr(s); got != want[i] {
+			t.Errorf("repr(%q): ctx %s, python %s", s, got, want[i])
+		}
+	}
+}
+
+// TestStrangerCheckPython: the documented python3 check accepts a ctx
+// snapshot record and rejects an edited one.
+func TestStrangerCheckPython(t *testing.T) {
+	py := python3(t)
+	for _, scheme := range []string{SchemeIndex, SchemeContent} {
+		s, err := Seal([]byte(`{"anchors":["I keep the build green","é <>"],"n":[1.5,-0.0,12345678901234567890],"note":{"b":1,"a":[true,null]}}`), "x", scheme, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, _ := s.Record()
+		for _, c := range []struct {
+			rec  string
+			want string
+		}{
+			{string(rec), "True"},
+			{strings.Replace(string(rec), "I keep the build green", "I keep the build red", 1), "False"},
+		} {
+			cmd := exec.Command(py, "-c", StrangerCheck)
+			cmd.Stdin = strings.NewReader(c.rec)
+			out, err := cmd.CombinedOutput()
+			if err != nil || strings.TrimSpace(string(out)) != c.want {
+				t.Errorf("%s: python3 says %s (%v), want %s", scheme, out, err, c.want)
+			}
+		}
+	}
+}
+
+// TestLooseMatchPython: loose mode scores as the reference's exact_match
+// scorer (normalise, then equal or whole-token containment), restated in
+// Python from its definition and run on generated answer/declared pairs.
+func TestLooseMatchPython(t *testing.T) {
+	py := python3(t)
+	const script = `
+import sys, json, re
+ANSI = re.compile(r"\x1b(?:\[[0-9;?]*[a-zA-Z]|[()][0-9A-B]|[=>])")
+def norm(t):
+    t = ANSI.sub("", t or "").strip().lower()
+    return re.sub(r"\s+", " ", t).rstrip(".!?")
+def contains(o, n):
+    return bool(n) and bool(re.search(r"(?<!\w)(?<![\d.])" + re.escape(n) + r"(?!\w)(?![.,]?\d)", o))
+out = []
+for a, d in json.load(sys.stdin):
+    na, nd = norm(a), norm(d)
+    out.append(bool(nd) and (na == nd or contains(na, nd)))
+print(json.dumps(out))
+`
+	g := newJSONGen(77, false)
+	words := []string{"Paris", "paris", "40", "40.5", "3.14", "v1.2", "a_b", "x", "é", "memory/CORE.md", "I am X", "", "...", "ship 0.1.0", "Ⅻ", "²"}
+	pick := func() string { return words[g.r.IntN(len(words))] }
+	var pairs [][2]string
+	for range 3000 {
+		d := pick()
+		if g.r.IntN(4) == 0 {
+			d = g.text()
+		}
+		seps := []string{"", " ", ".", ",", "1", "a", "_", "!", "\t", "\n", ". ", ",5", ".5", "-", "/"}
+		a := seps[g.r.IntN(len(seps))] + pick() + seps[g.r.IntN(len(seps))]
+		if g.r.IntN(2) == 0 {
+			a = seps[g.r.IntN(len(seps))] + strings.ToUpper(d) + seps[g.r.IntN(len(seps))] + pick()
+		}
+		pairs = append(pairs, [2]string{a, d})
+	}
+	data, _ := json.Marshal(pairs)
+	cmd := exec.Command(py, "-c", script)
+	cmd.Stdin = bytes.NewReader(data)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []bool
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatal(err)
+	}
+	hits := 0
+	for i, p := range pairs {
+		if got := looseMatch(p[0], p[1]); got != want[i] {
+			t.Errorf("answer %q, declared %q: ctx %v, python %v", p[0], p[1], got, want[i])
+		}
+		if want[i] {
+			hits++
+		}
+	}
+	if hits < 300 || hits > 2700 {
+		t.Errorf("%d of %d pairs match; the generator is off", hits, len(pairs))
+	}
+}

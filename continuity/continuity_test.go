@@ -74,13 +74,27 @@ func TestSealDeterministic(t *testing.T) {
 	if err != nil || back.Digest != a.Digest || back.CreatedAt != a.CreatedAt {
 		t.Fatalf("round trip: %v %+v", err, back)
 	}
-	// A stranger's recomputation: the record minus created_at and digest.
+	// A stranger's recomputation from the record alone (the reference's
+	// digest core): schema, manifest and probe-set digests, the
+	// registration's items and aggregate.
 	v, _ := ParseJSON(rec)
 	m := v.(map[string]any)
-	delete(m, "created_at")
-	delete(m, "digest")
-	if d, _ := Digest(m); d != a.Digest {
-		t.Fatalf("record without volatile fields hashes to %s, want %s", d, a.Digest)
+	reg := m["registration"].(map[string]any)
+	core := map[string]any{"schema": m["schema"], "manifest_digest": m["manifest_digest"], "probe_set_digest": m["probe_set_digest"],
+		"registration_items": reg["items"], "registration_aggregate": reg["aggregate"]}
+	if d, _ := Digest(core); d != a.Digest {
+		t.Fatalf("the record's core hashes to %s, want %s", d, a.Digest)
+	}
+	if md, _ := Digest(m["manifest"]); md != m["manifest_digest"] {
+		t.Fatalf("manifest digest %s, record says %v", md, m["manifest_digest"])
+	}
+	// The label is not part of the digest (as in the reference); the scheme is.
+	l2, _ := Seal([]byte(fixture), "other", SchemeIndex, t0)
+	if l2.Digest != a.Digest {
+		t.Error("the label moved the digest")
+	}
+	if c := seal(t, fixture, SchemeContent); c.Digest == a.Digest {
+		t.Error("the id scheme did not move the digest")
 	}
 }
 
@@ -89,16 +103,12 @@ func TestTamperedSnapshot(t *testing.T) {
 	rec, _ := s.Record()
 	for name, edit := range map[string]func(string) string{
 		"manifest": func(r string) string { return strings.Replace(r, "CONSTITUTIONAL_CORE", "CORE", 2) },
-		"probe": func(r string) string {
-			return strings.Replace(r, `"expected":"ship arcaeon-continuity 0.1.0"`, `"expected":"ship"`, 1)
+		"probe answer": func(r string) string {
+			return strings.Replace(r, `{"answer":"ship arcaeon-continuity 0.1.0"`, `{"answer":"ship"`, 1)
 		},
 		"digest": func(r string) string { return strings.Replace(r, s.Digest, s.Digest[:len(s.Digest)-1]+"0", 1) },
-		"extra": func(r string) string {
-			return strings.Replace(r, `{"created_at"`, `{"approved_by":"nobody","created_at"`, 1)
-		},
-		"extra in a probe": func(r string) string {
-			return strings.Replace(r, `{"expected":"ship arcaeon-continuity 0.1.0"`, `{"expected":"ship arcaeon-continuity 0.1.0","weight":9`, 1)
-		},
+		"score":  func(r string) string { return strings.Replace(r, `"score":1.0`, `"score":0.0`, 1) },
+		"scheme": func(r string) string { return strings.Replace(r, `"id_scheme":"index"`, `"id_scheme":"content"`, 1) },
 	} {
 		changed := edit(string(rec))
 		if changed == string(rec) {
@@ -194,8 +204,17 @@ func TestIDs(t *testing.T) {
 	if got := strings.Join(ids, " "); got != "anchors:0 anchors:1 anchors:2 mine:north note" {
 		t.Fatalf("index ids: %s", got)
 	}
-	if s.Probes[3].Expected != "keep north" || s.Probes[3].Prompt != "Restate the declared manifest item mine[north] exactly." {
+	if s.Probes[3].Expected != "keep north" || s.Probes[3].Prompt != "Restate the declared manifest item 'mine:north' exactly." {
 		t.Errorf("caller id probe: %+v", s.Probes[3])
+	}
+	// Content ids are the reference's: field, ":" and 12 hex of the SHA-256 of
+	// the declared text, with #2 for a repeat.
+	c := seal(t, `{"a":["x","x",1.5]}`, SchemeContent)
+	if got := fmt.Sprint(c.Probes[0].ID, " ", c.Probes[1].ID, " ", c.Probes[2].ID); got != "a:2d711642b726 a:2d711642b726#2 a:9f29a130438b" {
+		t.Errorf("content ids %s", got)
+	}
+	if c.Probes[0].Prompt != "Restate the declared manifest item 'a:2d711642b726' exactly." {
+		t.Errorf("content-id prompt %q", c.Probes[0].Prompt)
 	}
 	// Content ids survive removing an earlier item; index ids re-map.
 	before := seal(t, `{"anchors":["a","b","c"]}`, SchemeContent)
@@ -213,10 +232,10 @@ func TestIDs(t *testing.T) {
 	if len(d.Changed) != 1 || d.Changed[0].ID != "m:x" || len(d.Added) != 1 || d.Added[0].ID != "m:0" {
 		t.Errorf("caller ids: %+v", d)
 	}
-	if _, err := Seal([]byte(`{"a":["x"],"a:0":"y"}`), "", SchemeIndex, t0); !errors.Is(err, ErrBadManifest) || !strings.Contains(err.Error(), "rename one") {
+	if _, err := Seal([]byte(`{"a":["x"],"a:0":"y"}`), "", SchemeIndex, t0); !errors.Is(err, ErrBadManifest) || !strings.Contains(err.Error(), "two declared items have the probe id a:0") {
 		t.Errorf("colliding ids across fields: %v", err)
 	}
-	for _, bad := range []string{`["a"]`, `{}`, `{"a":[],"b":[]}`, `{"a":["x","x"]}`, `{"a":[{"id":"k","value":1},{"id":"k","value":2}]}`, `{"a":[{"id":"0","value":"x"}],"a:0":"y"}`, `{"a":[{"id":"b","value":1}],"a:b":2}`, `{"a":NaN}`} {
+	for _, bad := range []string{`["a"]`, `{}`, `{"a":[],"b":[]}`, `{"a":[{"id":"k","value":1},{"id":"k","value":2}]}`, `{"a":[{"id":"0","value":"x"}],"a:0":"y"}`, `{"a":[{"id":"b","value":1}],"a:b":2}`, `{"a":NaN}`} {
 		if _, err := Seal([]byte(bad), "", SchemeContent, t0); !errors.Is(err, ErrBadManifest) {
 			t.Errorf("manifest %s: %v, want ErrBadManifest", bad, err)
 		}

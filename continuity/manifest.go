@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Id schemes for list items.
@@ -13,27 +16,30 @@ const (
 	// SchemeIndex names a list item by its position: "field:0" (the reference's default).
 	SchemeIndex = "index"
 	// SchemeContent names a list item by its own value, so removing an earlier
-	// item does not re-map every id after it: "field:c-" and 12 hex of the
-	// SHA-256 of the item's json-c14n:v1 bytes.
+	// item does not re-map every id after it: "field:" and the first 12 hex of
+	// the SHA-256 of the item's declared text, with "#2", "#3", … for repeats.
 	SchemeContent = "content"
 )
 
-// ScorerExact is the only sealed scorer: a restatement must be the declared value.
+// ScorerExact is the only sealed scoring type: a restatement must be the declared value.
 const ScorerExact = "exact_match"
 
-// Probe is one pre-registered question of a snapshot: restate one declared item.
+// Probe is one pre-registered question of a snapshot: restate one declared
+// item. Its record form is the reference's {"id", "prompt", "scoring":
+// {"type": "exact_match", "answer"}}.
 type Probe struct {
-	ID       string `json:"id"`       // "field:0", "field:c-…", "field:<caller id>" or "field" for a non-list field
-	Field    string `json:"field"`    // the manifest field the item belongs to
-	Prompt   string `json:"prompt"`   // the question put to the next instance
-	Expected string `json:"expected"` // the declared value (a string item as is, any other as its json-c14n:v1 text)
-	Scorer   string `json:"scorer"`   // ScorerExact
+	ID       string // "field:0", "field:<12 hex>", "field:<caller id>", or "field" for a non-list field
+	Field    string // the manifest field the item belongs to
+	Prompt   string // the question put to the next instance
+	Expected string // the declared value: a string item as is, any other as json.dumps(v, sort_keys=True, ensure_ascii=False)
 }
 
 // Probes derives one probe per declared item of a manifest (a JSON object of
-// fields, each a list of items or a single value), sorted by field and then by
-// the item's place in its list. A list item written {"id": ID, "value": V}
-// gets the caller's id "field:ID" under either scheme. Ids must be unique.
+// fields, each a list of items or a single value), in the reference's order:
+// fields sorted by code point, items in list order. A list item written
+// exactly {"id": ID, "value": V} gets the caller's id "field:ID" under either
+// scheme. Ids and prompts must be unique: a snapshot that could never be
+// verified is refused.
 func Probes(manifest map[string]any, scheme string) ([]Probe, error) {
 	if scheme != SchemeIndex && scheme != SchemeContent {
 		return nil, fmt.Errorf("id scheme %q: want %s or %s", scheme, SchemeIndex, SchemeContent)
@@ -44,83 +50,137 @@ func Probes(manifest map[string]any, scheme string) ([]Probe, error) {
 	}
 	slices.Sort(fields)
 	var out []Probe
-	owner := map[string]string{} // probe id → its field
-	collide := func(id, f string) error {
-		return fmt.Errorf("manifest fields %q and %q both yield the probe id %s (ids are field:item): rename one", owner[id], f, id)
-	}
 	for _, f := range fields {
-		if f == "" {
-			return nil, fmt.Errorf("manifest has a field with an empty name: name every field")
-		}
 		list, isList := manifest[f].([]any)
 		if !isList {
-			p, err := probe(f, f, f, manifest[f])
+			answer, err := stringify(manifest[f])
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("manifest %s: %w", f, err)
 			}
-			if _, ok := owner[p.ID]; ok {
-				return nil, collide(p.ID, f)
-			}
-			out, owner[p.ID] = append(out, p), f
+			out = append(out, Probe{ID: f, Field: f, Expected: answer,
+				Prompt: "Restate the declared manifest field " + pyRepr(f) + " exactly."})
 			continue
 		}
+		seen := map[string]int{}
 		for i, item := range list {
-			key := strconv.Itoa(i)
-			value := item
-			if id, v, ok := callerID(item); ok {
-				key, value = id, v
-			} else if scheme == SchemeContent {
-				c, err := Canonical(item)
-				if err != nil {
-					return nil, fmt.Errorf("manifest %s[%d]: %w", f, i, err)
-				}
-				sum := sha256.Sum256(c)
-				key = "c-" + hex.EncodeToString(sum[:6])
-			}
-			p, err := probe(f+":"+key, f, f+"["+key+"]", value)
+			p := Probe{Field: f}
+			id, value, explicit, err := callerID(item)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("manifest %s[%d]: %w", f, i, err)
 			}
-			if prev, ok := owner[p.ID]; ok {
-				if prev != f {
-					return nil, collide(p.ID, f)
-				}
-				if scheme == SchemeContent {
-					return nil, fmt.Errorf("manifest %s[%d] repeats an earlier item, so its content id %s is taken: remove the repeat or write it as {\"id\": \"…\", \"value\": …}", f, i, p.ID)
-				}
-				return nil, fmt.Errorf("manifest %s[%d]: the id %s is used twice: give each {\"id\", \"value\"} item its own id", f, i, p.ID)
+			if !explicit {
+				value = item
 			}
-			out, owner[p.ID] = append(out, p), f
+			if p.Expected, err = stringify(value); err != nil {
+				return nil, fmt.Errorf("manifest %s[%d]: %w", f, i, err)
+			}
+			switch {
+			case explicit:
+				p.ID = f + ":" + id
+			case scheme == SchemeContent:
+				sum := sha256.Sum256([]byte(p.Expected))
+				base := f + ":" + hex.EncodeToString(sum[:])[:12]
+				n := seen[base]
+				seen[base] = n + 1
+				p.ID = base
+				if n > 0 {
+					p.ID = base + "#" + strconv.Itoa(n+1)
+				}
+			default:
+				p.ID = f + ":" + strconv.Itoa(i)
+				p.Prompt = "Restate the declared manifest item " + f + "[" + strconv.Itoa(i) + "] exactly."
+			}
+			if p.Prompt == "" {
+				p.Prompt = "Restate the declared manifest item " + pyRepr(p.ID) + " exactly."
+			}
+			out = append(out, p)
 		}
+	}
+	ids, prompts := map[string]bool{}, map[string]bool{}
+	for _, p := range out {
+		if ids[p.ID] {
+			return nil, fmt.Errorf("two declared items have the probe id %s (ids are field:item): rename a field or an {\"id\", \"value\"} id — a snapshot that could never be verified is not sealed", p.ID)
+		}
+		if prompts[p.Prompt] {
+			return nil, fmt.Errorf("two declared items have the prompt %q: rename one", p.Prompt)
+		}
+		ids[p.ID], prompts[p.Prompt] = true, true
 	}
 	return out, nil
 }
 
-// callerID recognises a list item {"id": "…", "value": …}.
-func callerID(item any) (string, any, bool) {
-	m, ok := item.(map[string]any)
-	if !ok || len(m) != 2 {
-		return "", nil, false
+// callerID recognises a list item whose keys are exactly "id" and "value".
+// The reference takes str(id); ctx accepts the ids whose str() it can spell
+// the same way: strings and integers.
+func callerID(item any) (id string, value any, ok bool, err error) {
+	m, isMap := item.(map[string]any)
+	if !isMap || len(m) != 2 {
+		return "", nil, false, nil
 	}
-	id, ok := m["id"].(string)
-	v, has := m["value"]
-	if !ok || !has || id == "" {
-		return "", nil, false
+	raw, hasID := m["id"]
+	v, hasValue := m["value"]
+	if !hasID || !hasValue {
+		return "", nil, false, nil
 	}
-	return id, v, true
+	switch x := raw.(type) {
+	case string:
+		return x, v, true, nil
+	case Int:
+		return string(x), v, true, nil
+	}
+	return "", nil, false, fmt.Errorf(`an {"id", "value"} item needs a string or integer id, not %v`, raw)
 }
 
-func probe(id, field, name string, value any) (Probe, error) {
-	expected, ok := value.(string)
-	if !ok {
-		c, err := Canonical(value)
-		if err != nil {
-			return Probe{}, fmt.Errorf("manifest %s: %w", name, err)
+// stringify is the declared text of a value: a string as is, anything else as
+// json.dumps(v, sort_keys=True, ensure_ascii=False) with Python's default
+// separators (the reference's rule).
+func stringify(v any) (string, error) {
+	if s, ok := v.(string); ok {
+		if !utf8.ValidString(s) {
+			return "", fmt.Errorf("a lone surrogate or invalid UTF-8: %w", ErrNotCanonical)
 		}
-		expected = string(c)
+		return s, nil
 	}
-	return Probe{ID: id, Field: field, Expected: expected, Scorer: ScorerExact,
-		Prompt: "Restate the declared manifest item " + name + " exactly."}, nil
+	b, err := pythonDefault(v)
+	return string(b), err
+}
+
+// pyRepr spells a string as Python's repr() does: single quotes unless the
+// text holds a single quote and no double quote; backslash escapes for the
+// quote, the backslash, \t \n \r, and \x.. \u.... \U........ for characters
+// that are not printable.
+func pyRepr(s string) string {
+	q := byte('\'')
+	if strings.Contains(s, "'") && !strings.Contains(s, `"`) {
+		q = '"'
+	}
+	var b strings.Builder
+	b.WriteByte(q)
+	for _, r := range s {
+		switch {
+		case r == rune(q) || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r == ' ' || (r < 0x7f) || unicode.IsPrint(r):
+			b.WriteRune(r)
+		case r <= 0xff:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r <= 0xffff:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
 }
 
 // Restate is what a faithful continuation would answer: {probe id: declared value}.

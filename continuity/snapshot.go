@@ -1,55 +1,63 @@
 package continuity
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
+	"strings"
 	"time"
 )
 
-// SnapshotFormat names the layout of a snapshot record; it is part of the digest.
-const SnapshotFormat = "ctx-continuity-snapshot/v1"
+// Record schemas, as the reference names them. A ctx snapshot record has the
+// reference's layout, so its digest is the reference's digest of the same
+// manifest, and the reference's ContinuitySnapshot.from_dict validates it.
+const (
+	SnapshotSchema     = "arcaeon-continuity:snapshot:v1"
+	RegistrationSchema = "arcaeon-baseline:registration:v1"
+	ScoringSemantics   = "arcaeon-baseline:scoring:v2"
+)
+
+// StrangerCheck is a python3 program that checks a snapshot record (on stdin)
+// with nothing but Python's standard library: it recomputes the manifest and
+// probe-set digests from the content and the snapshot digest from those, and
+// prints True when the record's digest is that digest.
+const StrangerCheck = `import json,hashlib,sys
+d=lambda v:"sha256:json-c14n:v1:"+hashlib.sha256(json.dumps(v,sort_keys=True,separators=(",",":"),ensure_ascii=False,allow_nan=False).encode()).hexdigest()
+s=json.load(sys.stdin);r=s["registration"]
+c={"schema":s["schema"],"manifest_digest":d(s["manifest"]),"probe_set_digest":d(sorted(s["probes"],key=lambda p:p["id"])),"registration_items":r["items"],"registration_aggregate":r["aggregate"]}
+if s.get("id_scheme","index")!="index":c["id_scheme"]=s["id_scheme"]
+print(d(c)==s["digest"])`
 
 // Errors of this package, for errors.Is.
 var (
 	// ErrBadManifest: the manifest is not a JSON object of declared fields.
 	ErrBadManifest = errors.New("bad manifest")
-	// ErrTampered: a stored snapshot or receipt no longer hashes to its digest,
-	// or its probe set no longer matches its registration.
+	// ErrTampered: a stored snapshot or receipt no longer reproduces its
+	// digests, or its probes are not the ones its manifest declares.
 	ErrTampered = errors.New("does not match its digest")
 	// ErrContradiction: checkpoint evidence that cannot all be true.
 	ErrContradiction = errors.New("contradictory evidence")
 )
 
-// Registration pre-registers the exam a snapshot seals: which scorer, which
-// probes (by digest) and the baseline the declared manifest scores against
-// itself (every probe answered with its own declared value, so all match).
-type Registration struct {
-	Scorer   string   `json:"scorer"`    // ScorerExact
-	ProbeSet string   `json:"probe_set"` // the digest of the probes
-	Manifest string   `json:"manifest"`  // the digest of the manifest
-	Baseline Baseline `json:"baseline"`
-}
-
-// Baseline is the sealed score: how many probes the manifest itself answers.
-type Baseline struct {
-	Probes  int `json:"probes"`
-	Matched int `json:"matched"`
-}
-
-// Snapshot is a self-contained sealed manifest: everything needed to check a
-// later restatement travels inside it. Digest covers every field except
-// CreatedAt and Digest itself.
+// Snapshot is a self-contained sealed manifest: the manifest, its probes and
+// the registration of the baseline (the manifest answering its own probes),
+// which travel together so a later restatement can be checked with nothing
+// else. Digest covers schema, manifest digest, probe-set digest, the
+// registration's items and aggregate, and the id scheme when it is not
+// "index" — never created_at or the label.
 type Snapshot struct {
-	Format       string          `json:"format"`
-	Label        string          `json:"label"`
-	IDScheme     string          `json:"id_scheme"`
-	Manifest     json.RawMessage `json:"manifest"` // json-c14n:v1 bytes of the declared manifest
-	Probes       []Probe         `json:"probes"`
-	Registration Registration    `json:"registration"`
-	CreatedAt    string          `json:"created_at,omitempty"` // volatile: not in the digest
-	Digest       string          `json:"digest"`
+	Label     string
+	IDScheme  string
+	Manifest  map[string]any
+	Probes    []Probe
+	CreatedAt string // volatile: not in the digest
+
+	ManifestDigest string
+	ProbeSetDigest string
+	Items          []any          // the registration's scored items
+	Aggregate      map[string]any // the registration's aggregate
+	Digest         string
 }
 
 // Seal builds the snapshot of a manifest (a JSON document: an object whose
@@ -63,105 +71,132 @@ func Seal(manifestJSON []byte, label, scheme string, now time.Time) (*Snapshot, 
 	if !ok {
 		return nil, fmt.Errorf("%w: want a JSON object of fields, e.g. {\"identity_anchors\": [\"…\"], \"open_commitments\": [\"…\"]}", ErrBadManifest)
 	}
-	if len(m) == 0 {
-		return nil, fmt.Errorf("%w: it declares no fields; a seal of nothing proves nothing", ErrBadManifest)
-	}
 	if label == "" {
 		label = "continuity"
 	}
 	if scheme == "" {
 		scheme = SchemeIndex
 	}
-	probes, err := Probes(m, scheme)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrBadManifest, err)
-	}
-	if len(probes) == 0 {
-		return nil, fmt.Errorf("%w: every field is an empty list, so there is nothing to restate; declare at least one item", ErrBadManifest)
-	}
-	canon, err := Canonical(m)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrBadManifest, err)
-	}
-	md, _ := Digest(m)
-	s := &Snapshot{Format: SnapshotFormat, Label: label, IDScheme: scheme, Manifest: canon, Probes: probes,
-		Registration: Registration{Scorer: ScorerExact, ProbeSet: probeSetDigest(probes), Manifest: md,
-			Baseline: Baseline{Probes: len(probes), Matched: len(probes)}}}
+	s := &Snapshot{Label: label, IDScheme: scheme, Manifest: m}
 	if !now.IsZero() {
-		s.CreatedAt = now.UTC().Format(time.RFC3339)
+		s.CreatedAt = now.UTC().Format("2006-01-02T15:04:05Z")
 	}
-	if s.Digest, err = s.computeDigest(); err != nil {
-		return nil, err
+	if err := s.derive(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadManifest, err)
 	}
 	return s, nil
 }
 
+// derive computes everything that follows from the manifest, label and scheme.
+func (s *Snapshot) derive() error {
+	probes, err := Probes(s.Manifest, s.IDScheme)
+	if err != nil {
+		return err
+	}
+	if len(probes) == 0 {
+		return errors.New("the manifest declares zero items (every field is an empty list): nothing to restate")
+	}
+	s.Probes = probes
+	if s.ManifestDigest, err = Digest(s.Manifest); err != nil {
+		return err
+	}
+	s.ProbeSetDigest = probeSetDigest(probes)
+	s.Items, s.Aggregate = register(probes)
+	s.Digest, err = Digest(s.core())
+	return err
+}
+
+// probeSetDigest is arcaeon-baseline's probe-set digest: the probe records
+// sorted by id.
 func probeSetDigest(probes []Probe) string {
-	d, _ := Digest(probesValue(probes))
+	sorted := slices.Clone(probes)
+	slices.SortFunc(sorted, func(a, b Probe) int { return strings.Compare(a.ID, b.ID) })
+	d, _ := Digest(probeRecords(sorted))
 	return d
 }
 
-func probesValue(probes []Probe) []any {
+func probeRecords(probes []Probe) []any {
 	out := make([]any, len(probes))
 	for i, p := range probes {
-		out[i] = map[string]any{"id": p.ID, "field": p.Field, "prompt": p.Prompt, "expected": p.Expected, "scorer": p.Scorer}
+		out[i] = map[string]any{"id": p.ID, "prompt": p.Prompt, "scoring": map[string]any{"type": ScorerExact, "answer": p.Expected}}
 	}
 	return out
 }
 
-// content is the digested part of the snapshot, as a json-c14n:v1 value.
-func (s *Snapshot) content() (map[string]any, error) {
-	m, err := ParseJSON(s.Manifest)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot manifest: %w", err)
+var ansiRE = regexp.MustCompile(`\x1b(?:\[[0-9;?]*[a-zA-Z]|[()][0-9A-B]|[=>])`)
+
+// register is the reference baseline's registration of the identity runner:
+// every probe answered with its own declared value and scored exact_match —
+// 1.0 ("exact") unless the declared value normalises to nothing, which the
+// scorer cannot match (0.0, "empty expected answer").
+func register(probes []Probe) ([]any, map[string]any) {
+	items := make([]any, len(probes))
+	sum := 0.0
+	for i, p := range probes {
+		score, detail := 1.0, map[string]any{"match": "exact"}
+		norm := strings.TrimRight(trimPython(ansiRE.ReplaceAllString(p.Expected, "")), ".!?")
+		if norm == "" {
+			score, detail = 0.0, map[string]any{"reason": "empty expected answer"}
+		}
+		sum += score
+		items[i] = map[string]any{"id": p.ID, "prompt": p.Prompt, "scoring_type": ScorerExact, "output": p.Expected,
+			"score": score, "max_score": 1.0, "detail": detail}
 	}
-	r := s.Registration
-	return map[string]any{
-		"format": s.Format, "label": s.Label, "id_scheme": s.IDScheme, "manifest": m,
-		"probes": probesValue(s.Probes),
-		"registration": map[string]any{"scorer": r.Scorer, "probe_set": r.ProbeSet, "manifest": r.Manifest,
-			"baseline": map[string]any{"probes": r.Baseline.Probes, "matched": r.Baseline.Matched}},
-	}, nil
+	n := len(probes)
+	mean := sum / float64(n)
+	agg := map[string]any{"n": n, "n_scored": n, "n_errors": 0, "sum": sum, "mean": mean,
+		"by_type": map[string]any{ScorerExact: map[string]any{"n": n, "sum": sum, "mean": mean}}}
+	return items, agg
 }
 
-func (s *Snapshot) computeDigest() (string, error) {
-	c, err := s.content()
-	if err != nil {
-		return "", err
+// core is the digested part of the snapshot, as the reference defines it.
+func (s *Snapshot) core() map[string]any {
+	c := map[string]any{
+		"schema":                 SnapshotSchema,
+		"manifest_digest":        s.ManifestDigest,
+		"probe_set_digest":       s.ProbeSetDigest,
+		"registration_items":     s.Items,
+		"registration_aggregate": s.Aggregate,
 	}
-	return Digest(c)
+	if s.IDScheme != SchemeIndex {
+		c["id_scheme"] = s.IDScheme
+	}
+	return c
 }
 
-// Record is the snapshot as stored and printed: its json-c14n:v1 content plus
-// created_at and digest.
-func (s *Snapshot) Record() ([]byte, error) {
-	c, err := s.content()
-	if err != nil {
-		return nil, err
+// registration is the registration record the snapshot carries.
+func (s *Snapshot) registration() map[string]any {
+	items, agg := s.Items, s.Aggregate
+	itemsDigest, _ := Digest(map[string]any{"items": items, "aggregate": agg})
+	r := map[string]any{
+		"schema": RegistrationSchema, "scoring_semantics": ScoringSemantics, "label": s.Label,
+		"probe_set_digest": s.ProbeSetDigest, "probe_count": len(s.Probes), "probes_path": nil,
+		"runner": map[string]any{"type": "manifest-declared", "by": "ctx"},
+		"items":  items, "aggregate": agg, "items_digest": itemsDigest,
 	}
 	if s.CreatedAt != "" {
-		c["created_at"] = s.CreatedAt
+		r["registered_at"] = s.CreatedAt
 	}
-	c["digest"] = s.Digest
-	return Canonical(c)
+	return r
 }
 
-// ManifestValue is the declared manifest, back in the next instance's hand.
-func (s *Snapshot) ManifestValue() (map[string]any, error) {
-	v, err := ParseJSON(s.Manifest)
-	if err != nil {
-		return nil, err
+// Record is the snapshot as stored and printed: the reference's to_dict()
+// layout, as json-c14n:v1 bytes.
+func (s *Snapshot) Record() ([]byte, error) {
+	rec := map[string]any{
+		"schema": SnapshotSchema, "label": s.Label, "manifest": s.Manifest, "manifest_digest": s.ManifestDigest,
+		"probes": probeRecords(s.Probes), "probe_set_digest": s.ProbeSetDigest, "registration": s.registration(),
+		"ledger_chain": nil, "ledger_path": nil, "created_at": s.CreatedAt, "id_scheme": s.IDScheme, "digest": s.Digest,
 	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("snapshot manifest is not an object: %w", ErrTampered)
-	}
-	return m, nil
+	return Canonical(rec)
 }
 
-// DecodeSnapshot reads a snapshot record and checks it: its digest must be
-// the digest of its content, and its probes the registered probe set, or the
-// record was changed after sealing.
+// DecodeSnapshot reads a snapshot record and checks it the way the reference
+// validates one, and more: the manifest, probe-set and registration digests
+// must reproduce from the content they claim to digest; the probes must be
+// exactly the ones the manifest declares under the record's id scheme; and
+// the digest must be the digest of that content. A record changed after
+// sealing — or an exam changed under it — is refused with ErrTampered.
 func DecodeSnapshot(data []byte) (*Snapshot, error) {
 	v, err := ParseJSON(data)
 	if err != nil {
@@ -171,44 +206,44 @@ func DecodeSnapshot(data []byte) (*Snapshot, error) {
 	if !ok {
 		return nil, errors.New("snapshot: not a JSON object")
 	}
-	if obj["format"] != SnapshotFormat {
-		return nil, fmt.Errorf("snapshot: format %v, want %s", obj["format"], SnapshotFormat)
+	if obj["schema"] != SnapshotSchema {
+		return nil, fmt.Errorf("snapshot: schema %v, want %s", obj["schema"], SnapshotSchema)
 	}
-	s := &Snapshot{}
-	if err := json.Unmarshal(data, s); err != nil {
-		return nil, fmt.Errorf("snapshot: %w", err)
+	str := func(k string) string { s, _ := obj[k].(string); return s }
+	manifest, ok := obj["manifest"].(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("snapshot: the manifest is not an object: %w", ErrTampered)
 	}
-	// The manifest as json.Unmarshal saw it is the raw text; keep its
-	// canonical form (numbers and escapes as Python writes them).
-	if s.Manifest, err = Canonical(obj["manifest"]); err != nil {
-		return nil, fmt.Errorf("snapshot manifest: %w", err)
+	s := &Snapshot{Label: str("label"), IDScheme: str("id_scheme"), Manifest: manifest, CreatedAt: str("created_at")}
+	if s.IDScheme == "" {
+		s.IDScheme = SchemeIndex // absent on the reference's 0.1.0 records
 	}
-	// The stranger's check: the record without its volatile fields hashes to
-	// its digest. And ctx's reading of it must be that same record, so a field
-	// ctx would ignore cannot ride along unhashed.
-	delete(obj, "created_at")
-	delete(obj, "digest")
-	asStored, err := Digest(obj)
+	claimed := str("digest")
+	if err := s.derive(); err != nil {
+		return nil, fmt.Errorf("snapshot %s: %v: %w", claimed, err, ErrTampered)
+	}
+	stored, err := Canonical(obj["probes"])
 	if err != nil {
-		return nil, fmt.Errorf("snapshot: %w", err)
+		return nil, fmt.Errorf("snapshot probes: %w", err)
 	}
-	want, err := s.computeDigest()
-	if err != nil {
-		return nil, err
+	derived, _ := Canonical(probeRecords(s.Probes))
+	reg, _ := obj["registration"].(map[string]any)
+	var regCore []byte
+	if reg != nil {
+		regCore, _ = Canonical(map[string]any{"items": reg["items"], "aggregate": reg["aggregate"], "p": reg["probe_set_digest"]})
 	}
-	if asStored != s.Digest || want != s.Digest {
-		return nil, fmt.Errorf("snapshot %s: its content hashes to %s: %w", s.Digest, asStored, ErrTampered)
-	}
-	m, err := s.ManifestValue()
-	if err != nil {
-		return nil, err
-	}
-	derived, err := Probes(m, s.IDScheme)
-	if err != nil || probeSetDigest(derived) != probeSetDigest(s.Probes) {
-		return nil, fmt.Errorf("snapshot %s: its probes are not the ones its manifest declares: %w", s.Digest, ErrTampered)
-	}
-	if probeSetDigest(s.Probes) != s.Registration.ProbeSet {
-		return nil, fmt.Errorf("snapshot %s: the probe set changed after it was registered, so no comparison against it is valid: %w", s.Digest, ErrTampered)
+	wantCore, _ := Canonical(map[string]any{"items": s.Items, "aggregate": s.Aggregate, "p": s.ProbeSetDigest})
+	switch {
+	case str("manifest_digest") != s.ManifestDigest:
+		return nil, fmt.Errorf("snapshot %s: manifest_digest does not reproduce from the manifest (content digests to %s): %w", claimed, s.ManifestDigest, ErrTampered)
+	case string(stored) != string(derived):
+		return nil, fmt.Errorf("snapshot %s: its probes are not the ones its manifest declares: %w", claimed, ErrTampered)
+	case str("probe_set_digest") != s.ProbeSetDigest:
+		return nil, fmt.Errorf("snapshot %s: probe_set_digest does not reproduce from the probes: %w", claimed, ErrTampered)
+	case string(regCore) != string(wantCore):
+		return nil, fmt.Errorf("snapshot %s: its registration is not the sealed baseline of its probes, so no comparison against it is valid: %w", claimed, ErrTampered)
+	case claimed != s.Digest:
+		return nil, fmt.Errorf("snapshot %s: its content hashes to %s: %w", claimed, s.Digest, ErrTampered)
 	}
 	return s, nil
 }

@@ -114,7 +114,7 @@ type Verdict struct {
 // The seed's non-proofs, carried in every verdict so nobody reads more into it.
 const (
 	noteStrict = "strict: a probe counts as restated only if the answer is the declared value after trimming whitespace; case and punctuation count"
-	noteLoose  = "loose: faithful here means each declared value appeared in the answer as whole words (case ignored) — passed, not restated; an answer that contains an anchor and repudiates it passes in this mode"
+	noteLoose  = "loose: faithful here means each declared value appeared in the answer as whole words (case, spacing and trailing .!? ignored, as the reference's exact_match scorer) — passed, not restated; an answer that contains an anchor and repudiates it passes in this mode"
 	noteScope  = "a faithful verdict proves the declared probes were restated, not that the same self answered them or acted on them, and says nothing about anything the manifest never declared"
 )
 
@@ -137,7 +137,7 @@ func Verify(s *Snapshot, restated map[string]string, loose bool, tiers Tiers) *V
 		case !ok:
 			reason = ReasonMissing
 		case loose:
-			if !containsWords(text, p.Expected) {
+			if !looseMatch(text, p.Expected) {
 				reason = ReasonNotInText
 			}
 		case trimPython(text) != trimPython(p.Expected):
@@ -174,38 +174,56 @@ func Verify(s *Snapshot, restated map[string]string, loose bool, tiers Tiers) *V
 // trimPython strips what Python's str.strip() strips: Unicode whitespace,
 // including the separators U+001C..U+001F that Go's unicode.IsSpace omits.
 func trimPython(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) })
+	return strings.TrimFunc(s, isPySpace)
 }
 
-// containsWords reports whether needle appears in hay, case folded, with no
-// word character (letter, digit, underscore) touching it on either side.
-func containsWords(hay, needle string) bool {
-	needle = strings.ToLower(trimPython(needle))
-	hay = strings.ToLower(hay)
-	if needle == "" {
-		return trimPython(hay) == ""
+// looseMatch is the reference baseline's exact_match scorer, which loose mode
+// uses: after normalising both sides (escape sequences removed, whitespace
+// trimmed and collapsed, lower case, trailing . ! ? dropped), the answer
+// equals the declared value or contains it as whole tokens — no word
+// character before or after it, no digit or '.' before it, no digit (or '.'
+// or ',' and a digit) after it. An empty declared value never matches.
+func looseMatch(answer, declared string) bool {
+	want, got := normalize(declared), normalize(answer)
+	if want == "" {
+		return false
 	}
-	for off := 0; ; {
-		i := strings.Index(hay[off:], needle)
+	if got == want {
+		return true
+	}
+	for off := 0; off < len(got); {
+		i := strings.Index(got[off:], want)
 		if i < 0 {
 			return false
 		}
 		i += off
-		end := i + len(needle)
-		before, _ := utf8.DecodeLastRuneInString(hay[:i])
-		after, _ := utf8.DecodeRuneInString(hay[end:])
-		if (i == 0 || !isWord(before) || !isWord(firstRune(needle))) && (end == len(hay) || !isWord(after) || !isWord(lastRune(needle))) {
+		end := i + len(want)
+		before, _ := utf8.DecodeLastRuneInString(got[:i])
+		after, n := utf8.DecodeRuneInString(got[end:])
+		okBefore := i == 0 || !(isWord(before) || unicode.IsDigit(before) || before == '.')
+		okAfter := end == len(got) || !isWord(after)
+		if okAfter && end < len(got) && (after == '.' || after == ',') {
+			next, _ := utf8.DecodeRuneInString(got[end+n:])
+			okAfter = end+n == len(got) || !unicode.IsDigit(next)
+		}
+		if okBefore && okAfter {
 			return true
 		}
-		_, n := utf8.DecodeRuneInString(hay[i:])
-		off = i + n
+		_, w := utf8.DecodeRuneInString(got[i:])
+		off = i + w
 	}
+	return false
 }
 
-func isWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+func normalize(s string) string {
+	s = strings.ToLower(trimPython(ansiRE.ReplaceAllString(s, "")))
+	s = strings.Join(strings.FieldsFunc(s, isPySpace), " ")
+	return strings.TrimRight(s, ".!?")
+}
 
-func firstRune(s string) rune { r, _ := utf8.DecodeRuneInString(s); return r }
-func lastRune(s string) rune  { r, _ := utf8.DecodeLastRuneInString(s); return r }
+func isPySpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
+
+func isWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r) }
 
 // ParseRestated reads a restatement: a JSON object {probe id: text}.
 func ParseRestated(data []byte) (map[string]string, error) {

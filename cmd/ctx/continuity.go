@@ -34,10 +34,14 @@ nothing about anything the manifest never declared: its loss is invisible here
 by construction. Loose mode's "faithful" means the declared words appeared,
 not that they were restated; the verdict's notes always say which mode ran.`
 
-const continuityStranger = `A stranger checks a snapshot without trusting ctx: take the record that ctx
-continuity show snap:ID --json prints, delete "created_at" and "digest", and
-hash the rest with json-c14n:v1, e.g.
-  python3 -c 'import json,hashlib,sys; s=json.load(sys.stdin); s.pop("created_at",None); d=s.pop("digest"); print(d == "sha256:json-c14n:v1:"+hashlib.sha256(json.dumps(s,sort_keys=True,separators=(",",":"),ensure_ascii=False,allow_nan=False).encode()).hexdigest())'`
+var continuityStranger = `A stranger checks a snapshot without trusting ctx. The record that
+ctx continuity show snap:ID --json prints follows the reference's snapshot
+layout and digest recipe; with Python alone, save this program as check.py
+and run ctx continuity show snap:ID --json | python3 check.py (prints True):
+` + indent(continuity.StrangerCheck)
+
+// indent prefixes every line with two spaces, for a program shown in help.
+func indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }
 
 func newContinuityCmd(ios *IO) *cobra.Command {
 	c := &cobra.Command{
