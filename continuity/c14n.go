@@ -58,7 +58,11 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("JSON at byte %d: %s",
 // them, as json.dumps(allow_nan=False) and UTF-8 encoding do — unless a later
 // duplicate key replaced them. A UTF-8 byte-order mark at the start is
 // skipped, as json.loads does for bytes.
-func ParseJSON(data []byte) (any, error) {
+func ParseJSON(data []byte) (any, error) { return parseJSON(data, false) }
+
+// parseJSON is ParseJSON; strict refuses a duplicate object key instead of
+// keeping the last value.
+func parseJSON(data []byte, strict bool) (any, error) {
 	if !utf8.Valid(data) {
 		i := 0
 		for i < len(data) {
@@ -70,7 +74,7 @@ func ParseJSON(data []byte) (any, error) {
 		}
 		return nil, &SyntaxError{i, "invalid UTF-8 (the recipe hashes UTF-8 text; convert the file to UTF-8)"}
 	}
-	p := &parser{s: data}
+	p := &parser{s: data, strict: strict}
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		p.i = 3
 	}
@@ -87,8 +91,9 @@ func ParseJSON(data []byte) (any, error) {
 }
 
 type parser struct {
-	s []byte
-	i int
+	s      []byte
+	i      int
+	strict bool // refuse duplicate keys
 }
 
 func (p *parser) fail(msg string) error { return &SyntaxError{p.i, msg} }
@@ -171,6 +176,9 @@ func (p *parser) object(depth int) (any, error) {
 		v, err := p.value(depth + 1)
 		if err != nil {
 			return nil, err
+		}
+		if _, dup := m[k.(string)]; dup && p.strict {
+			return nil, p.fail(fmt.Sprintf("duplicate key %q", k))
 		}
 		m[k.(string)] = v
 		p.space()

@@ -408,11 +408,15 @@ func TestLogDetectsTampering(t *testing.T) {
 			_ = b.Put(seqKey(2), r3)
 			_ = b.Put(seqKey(3), r2)
 		},
+		"duplicate key": func(b *bolt.Bucket) {
+			// The chain still matches the last-wins reading; a strict reader refuses it.
+			_ = b.Put(seqKey(2), []byte(strings.Replace(string(b.Get(seqKey(2))), `"kind": "test"`, `"kind": "other", "kind": "test"`, 1)))
+		},
 		"last edited": func(b *bolt.Bucket) {
 			_ = b.Put(seqKey(4), []byte(strings.Replace(string(b.Get(seqKey(4))), `"n": 4`, `"n": 5`, 1)))
 		},
 	}
-	wantRow := map[string]int{"edited": 3, "deleted": 2, "reordered": 2, "last edited": 4}
+	wantRow := map[string]int{"edited": 3, "deleted": 2, "reordered": 2, "duplicate key": 2, "last edited": 4}
 	for name, edit := range edits {
 		st, loc := testStore(t)
 		for i := 1; i <= 4; i++ {

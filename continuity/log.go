@@ -35,8 +35,8 @@ func ChainValue(prev string, row map[string]any) (string, error) {
 	return hex.EncodeToString(sum[:])[:32], nil
 }
 
-// Append adds a row (kind, time and fields; seq and chain are set here) and
-// returns the stored row. Appends from concurrent processes are serialised
+// Append adds a row (kind and fields; seq, ts and chain are stamped here, ts
+// as the reference ledger stamps it) and returns the stored row. Appends from concurrent processes are serialised
 // by the store's write transaction: none interleaves or is lost.
 func (l Log) Append(st *store.Store, kind string, fields map[string]any, now time.Time) (map[string]any, error) {
 	var out map[string]any
@@ -55,7 +55,7 @@ func (l Log) Append(st *store.Store, kind string, fields map[string]any, now tim
 		for k, v := range fields {
 			row[k] = v
 		}
-		row["kind"], row["seq"], row["time"] = kind, int64(seq), now.UTC().Format(time.RFC3339Nano)
+		row["kind"], row["seq"], row["ts"] = kind, int64(seq), now.UTC().Format("2006-01-02T15:04:05Z")
 		c, err := ChainValue(prev, row)
 		if err != nil {
 			return nil, err
@@ -85,15 +85,18 @@ type Break struct {
 }
 
 // VerifyRows re-derives the chain over rows (their stored text) and returns
-// the first row that does not match, or nil when every row does.
+// the first row that does not match, or nil when every row does. A row with a
+// duplicate key is a break: two honest readers would read it differently.
+// Like every hash chain, it cannot see the newest rows cut off the end:
+// publish the head (the last chain value) somewhere else to close that.
 func VerifyRows(rows [][]byte) *Break {
 	prev := Genesis
 	for i, text := range rows {
 		n := i + 1
-		v, err := ParseJSON(text)
+		v, err := parseJSON(text, true)
 		m, ok := v.(map[string]any)
 		if err != nil || !ok {
-			return &Break{Row: n, Reason: "the row is not a JSON object"}
+			return &Break{Row: n, Reason: fmt.Sprintf("the row is not a JSON object with distinct keys (%v)", err)}
 		}
 		seq := m["seq"]
 		claimed, ok := m["chain"].(string)

@@ -241,9 +241,11 @@ func sealManifest(ios *IO, data []byte, label, scheme string) (*continuity.Snaps
 	if err := continuity.SaveSnapshot(st, snap); err != nil {
 		return nil, err
 	}
+	// The reference's continuity_snapshot row, plus the snapshot's own digest and handle.
 	if _, err := continuity.ContinuityLog.Append(st, "continuity_snapshot", map[string]any{
-		"snapshot": snap.Digest, "handle": continuity.HandleOf(continuity.SnapScheme, snap.Digest), "label": snap.Label,
-		"probes": len(snap.Probes), "id_scheme": snap.IDScheme,
+		"label": snap.Label, "manifest_digest": snap.ManifestDigest, "probe_set_digest": snap.ProbeSetDigest,
+		"aggregate_mean": snap.Aggregate["mean"], "snapshot": snap.Digest,
+		"handle": continuity.HandleOf(continuity.SnapScheme, snap.Digest), "probes": len(snap.Probes), "id_scheme": snap.IDScheme,
 	}, time.Now()); err != nil {
 		return nil, err
 	}
@@ -1001,7 +1003,7 @@ func runContinuityLog(ios *IO, o *continuityLogOptions) error {
 	}
 	b := continuity.VerifyRows(rows)
 	if o.json {
-		out := map[string]any{"rows": len(rows), "intact": b == nil}
+		out := map[string]any{"rows": len(rows), "intact": b == nil, "head": head(rows)}
 		if b != nil {
 			out["break"] = b
 		}
@@ -1010,6 +1012,9 @@ func runContinuityLog(ios *IO, o *continuityLogOptions) error {
 		}
 	} else if b == nil {
 		fmt.Fprintf(ios.Out, "chain intact: %d rows re-derive from %q\n", len(rows), continuity.Genesis)
+		if h := head(rows); h != "" {
+			fmt.Fprintf(ios.Out, "head %s — publish it elsewhere: a chain alone cannot show its newest rows cut off\n", h)
+		}
 	} else {
 		fmt.Fprintf(ios.Out, "chain broken at row %d of %d: %s\n", b.Row, len(rows), b.Reason)
 	}
@@ -1017,6 +1022,17 @@ func runContinuityLog(ios *IO, o *continuityLogOptions) error {
 		return &exitError{code: exitNotFaithful}
 	}
 	return nil
+}
+
+// head is the last row's chain value ("" for an empty log).
+func head(rows [][]byte) string {
+	if len(rows) == 0 {
+		return ""
+	}
+	v, _ := continuity.ParseJSON(rows[len(rows)-1])
+	m, _ := v.(map[string]any)
+	c, _ := m["chain"].(string)
+	return c
 }
 
 // ---- MCP
