@@ -39,15 +39,15 @@ type CheckpointReceipt struct {
 // Checkpoint classifies a checkpoint. Contradictory evidence is an error
 // wrapping ErrContradiction, never a guess.
 func Checkpoint(s *Snapshot, ev CheckpointEvidence) (*CheckpointReceipt, error) {
-	if ev.Restated != nil && len(ev.Restated) == 0 {
-		return nil, fmt.Errorf("%w: the restatement is empty; give no restatement when none arrived (that is due_not_attempted or attempted_no_receipt), not an empty one", ErrContradiction)
-	}
 	r := &CheckpointReceipt{Snapshot: s.Digest, Notes: []string{}}
+	// The order is the reference's: a logged refusal first, then whether
+	// anything was attempted, then what arrived.
 	if ev.Refusal != nil {
 		if trimPython(*ev.Refusal) == "" {
 			return nil, fmt.Errorf("%w: the refusal is empty; pass the reason the successor actually logged, or no refusal", ErrContradiction)
 		}
 		r.Outcome, r.Refusal = OutcomeRefused, ev.Refusal
+		r.Notes = append(r.Notes, "an explicit decline was recorded — positive evidence, not inferred from a missing restatement")
 		if ev.Restated != nil {
 			r.Notes = append(r.Notes, "a restatement was supplied with the refusal; it was not scored")
 		}
@@ -58,11 +58,15 @@ func Checkpoint(s *Snapshot, ev CheckpointEvidence) (*CheckpointReceipt, error) 
 		case ev.Restated != nil:
 			return nil, fmt.Errorf("%w: not attempted, yet a restatement was supplied; say --attempted yes, or drop the restatement", ErrContradiction)
 		case ev.ReceiptStored:
+			// ctx's addition to the reference's three contradictions.
 			return nil, fmt.Errorf("%w: not attempted, yet a receipt of the attempt was stored; say --attempted yes, or drop --receipt-stored", ErrContradiction)
 		}
 		r.Outcome, r.IsUnresolved = OutcomeNotAttempted, true
-		r.Notes = append(r.Notes, "no restatement was attempted: fidelity is unknown, not unfaithful")
+		r.Notes = append(r.Notes, "no restatement attempt was evidenced: UNKNOWN, not unfaithful — the scheduler, the delivery path or the successor may have failed, and this receipt does not guess which")
 		return r, nil
+	}
+	if ev.Restated != nil && len(ev.Restated) == 0 {
+		return nil, fmt.Errorf("%w: the restatement is empty, which is evidence of nothing; without a stored receipt this is attempted_no_receipt (drop --restated)", ErrContradiction)
 	}
 	if !ev.ReceiptStored {
 		r.Outcome, r.IsUnresolved = OutcomeNoReceipt, true
@@ -78,6 +82,9 @@ func Checkpoint(s *Snapshot, ev CheckpointEvidence) (*CheckpointReceipt, error) 
 	r.Outcome = OutcomeDivergent
 	if r.Verdict.Faithful {
 		r.Outcome = OutcomeFaithful
+	}
+	if ev.Loose {
+		r.Notes = append(r.Notes, "scored in loose mode: "+r.Outcome+" here means the declared values appeared in the restatement, not that they were restated")
 	}
 	return r, nil
 }

@@ -271,6 +271,7 @@ func TestCheckpoint(t *testing.T) {
 		unresolved bool
 	}{
 		{"refusal first", CheckpointEvidence{Attempted: true, ReceiptStored: true, Restated: good(), Refusal: &refusal}, OutcomeRefused, false},
+		{"refusal before an empty restatement", CheckpointEvidence{Refusal: &refusal, Restated: map[string]string{}}, OutcomeRefused, false},
 		{"not attempted", CheckpointEvidence{}, OutcomeNotAttempted, true},
 		{"no receipt", CheckpointEvidence{Attempted: true}, OutcomeNoReceipt, true},
 		{"no receipt, content not scored", CheckpointEvidence{Attempted: true, Restated: with(good(), "live_threads:0", "x")}, OutcomeNoReceipt, true},
