@@ -307,23 +307,20 @@ func TestCheckpoint(t *testing.T) {
 func TestDropReceipt(t *testing.T) {
 	before, _ := ParseItems([]byte(`[{"role":"user","text":"secret plan: move north"},{"role":"user","text":"hello"},"x","x",{"role":"assistant","text":"ok"}]`))
 	after, _ := ParseItems([]byte(`["x",{"role":"assistant","text":"ok"},{"role":"system","text":"summary"}]`))
-	r, err := MakeDropReceipt(before, after, "test", "summary")
+	r, err := MakeDropReceipt(before, after, "test", "llm-summary")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Kept != 2 || len(r.Dropped) != 3 || len(r.Added) != 1 || r.Before.Items != 5 || r.After.Items != 3 {
+	if r.Kept() != 2 || r.Dropped.Count != 3 || r.Introduced.Count != 1 || r.Pre.Count != 5 || r.Post.Count != 3 {
 		t.Fatalf("receipt %+v", r)
 	}
-	var idx []int
-	for _, d := range r.Dropped {
-		idx = append(idx, d.Index)
-	}
-	if fmt.Sprint(idx) != "[0 1 3]" {
-		t.Errorf("dropped indexes %v", idx)
-	}
 	hello, _ := Digest(before[1])
-	if r.Dropped[1].Digest != hello || r.Dropped[1].Digest != "sha256:json-c14n:v1:09a32d6caf7737200a34ee38c65c82446831be896aa5d5aa6b858729ee13beb1" {
-		t.Errorf("dropped digest %s, want %s", r.Dropped[1].Digest, hello)
+	if r.Dropped.Items[1] != hello || hello != "sha256:json-c14n:v1:09a32d6caf7737200a34ee38c65c82446831be896aa5d5aa6b858729ee13beb1" {
+		t.Errorf("dropped digest %s, want %s", r.Dropped.Items[1], hello)
+	}
+	// A string item is hashed as its UTF-8 bytes (the reference's rule).
+	if r.Dropped.Items[2] != RawDigest([]byte("x")) || r.Dropped.Bytes != len(`{"role":"user","text":"secret plan: move north"}`)+len(`{"role":"user","text":"hello"}`)+1 {
+		t.Errorf("dropped %+v", r.Dropped)
 	}
 	rec, _ := r.Record()
 	for _, leak := range []string{"secret", "hello", "north", "role", "text"} {

@@ -6,117 +6,142 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 )
 
-// DropFormat names the layout of a drop receipt; it is part of the digest.
-const DropFormat = "ctx-continuity-drop/v1"
+// DropSchema is the reference's receipt schema (arcaeon-compact's v2): a ctx
+// drop receipt has its body layout, so its receipt_digest is the one the
+// reference computes for the same items, compactor and method.
+const DropSchema = "arcaeon-compact:receipt:v2"
 
-// Side summarises one side of a compaction: how many items and the digest of
-// the whole list.
+// Side summarises one side of a compaction.
 type Side struct {
-	Items  int    `json:"items"`
-	Digest string `json:"digest"`
-}
-
-// Dropped is one item of the before side that the after side no longer holds.
-type Dropped struct {
-	Index  int    `json:"index"`  // its place in the before list (0-based)
-	Digest string `json:"digest"` // its json-c14n:v1 digest
+	Count  int    `json:"count"`
+	Bytes  int    `json:"bytes"`
+	Digest string `json:"digest"` // json-c14n digest of the list of item digests
 }
 
 // DropReceipt records what a compaction cut, by digest only: no item's
 // content is in it, so a receipt cannot leak what it proves was dropped.
-// Items are compared as multisets of digests: an item present twice before
-// and once after was dropped once.
+// Items are compared as multisets of digests, in before order: an item held
+// twice before and once after was dropped once. An item's digest is the
+// raw-bytes digest of its UTF-8 when it is a string, else its json-c14n
+// digest (the reference's rule); its bytes are those it was hashed over.
 type DropReceipt struct {
-	Format    string    `json:"format"`
-	Compactor string    `json:"compactor,omitempty"`
-	Method    string    `json:"method,omitempty"`
-	Before    Side      `json:"before"`
-	After     Side      `json:"after"`
-	Kept      int       `json:"kept"`
-	Dropped   []Dropped `json:"dropped"`
-	Added     []string  `json:"added"` // digests of after items the before side did not hold
-	Digest    string    `json:"digest"`
+	Schema     string `json:"schema"`
+	Pre        Side   `json:"pre"`
+	Post       Side   `json:"post"`
+	Dropped    Drop   `json:"dropped"`
+	Introduced struct {
+		Count int `json:"count"`
+		Bytes int `json:"bytes"`
+	} `json:"introduced"`
+	Compactor string `json:"compactor"`
+	Method    string `json:"method"`
+	Digest    string `json:"receipt_digest"`
 }
+
+// Drop is the drop manifest: how many items, their bytes, their digests.
+type Drop struct {
+	Count int      `json:"count"`
+	Bytes int      `json:"bytes"`
+	Items []string `json:"items"`
+}
+
+// Kept is how many before items survived.
+func (r *DropReceipt) Kept() int { return r.Pre.Count - r.Dropped.Count }
 
 // MakeDropReceipt compares the items before and after a compaction.
 func MakeDropReceipt(before, after []any, compactor, method string) (*DropReceipt, error) {
-	bd, err := itemDigests(before)
+	bd, bs, err := itemDigests(before)
 	if err != nil {
 		return nil, fmt.Errorf("before: %w", err)
 	}
-	ad, err := itemDigests(after)
+	ad, as, err := itemDigests(after)
 	if err != nil {
 		return nil, fmt.Errorf("after: %w", err)
 	}
-	r := &DropReceipt{Format: DropFormat, Compactor: compactor, Method: method, Dropped: []Dropped{}, Added: []string{}}
-	r.Before.Items, r.After.Items = len(before), len(after)
-	r.Before.Digest, _ = Digest(before)
-	r.After.Digest, _ = Digest(after)
+	r := &DropReceipt{Schema: DropSchema, Compactor: compactor, Method: method, Dropped: Drop{Items: []string{}}}
+	r.Pre = side(bd, bs)
+	r.Post = side(ad, as)
 	left := map[string]int{}
-	for _, d := range ad {
+	size := map[string]int{}
+	for i, d := range ad {
 		left[d]++
+		if _, ok := size[d]; !ok {
+			size[d] = as[i]
+		}
 	}
 	for i, d := range bd {
 		if left[d] > 0 {
 			left[d]--
-			r.Kept++
 			continue
 		}
-		r.Dropped = append(r.Dropped, Dropped{Index: i, Digest: d})
+		r.Dropped.Items = append(r.Dropped.Items, d)
+		r.Dropped.Bytes += bs[i]
 	}
-	for _, d := range ad {
-		if left[d] > 0 {
-			left[d]--
-			r.Added = append(r.Added, d)
-		}
+	r.Dropped.Count = len(r.Dropped.Items)
+	for d, n := range left {
+		r.Introduced.Count += n
+		r.Introduced.Bytes += n * size[d]
 	}
-	if r.Digest, err = Digest(r.content()); err != nil {
+	if r.Digest, err = Digest(r.Body()); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-func itemDigests(items []any) ([]string, error) {
-	out := make([]string, len(items))
+func side(digests []string, sizes []int) Side {
+	s := Side{Count: len(digests)}
+	for _, n := range sizes {
+		s.Bytes += n
+	}
+	s.Digest, _ = Digest(digests)
+	return s
+}
+
+// itemDigests digests each item by the reference's rule.
+func itemDigests(items []any) ([]string, []int, error) {
+	ds, ns := make([]string, len(items)), make([]int, len(items))
 	for i, it := range items {
-		d, err := Digest(it)
-		if err != nil {
-			return nil, fmt.Errorf("item %d: %w", i, err)
+		if s, ok := it.(string); ok {
+			if !utf8.ValidString(s) {
+				return nil, nil, fmt.Errorf("item %d: a lone surrogate has no UTF-8 form: %w", i, ErrNotCanonical)
+			}
+			ds[i], ns[i] = RawDigest([]byte(s)), len(s)
+			continue
 		}
-		out[i] = d
+		c, err := Canonical(it)
+		if err != nil {
+			return nil, nil, fmt.Errorf("item %d: %w", i, err)
+		}
+		ds[i], _ = Digest(it)
+		ns[i] = len(c)
 	}
-	return out, nil
+	return ds, ns, nil
 }
 
-// content is the digested part of the receipt.
-func (r *DropReceipt) content() map[string]any {
-	dropped := make([]any, len(r.Dropped))
-	for i, d := range r.Dropped {
-		dropped[i] = map[string]any{"index": d.Index, "digest": d.Digest}
+// Body is the deterministic core the receipt digest covers, as a
+// json-c14n:v1 value.
+func (r *DropReceipt) Body() map[string]any {
+	sideV := func(s Side) map[string]any {
+		return map[string]any{"count": s.Count, "bytes": s.Bytes, "digest": s.Digest}
 	}
-	m := map[string]any{
-		"format":  r.Format,
-		"before":  map[string]any{"items": r.Before.Items, "digest": r.Before.Digest},
-		"after":   map[string]any{"items": r.After.Items, "digest": r.After.Digest},
-		"kept":    r.Kept,
-		"dropped": dropped,
-		"added":   r.Added,
+	return map[string]any{
+		"schema":     r.Schema,
+		"pre":        sideV(r.Pre),
+		"post":       sideV(r.Post),
+		"dropped":    map[string]any{"count": r.Dropped.Count, "bytes": r.Dropped.Bytes, "items": r.Dropped.Items},
+		"introduced": map[string]any{"count": r.Introduced.Count, "bytes": r.Introduced.Bytes},
+		"compactor":  r.Compactor,
+		"method":     r.Method,
 	}
-	if r.Compactor != "" {
-		m["compactor"] = r.Compactor
-	}
-	if r.Method != "" {
-		m["method"] = r.Method
-	}
-	return m
 }
 
-// Record is the receipt as stored: its canonical content plus its digest.
+// Record is the receipt as stored: its body plus receipt_digest.
 func (r *DropReceipt) Record() ([]byte, error) {
-	m := r.content()
-	m["digest"] = r.Digest
+	m := r.Body()
+	m["receipt_digest"] = r.Digest
 	return Canonical(m)
 }
 

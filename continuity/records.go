@@ -106,8 +106,8 @@ func LoadDrop(st *store.Store, handle string) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("drop receipt: not an object: %w", ErrTampered)
 	}
-	d, _ := m["digest"].(string)
-	delete(m, "digest")
+	d, _ := m["receipt_digest"].(string)
+	delete(m, "receipt_digest")
 	want, err := Digest(m)
 	if err != nil || want != d || d != JSONDigestPrefix+hex.EncodeToString(k) {
 		return nil, fmt.Errorf("%s: %w", handle, ErrTampered)

@@ -351,10 +351,10 @@ func showDrop(ios *IO, o *continuityShowOptions) error {
 		return err
 	}
 	fmt.Fprintf(ios.Out, "%s  %s\n", continuity.HandleOf(continuity.DropScheme, r.Digest), r.Digest)
-	fmt.Fprintf(ios.Out, "before %d items (%s), after %d (%s) · kept %d, dropped %d, added %d\n",
-		r.Before.Items, r.Before.Digest, r.After.Items, r.After.Digest, r.Kept, len(r.Dropped), len(r.Added))
-	for _, d := range r.Dropped {
-		fmt.Fprintf(ios.Out, "dropped\t%d\t%s\n", d.Index, d.Digest)
+	fmt.Fprintf(ios.Out, "before %d items (%s), after %d (%s) · kept %d, dropped %d (%d bytes), introduced %d\n",
+		r.Pre.Count, r.Pre.Digest, r.Post.Count, r.Post.Digest, r.Kept(), r.Dropped.Count, r.Dropped.Bytes, r.Introduced.Count)
+	for _, d := range r.Dropped.Items {
+		fmt.Fprintf(ios.Out, "dropped\t%s\n", d)
 	}
 	return nil
 }
@@ -800,11 +800,16 @@ func newContinuityDropCmd(ios *IO) *cobra.Command {
 		Use:   "drop-receipt BEFORE AFTER",
 		Short: "Record what a compaction dropped, by digest only",
 		Long: `Compare the items of a context before and after a compaction and store a
-tamper-evident receipt of what was dropped: each dropped item's place and
-json-c14n:v1 digest, the digests of items the compaction added, and the digest
-and size of each whole side. No item's content enters the receipt, so a
-receipt cannot leak what it proves was dropped; whoever holds an item can
-check it against the receipt with ctx continuity digest.
+tamper-evident receipt of what was dropped, in the reference's layout
+(arcaeon-compact's receipt v2): the count, bytes and digest of each side, the
+digests of the dropped items in order, the count and bytes of what the
+compaction introduced (a summary), the compactor and method, and a
+receipt_digest over all of it. A string item is hashed as its UTF-8 bytes
+(sha256:raw-bytes:v1), any other as json-c14n:v1. No item's content enters the
+receipt, so it cannot leak what it proves was dropped; whoever holds an item
+can find it in the receipt (ctx continuity digest [--raw]). It proves what was
+dropped, never that dropping it was wise, nor that the before side was all
+there was.
 
 Each side is a JSON file holding a list of items, a *.jsonl file of JSON
 Lines, - for stdin (one side only), or a run: or blob: handle whose content is
@@ -915,14 +920,11 @@ func runContinuityDrop(ctx context.Context, ios *IO, o *continuityDropOptions) e
 		return err
 	}
 	handle := continuity.HandleOf(continuity.DropScheme, r.Digest)
-	row := map[string]any{"receipt": r.Digest, "handle": handle, "dropped": len(r.Dropped), "kept": r.Kept, "added": len(r.Added)}
-	if r.Compactor != "" {
-		row["compactor"] = r.Compactor
-	}
-	if r.Method != "" {
-		row["method"] = r.Method
-	}
-	if _, err := continuity.ContinuityLog.Append(st, "continuity_drop_receipt", row, time.Now()); err != nil {
+	// The reference's compaction_receipt row: the receipt body (digests and
+	// counts only), its digest, and ctx's handle for it.
+	row := r.Body()
+	row["receipt_digest"], row["handle"] = r.Digest, handle
+	if _, err := continuity.ContinuityLog.Append(st, "compaction_receipt", row, time.Now()); err != nil {
 		return err
 	}
 	if o.json {
@@ -933,8 +935,8 @@ func runContinuityDrop(ctx context.Context, ios *IO, o *continuityDropOptions) e
 		return writeJSON(ios.Out, json.RawMessage(rec))
 	}
 	fmt.Fprintln(ios.Out, r.Digest)
-	_, err = fmt.Fprintf(ios.Out, "%s · before %d items, after %d · kept %d, dropped %d, added %d · digests only, no content\n",
-		handle, r.Before.Items, r.After.Items, r.Kept, len(r.Dropped), len(r.Added))
+	_, err = fmt.Fprintf(ios.Out, "%s · before %d items, after %d · kept %d, dropped %d, introduced %d · digests only, no content\n",
+		handle, r.Pre.Count, r.Post.Count, r.Kept(), r.Dropped.Count, r.Introduced.Count)
 	return err
 }
 
