@@ -9,10 +9,12 @@
 //     separators=(",", ":"), ensure_ascii=False, allow_nan=False), byte for
 //     byte, and the digests "sha256:json-c14n:v1:…" and "sha256:raw-bytes:v1:…";
 //   - snapshots: a manifest, one probe per declared item and the registration
-//     of that probe set, sealed under the digest of their canonical form;
+//     of that probe set, in the reference's record layout and under its
+//     snapshot digest (read from its published source; docs/continuity.md);
 //   - verdicts (strict by default, loose only when asked and labelled so),
 //     added-since-seal, diffs of seals and checkpoint classification;
-//   - drop receipts, which name dropped items by digest only;
+//   - drop receipts in the reference's compaction-receipt layout, which name
+//     dropped items by digest only;
 //   - a chained log of continuity rows (arcaeon-ledger's chain recipe),
 //     ready to carry the task ledger's rows too.
 //
