@@ -43,6 +43,13 @@ and run ctx continuity show snap:ID --json | python3 check.py (prints True):
 // indent prefixes every line with two spaces, for a program shown in help.
 func indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }
 
+// The continuity group registers itself, so root.go's command list (which
+// every new command edits) stays untouched by it.
+func init() {
+	commandOrder = append(commandOrder, "continuity")
+	commands["continuity"] = newContinuityCmd
+}
+
 func newContinuityCmd(ios *IO) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "continuity",
