@@ -168,6 +168,7 @@ a narrower range, or use grep to find lines.`,
 		}
 		return textResult(out.String()), nil, nil
 	})
+	addContinuityTools(s, ios)
 	return s
 }
 
