@@ -86,7 +86,21 @@ func oneLine(it *evidence.Item) string {
 			b.WriteString(" " + it.Name)
 		}
 		b.WriteString(": ")
-		b.WriteString(counts(it))
+		c := counts(it)
+		if c == "" && it.Outcome != "" {
+			c = outcomeWord(it.Outcome)
+		}
+		b.WriteString(c)
+		if it.Message != "" && !strings.Contains(c, oneLineText(it.Message)) {
+			// A package or session that failed as a whole says why.
+			b.WriteString(" — ")
+			b.WriteString(clip(oneLineText(it.Message), messageWidth))
+			if it.File != "" {
+				b.WriteString(" @")
+				b.WriteString(location(it.File, it.Line, 0))
+			}
+			writeSpan(&b, spanOf(it))
+		}
 	case evidence.KindTemplate:
 		fmt.Fprintf(&b, "×%s %s", contract.Num(int64(it.Count)), clip(it.Template, lineWidth))
 		writeSpan(&b, spanOf(it))
