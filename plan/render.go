@@ -403,8 +403,17 @@ func (r *renderer) whole() {
 			r.verbatim(s.Name, int64(k)+1, cleanLine(l))
 		}
 	}
+	// A REQUIRED item whose identity or message the output does not spell
+	// out (ctx's reading of it: a test the binary's exit cut short) gets its
+	// own line after the output.
 	for i := range r.in.Graph.Items {
+		it := &r.in.Graph.Items[i]
 		r.mark(i, "")
+		if r.in.Contract.ClassOf(it) == Required && !r.represented(it, i) {
+			l := "ctx: " + oneLine(it)
+			r.line(l)
+			r.flat = ""
+		}
 	}
 }
 
@@ -946,9 +955,10 @@ func informative(ls []string, it *evidence.Item) []string {
 	for _, l := range ls {
 		c := strings.TrimSpace(cleanLine(l))
 		if strings.HasPrefix(c, "{") {
-			// A JSON event stream (go test -json): show what the test printed.
-			out, ok := jsonOutput(c)
-			if !ok {
+			// A JSON event stream (go test -json): show what this test
+			// printed (parallel tests interleave their events).
+			out, test, ok := jsonOutput(c)
+			if !ok || test != "" && it.Name != "" && test != it.Name {
 				continue
 			}
 			l, c = strings.TrimRight(out, "\n"), strings.TrimSpace(out)
@@ -1014,13 +1024,14 @@ func excerpt(ls []string, n int, file string) []string {
 	return out
 }
 
-// jsonOutput returns the "Output" field of a JSON event line.
-func jsonOutput(line string) (string, bool) {
+// jsonOutput returns the "Output" and "Test" fields of a JSON event line.
+func jsonOutput(line string) (string, string, bool) {
 	var ev struct {
 		Output *string
+		Test   string
 	}
 	if json.Unmarshal([]byte(line), &ev) != nil || ev.Output == nil {
-		return "", false
+		return "", "", false
 	}
-	return *ev.Output, true
+	return *ev.Output, ev.Test, true
 }
