@@ -221,7 +221,7 @@ func renderPlanned(in Input) (*Digest, error) {
 	case ModeWhole:
 		r.whole()
 	case ModeExcerpt:
-		r.excerpt()
+		r.excerpt(d)
 	default:
 		r.structured(d)
 	}
@@ -419,7 +419,7 @@ func (r *renderer) whole() {
 
 // excerpt prints each text stream's head, its error-looking lines and its tail
 // within the budget; binary streams are described.
-func (r *renderer) excerpt() {
+func (r *renderer) excerpt(d *Digest) {
 	g := r.in.Graph
 	errs := map[string][]int{} // stream → anomaly item indexes, in line order
 	for i := range g.Items {
@@ -437,6 +437,47 @@ func (r *renderer) excerpt() {
 	for _, s := range r.in.Streams {
 		if s.Size > 0 && !s.Binary {
 			text = append(text, s)
+		}
+	}
+	// Error-looking lines are REQUIRED. When they alone would take more than
+	// half the budget, the digest escalates to a census: every one in a
+	// census blob, the first few inline, counts by stream.
+	var all []int
+	cost := 0
+	for _, s := range text {
+		for _, i := range errs[s.Name] {
+			all = append(all, i)
+			cost += tokens(oneLine(&g.Items[i])) + 1
+		}
+	}
+	if cost > r.in.Plan.Budget/2 && len(all) > 1 {
+		r.writeCensus(all, d)
+		room := r.in.Plan.Budget / 4
+		keep := map[int]bool{}
+		for k, i := range all {
+			c := tokens(oneLine(&g.Items[i])) + 1
+			if k >= 3 && room-c < 0 {
+				break
+			}
+			room -= c
+			keep[i] = true
+		}
+		var parts []string
+		for _, s := range text {
+			if n := len(errs[s.Name]); n > 0 {
+				parts = append(parts, fmt.Sprintf("%s %s", s.Name, contract.Num(int64(n))))
+			}
+		}
+		r.line(fmt.Sprintf("%s error-looking lines (%s), too many to list inline: %d below, every one with its line: ctx get %s",
+			contract.Num(int64(len(all))), strings.Join(parts, ", "), len(keep), d.CensusHandle))
+		for name, idx := range errs {
+			var kept []int
+			for _, i := range idx {
+				if keep[i] {
+					kept = append(kept, i)
+				}
+			}
+			errs[name] = kept
 		}
 	}
 	for k, s := range text {
