@@ -91,6 +91,12 @@ func oneLine(it *evidence.Item) string {
 			c = outcomeWord(it.Outcome)
 		}
 		b.WriteString(c)
+		if st := it.Attrs["stopped"]; st != "" {
+			// The run stopped early (-x, --maxfail, an interrupt): the
+			// counts are not the whole suite.
+			b.WriteString(" · stopped: ")
+			b.WriteString(clip(oneLineText(st), messageWidth))
+		}
 		if it.Message != "" && !strings.Contains(c, oneLineText(it.Message)) {
 			// A package or session that failed as a whole says why.
 			b.WriteString(" — ")
