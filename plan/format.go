@@ -55,9 +55,16 @@ func oneLine(it *evidence.Item) string {
 		}
 		writeSpan(&b, spanOf(it))
 	case evidence.KindDiagnostic:
-		b.WriteString(location(it.File, it.Line, it.Col))
-		b.WriteString(": ")
-		b.WriteString(string(it.Severity))
+		// A diagnostic with no file is the program's own (cc1, collect2).
+		if loc := firstNonEmpty(location(it.File, it.Line, it.Col), it.Tool); loc != "" {
+			b.WriteString(loc)
+			b.WriteString(": ")
+		}
+		sev := string(it.Severity)
+		if strings.HasSuffix(it.Class, " error") && it.Severity == evidence.SeverityError {
+			sev = it.Class // fatal error, internal compiler error
+		}
+		b.WriteString(sev)
 		if it.Code != "" {
 			b.WriteString("[" + it.Code + "]")
 		}

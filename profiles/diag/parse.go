@@ -96,6 +96,8 @@ type prevLine struct {
 }
 
 type parser struct {
+	curN     int    // the line being read
+	curText  string // its text, cleaned and trimmed
 	g        *evidence.Graph
 	argvTool string
 	exit     int
@@ -154,6 +156,7 @@ func (p *parser) line(n int, raw []byte) {
 	text := strings.TrimRight(string(lines.Clean(raw)), " \t")
 	t := strings.TrimLeft(text, " \t")
 	indent := len(text) - len(t)
+	p.curN, p.curText = n, t
 	p.lineUnparsed = false
 	unknown := false
 	defer func() {
@@ -744,6 +747,16 @@ func (p *parser) add(it evidence.Item, n int, kind blockKind, indent int, sbt st
 		p.dropped++
 		p.ctxFrom = 0
 		return false
+	}
+	if it.Severity == evidence.SeverityError && it.Class == "" && n == p.curN {
+		// An error that stops the tool says so: "fatal error" is not
+		// just "error".
+		for _, w := range []string{"fatal error", "internal compiler error"} {
+			if strings.Contains(p.curText, w+":") {
+				it.Class = w
+				break
+			}
+		}
 	}
 	from := n
 	if p.ctxFrom > 0 && p.ctxFrom < n {

@@ -1,0 +1,34 @@
+package plan
+
+import (
+	"testing"
+
+	"github.com/ctxhq/ctx/evidence"
+)
+
+// TestOneLineStatesWhatTheItemSays holds the one-line forms of issue 10's
+// findings: a diagnostic with no location names its program and keeps
+// "fatal error"; a package that failed as a whole says why; a run that
+// stopped early says so beside its counts.
+func TestOneLineStatesWhatTheItemSays(t *testing.T) {
+	for _, c := range []struct {
+		it   evidence.Item
+		want string
+	}{
+		{evidence.Item{Kind: evidence.KindDiagnostic, Tool: "cc1", Severity: evidence.SeverityError, Class: "fatal error", Message: "nosuch.c: No such file or directory"},
+			"cc1: fatal error: nosuch.c: No such file or directory"},
+		{evidence.Item{Kind: evidence.KindDiagnostic, Tool: "collect2", Severity: evidence.SeverityError, Message: "ld returned 1 exit status"},
+			"collect2: error: ld returned 1 exit status"},
+		{evidence.Item{Kind: evidence.KindDiagnostic, Severity: evidence.SeverityError, Message: "no input files"},
+			"error: no input files"},
+		{evidence.Item{Kind: evidence.KindSummary, Tool: "go test", Package: "example.com/m/gopanic", Outcome: evidence.OutcomeFail, Message: "panic: in goroutine",
+			Span: evidence.Span{Stream: "stdout", From: 2, To: 9}},
+			"go test example.com/m/gopanic: FAIL — panic: in goroutine [L2-9]"},
+		{evidence.Item{Kind: evidence.KindSummary, Tool: "pytest", Counts: map[string]int{"failed": 1, "passed": 736}, Attrs: map[string]string{"stopped": "stopping after 1 failures"}},
+			"pytest: 1 failed · 736 passed · stopped: stopping after 1 failures"},
+	} {
+		if got := oneLine(&c.it); got != c.want {
+			t.Errorf("oneLine = %q, want %q", got, c.want)
+		}
+	}
+}
