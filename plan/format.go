@@ -286,6 +286,12 @@ func counts(it *evidence.Item) string {
 			parts = append(parts, fmt.Sprintf("%s %s", contract.Num(int64(it.Counts[k])), k))
 		}
 	}
+	if len(parts) == 0 {
+		// Every count is zero ("0 errors"): that is the summary.
+		for _, k := range keys {
+			parts = append(parts, fmt.Sprintf("0 %s", k))
+		}
+	}
 	return strings.Join(parts, " · ")
 }
 

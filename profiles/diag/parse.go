@@ -83,6 +83,7 @@ type open struct {
 	unknownAt int    // an unclassified line right after the block: maybe a source line above a caret
 	sbt       string // the "[error]" prefix of an sbt/maven header
 	haveLoc   bool   // rust: the "-->" location was seen
+	helped    bool   // rust: the first "help:" line was added to the message
 	parent    int    // for notes: the item they belong to, else -1
 	mypy      bool   // mypy --pretty wraps messages onto unindented lines
 }
@@ -284,6 +285,12 @@ func (p *parser) continues(n int, text, t string, indent int) bool {
 			}
 		case indent > 0 && !reCargoStatus.MatchString(text):
 		case indent == 0 && reRustSub.MatchString(t) && !strings.HasPrefix(t, "warning: "):
+			// The fix the compiler suggests is part of the finding:
+			// "help: remove `return`".
+			if h, ok := strings.CutPrefix(t, "help: "); ok && !st.helped {
+				st.helped = true
+				it.Message = capMsg(it.Message + " (help: " + strings.TrimSuffix(h, ":") + ")")
+			}
 		default:
 			return false
 		}

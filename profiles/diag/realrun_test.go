@@ -43,3 +43,41 @@ func TestRealRunFatal(t *testing.T) {
 		}
 	}
 }
+
+// TestRealRunClippy keeps clippy's suggested fix in the finding and one
+// summary per target, on a real run (../cargotest/testdata/realrun/gen.sh).
+func TestRealRunClippy(t *testing.T) {
+	stderr, err := os.ReadFile(filepath.Join("..", "cargotest", "testdata", "realrun", "clippy-all-targets", "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := parse(t, []string{"cargo", "clippy"}, 0, "", string(stderr))
+	var helped, names []string
+	for _, it := range g.Items {
+		switch it.Kind {
+		case evidence.KindDiagnostic:
+			if strings.Contains(it.Message, "(help: ") {
+				helped = append(helped, it.Message)
+			}
+		case evidence.KindSummary:
+			if it.Name != "" {
+				names = append(names, it.Name)
+			}
+		}
+	}
+	if !containsString(helped, "unneeded `return` statement (help: remove `return`)") {
+		t.Errorf("the help line is not in the finding: %q", helped)
+	}
+	if strings.Join(names, "|") != "calc (lib)|calc (lib test)" {
+		t.Errorf("summaries %q, want one per target", names)
+	}
+}
+
+func containsString(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
