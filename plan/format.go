@@ -49,6 +49,10 @@ func oneLine(it *evidence.Item) string {
 			b.WriteString(" — ")
 			b.WriteString(clip(oneLineText(msg), messageWidth))
 		}
+		if l, r := it.Attrs["left"], it.Attrs["right"]; l != "" || r != "" {
+			// An equality assertion's two sides (assert_eq!) are the failure.
+			fmt.Fprintf(&b, " (left: %s, right: %s)", clip(oneLineText(l), messageWidth/2), clip(oneLineText(r), messageWidth/2))
+		}
 		if it.File != "" {
 			b.WriteString(" @")
 			b.WriteString(location(it.File, it.Line, 0))

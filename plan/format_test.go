@@ -26,6 +26,9 @@ func TestOneLineStatesWhatTheItemSays(t *testing.T) {
 			"go test example.com/m/gopanic: FAIL — panic: in goroutine [L2-9]"},
 		{evidence.Item{Kind: evidence.KindSummary, Tool: "pytest", Counts: map[string]int{"failed": 1, "passed": 736}, Attrs: map[string]string{"stopped": "stopping after 1 failures"}},
 			"pytest: 1 failed · 736 passed · stopped: stopping after 1 failures"},
+		{evidence.Item{Kind: evidence.KindTest, Package: "calc", Name: "tests::adds_wrong", Outcome: evidence.OutcomeFail, Class: "panic",
+			Message: "assertion `left == right` failed: two and two", Attrs: map[string]string{"left": "4", "right": "5"}},
+			"FAIL calc tests::adds_wrong — panic: assertion `left == right` failed: two and two (left: 4, right: 5)"},
 	} {
 		if got := oneLine(&c.it); got != c.want {
 			t.Errorf("oneLine = %q, want %q", got, c.want)
