@@ -134,6 +134,8 @@ func oneLine(it *evidence.Item) string {
 		fmt.Fprintf(&b, "%s %s", st, it.File)
 		if a, r := it.Attrs["added"], it.Attrs["removed"]; a != "" || r != "" {
 			fmt.Fprintf(&b, " +%s -%s", orZero(a), orZero(r))
+		} else if a, ok := it.Counts["added"]; ok {
+			fmt.Fprintf(&b, " +%d -%d", a, it.Counts["removed"])
 		}
 		writeSpan(&b, spanOf(it))
 	case evidence.KindCommit:
@@ -157,6 +159,14 @@ func oneLine(it *evidence.Item) string {
 		writeSpan(&b, spanOf(it))
 	case evidence.KindBinary:
 		fmt.Fprintf(&b, "%s: %s binary (%s)", it.Name, contract.Size(int64(it.Count)), it.Attrs["type"])
+	case evidence.KindRegion:
+		if it.Why == "hunk" {
+			// A diff hunk, under its file: header, function context, its own +/-.
+			fmt.Fprintf(&b, "  %s +%d -%d", clip(oneLineText(it.Name), messageWidth), it.Counts["added"], it.Counts["removed"])
+			writeSpan(&b, spanOf(it))
+			break
+		}
+		fallthrough
 	default: // region
 		text := firstNonEmpty(it.Name, it.Text)
 		if !strings.Contains(text, it.Why) {

@@ -818,12 +818,27 @@ func (r *renderer) elastic(required []int) {
 			r.shown++
 		}
 	}
+	// Sub-items (diff hunks) come after their parents in the tool's order;
+	// they are shown only while room remains for every parent still to come.
+	sub := func(it *evidence.Item) bool { return it.Kind == evidence.KindRegion && it.Why == "hunk" }
+	parents := 0
+	for i := range g.Items {
+		it := &g.Items[i]
+		if !r.inline[i] && !r.census[i] && c.ClassOf(it) == contract.Elastic && !sub(it) {
+			parents += tokens(oneLine(it)) + 1
+		}
+	}
 	for i := range g.Items {
 		it := &g.Items[i]
 		if r.inline[i] || r.census[i] || c.ClassOf(it) != contract.Elastic {
 			continue
 		}
 		if it.Kind == evidence.KindRegion && it.Why == "stream" {
+			continue
+		}
+		if !sub(it) {
+			parents -= tokens(oneLine(it)) + 1
+		} else if tokens(oneLine(it))+1 > r.left()-reserve-parents {
 			continue
 		}
 		if t, ok := r.spans[it.Span]; ok && it.Count <= 1 {
