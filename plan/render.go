@@ -187,9 +187,9 @@ func (r *renderer) left() int { return r.in.Plan.Budget - r.used }
 // Render renders the digest. It is a pure function of its input.
 //
 // A digest is never larger than the output it stands for: when the planned
-// digest would be at least as large as the raw output, in bytes or in
-// estimated tokens, the output is shown whole instead (under a one-line
-// header), and the plan says why (Digest.Plan).
+// digest would be at least 85% of the raw output, in bytes or in estimated
+// tokens, the output is shown whole instead (under a one-line header), and
+// the plan says why (Digest.Plan).
 func Render(in Input) (*Digest, error) {
 	d, err := renderPlanned(in)
 	if err != nil || in.Plan.Mode == ModeWhole {
@@ -203,7 +203,10 @@ func Render(in Input) (*Digest, error) {
 		raw += s.Size
 		rawTokens += (s.Size + 3) / 4
 	}
-	if int64(len(d.Text)) < raw && int64(tokens(string(d.Text))) < rawTokens {
+	// Within 15% of the output's size a digest saves too little to be worth
+	// what it leaves out (and its markers tokenise worse than plain text):
+	// the output is shown whole.
+	if int64(len(d.Text))*100 < raw*85 && int64(tokens(string(d.Text)))*100 < rawTokens*85 {
 		return d, nil
 	}
 	in.Plan.Mode = ModeWhole

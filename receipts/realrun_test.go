@@ -72,6 +72,9 @@ func realRuns(t testing.TB) []goldenCase {
 // beyond a one-line header; a failing run's digest states the failure.
 func TestRealRunReceipts(t *testing.T) {
 	cases := append(realRuns(t), goldenCases...)
+	if n := len(realRuns(t)); n < 40 {
+		t.Errorf("%d real-run fixtures; issue 10 asks for at least 40", n)
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			stdout, stderr := c.streams(t)
