@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
@@ -33,5 +35,28 @@ func TestOneLineStatesWhatTheItemSays(t *testing.T) {
 		if got := oneLine(&c.it); got != c.want {
 			t.Errorf("oneLine = %q, want %q", got, c.want)
 		}
+	}
+}
+
+// TestReceiptCountsWhatWasEmitted builds an anomaly whose text is not what
+// the digest shows of its line: the receipt must not count it as shown, and
+// the digest must say which item is missing and where it is.
+func TestReceiptCountsWhatWasEmitted(t *testing.T) {
+	var out []string
+	for i := range 400 {
+		out = append(out, fmt.Sprintf("step %d of 400: copying shard %d", i+1, i))
+	}
+	g := &evidence.Graph{Profile: "text", Version: 1}
+	g.Add(evidence.Item{Kind: evidence.KindRegion, Name: "stdout", Why: "stream", Count: len(out), Span: evidence.Span{Stream: "stdout", From: 1, To: len(out)}})
+	// Line 2 is in the head the excerpt prints verbatim, but it does not say this.
+	g.Add(evidence.Item{Kind: evidence.KindAnomaly, Why: "error-text", Line: 2, Text: "error: disk full on /dev/sdb",
+		Span: evidence.Span{Stream: "stdout", From: 2, To: 2}})
+	g.Seal("run:0123456789ab")
+	_, d := render(t, g, lineSource{"stdout": out}, Inputs{Exit: 0, Status: "exited"})
+	if d.Coverage.RequiredUnrepresented != 1 {
+		t.Errorf("unrepresented required %d, want 1:\n%s", d.Coverage.RequiredUnrepresented, d.Text)
+	}
+	if !strings.Contains(string(d.Text), "! 1 REQUIRED items not shown with their identity and message: L2: error: disk full on /dev/sdb (run:0123456789ab#stdout:L2)") {
+		t.Errorf("the digest does not name the missing item:\n%s", d.Text)
 	}
 }

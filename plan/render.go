@@ -272,7 +272,11 @@ func (r *renderer) header() {
 	if in.Plan.Mode == ModeWhole {
 		// The output follows in full: the run's handle and how it ended are
 		// all an agent needs besides it.
-		r.line(in.Run.Handle + " · " + exitText(in.Run) + " · whole output")
+		what := "whole output"
+		if streamsEmpty(in.Streams) {
+			what = "no output"
+		}
+		r.line(in.Run.Handle + " · " + exitText(in.Run) + " · " + what)
 		r.losses()
 		return
 	}
@@ -285,6 +289,44 @@ func (r *renderer) header() {
 	parts = append(parts, in.Run.Handle, exitText(in.Run), in.Plan.Profile, in.Plan.Mode, streamsText(in.Streams))
 	r.line(strings.Join(parts, " · "))
 	r.losses()
+}
+
+// streamsEmpty reports whether the run printed nothing.
+func streamsEmpty(ss []StreamInfo) bool {
+	for _, s := range ss {
+		if s.Size > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// unshown names the REQUIRED items the digest did not represent (the first
+// few), each with the handle of its lines.
+func (r *renderer) unshown() string {
+	inline, census := r.honest()
+	g, c := r.in.Graph, r.in.Contract
+	var parts []string
+	n := 0
+	for i := range g.Items {
+		it := &g.Items[i]
+		if c.ClassOf(it) != Required || inline[i] || census[i] {
+			continue
+		}
+		n++
+		if n > 5 {
+			continue
+		}
+		p := oneLine(it)
+		if sp := spanOf(it); !sp.IsZero() {
+			p += " (" + sp.Handle() + ")"
+		}
+		parts = append(parts, p)
+	}
+	if n > 5 {
+		parts = append(parts, fmt.Sprintf("and %d more", n-5))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // losses states the labelled losses and the conflicts a reader must know.
@@ -953,14 +995,11 @@ func (r *renderer) footer(w *bytes.Buffer, cov contract.Coverage, d *Digest) {
 	in := r.in
 	line := func(s string) { w.WriteString(s); w.WriteByte('\n') }
 	if in.Plan.Mode == ModeWhole {
-		if cov.BytesStored == 0 {
-			line("(no output)")
-		}
 		return
 	}
 	line("coverage: " + cov.String())
 	if cov.RequiredUnrepresented > 0 {
-		line(fmt.Sprintf("! %d REQUIRED items have no handle and could not be shown: the output around them is in %s", cov.RequiredUnrepresented, in.Run.Handle))
+		line(fmt.Sprintf("! %d REQUIRED items not shown with their identity and message: %s", cov.RequiredUnrepresented, r.unshown()))
 	}
 	// Point at the most useful omitted span: the first failure, else the first
 	// other REQUIRED item with a span.
