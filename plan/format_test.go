@@ -60,3 +60,66 @@ func TestReceiptCountsWhatWasEmitted(t *testing.T) {
 		t.Errorf("the digest does not name the missing item:\n%s", d.Text)
 	}
 }
+
+// TestFindingsAreTheExplanation: a linter that fails on warnings (no REQUIRED
+// item) lists its findings; the digest must not repeat the output's tail
+// after them as if nothing had been itemised.
+func TestFindingsAreTheExplanation(t *testing.T) {
+	var out []string
+	g := &evidence.Graph{Profile: "diag", Version: 1}
+	for i := range 6 {
+		out = append(out, fmt.Sprintf("src/mod%d.py:%d:1: W0612 unused variable 'x%d'", i, i+1, i))
+		g.Add(evidence.Item{Kind: evidence.KindDiagnostic, Tool: "pylint", File: fmt.Sprintf("src/mod%d.py", i), Line: i + 1, Col: 1,
+			Severity: evidence.SeverityWarning, Code: "W0612", Message: fmt.Sprintf("unused variable 'x%d'", i),
+			Span: evidence.Span{Stream: "stdout", From: len(out), To: len(out)}})
+		for k := range 10 { // the tool's explanation of each finding
+			out = append(out, fmt.Sprintf("    note %d: a variable assigned and never read is usually a mistake or dead code", k))
+		}
+	}
+	g.Seal("run:0123456789ab")
+	p, d := render(t, g, lineSource{"stdout": out}, Inputs{Exit: 4, Status: "exited"})
+	if p.Outcome == "pass" {
+		t.Fatalf("outcome pass for exit 4")
+	}
+	if strings.Contains(string(d.Text), "no failure was itemised") {
+		t.Errorf("the findings are listed, yet the digest repeats the output's tail:\n%s", d.Text)
+	}
+	if !strings.Contains(string(d.Text), "unused variable 'x0'") {
+		t.Errorf("the findings are not listed:\n%s", d.Text)
+	}
+}
+
+// TestWholeMeansWhole: a one-line JSON result (gh --json) shown whole keeps
+// every byte; a long line in an excerpt is cut with a label naming its line.
+func TestWholeMeansWhole(t *testing.T) {
+	line := `[{"number":1,"title":"` + strings.Repeat("a long title ", 60) + `","state":"OPEN","author":{"login":"ada"}}]`
+	g := &evidence.Graph{Profile: "text", Version: 1}
+	g.Seal("run:0123456789ab")
+	p, d := render(t, g, lineSource{"stdout": {line}}, Inputs{Exit: 0, Status: "exited"})
+	if p.Mode != ModeWhole || !strings.Contains(string(d.Text), line) {
+		t.Errorf("mode %s: the line is not shown whole:\n%s", p.Mode, d.Text)
+	}
+
+	var out []string
+	for i := range 300 {
+		out = append(out, fmt.Sprintf("row %d ok", i))
+	}
+	out[0] = "header " + strings.Repeat("x", 500)
+	g = &evidence.Graph{Profile: "text", Version: 1}
+	g.Add(evidence.Item{Kind: evidence.KindRegion, Name: "stdout", Why: "stream", Count: len(out), Span: evidence.Span{Stream: "stdout", From: 1, To: len(out)}})
+	g.Seal("run:0123456789ab")
+	p, d = render(t, g, lineSource{"stdout": out}, Inputs{Exit: 0, Status: "exited"})
+	if p.Mode != ModeExcerpt {
+		t.Fatalf("mode %s, want excerpt", p.Mode)
+	}
+	if !strings.Contains(string(d.Text), "… [+267 B clipped: L1]") {
+		t.Errorf("the clipped line is not labelled with its line:\n%s", d.Text)
+	}
+	found := false
+	for _, l := range d.Coverage.Losses {
+		found = found || l.Code == "clipped"
+	}
+	if !found {
+		t.Errorf("the receipt lists no clipped loss: %+v", d.Coverage.Losses)
+	}
+}
