@@ -51,3 +51,23 @@ func TestErrorLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestRareLine finds the one line unlike the others in a repetitive real
+// output (testdata/realrun/loop-odd), though it holds no error word.
+func TestRareLine(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "realrun", "loop-odd", "stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := parse(t, b)
+	var got []string
+	for _, it := range g.Items {
+		if it.Why == "rare-line" {
+			got = append(got, it.Text)
+		}
+	}
+	// The odd line, and the closing "done" (each shape seen once).
+	if len(got) != 2 || got[0] != "checksum differs at block 257, block re-read" || got[1] != "done" {
+		t.Errorf("rare lines %q", got)
+	}
+}

@@ -1,7 +1,8 @@
 // Package text is the generic profile: it knows nothing of the command and
 // extracts what holds for any output — each stream's extent (so the renderer
 // can show its head and tail), lines that look like errors (grouped when they
-// repeat with different numbers), and streams that are not text at all, which
+// repeat with different numbers), lines unlike all others in a repetitive
+// stream (rare lines), and streams that are not text at all, which
 // are described (size, sniffed type) and never shown as bytes.
 //
 // It is the fallback every specialised profile degrades to, so it must never
@@ -128,7 +129,9 @@ func errorLines(ctx context.Context, g *evidence.Graph, st evidence.Stream) erro
 	groups := map[string]*group{}
 	var order []*group
 	dropped := 0
+	rare := newRarity()
 	onLine := func(n int, line []byte) {
+		rare.see(n, line)
 		if len(line) == 0 || !maybeError(line) {
 			return
 		}
@@ -155,9 +158,17 @@ func errorLines(ctx context.Context, g *evidence.Graph, st evidence.Stream) erro
 	if err := scanChunks(ctx, r, onLine); err != nil {
 		return err
 	}
+	errAt := map[int]bool{}
 	for _, gr := range order {
+		errAt[gr.first] = true
 		g.Add(evidence.Item{Kind: evidence.KindAnomaly, Why: "error-text", Line: gr.first, Text: gr.text, Count: gr.count,
 			Severity: evidence.SeverityError, Span: evidence.Span{Stream: st.Name, From: gr.first, To: gr.first}})
+	}
+	for _, l := range rare.lines() {
+		if !errAt[l.n] {
+			g.Add(evidence.Item{Kind: evidence.KindAnomaly, Why: "rare-line", Line: l.n, Text: l.text, Count: 1,
+				Span: evidence.Span{Stream: st.Name, From: l.n, To: l.n}})
+		}
 	}
 	if dropped > 0 {
 		g.Lose("item-cap", "%s: %d more distinct error-looking lines beyond the first %d groups", st.Name, dropped, MaxErrorGroups)
@@ -325,5 +336,74 @@ func Errors(g *evidence.Graph) []*evidence.Item {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}
+
+// Rare lines are the other surprise generic text can hold: in an output that
+// repeats a few shapes (a progress flood, a loop's log), a line whose shape —
+// its text with digits masked — occurs once. Only a strongly repetitive
+// stream qualifies (at least minRareLines lines, at most one distinct shape
+// in twenty), and only when such lines are few (at most maxRare); otherwise
+// nothing is surprising and nothing is flagged.
+const (
+	minRareLines = 200
+	maxShapes    = 4096
+	maxRare      = 20
+)
+
+type rareLine struct {
+	n    int
+	text string
+}
+
+type rarity struct {
+	seen   int
+	shapes map[string]int
+	first  map[string]rareLine
+	off    bool // too many shapes: not a repetitive stream
+}
+
+func newRarity() *rarity {
+	return &rarity{shapes: map[string]int{}, first: map[string]rareLine{}}
+}
+
+func (r *rarity) see(n int, line []byte) {
+	r.seen++
+	if r.off {
+		return
+	}
+	if len(line) > 512 {
+		line = line[:512]
+	}
+	clean := bytes.TrimSpace(lines.Clean(line))
+	if len(clean) == 0 {
+		return
+	}
+	key := maskDigits(clean)
+	r.shapes[key]++
+	if r.shapes[key] == 1 {
+		if len(r.shapes) > maxShapes {
+			r.off, r.shapes, r.first = true, nil, nil
+			return
+		}
+		r.first[key] = rareLine{n: n, text: strings.ToValidUTF8(string(clean), "\uFFFD")}
+	}
+}
+
+// lines returns the rare lines in line order, or none.
+func (r *rarity) lines() []rareLine {
+	if r.off || r.seen < minRareLines || len(r.shapes)*20 > r.seen {
+		return nil
+	}
+	var out []rareLine
+	for k, c := range r.shapes {
+		if c == 1 {
+			out = append(out, r.first[k])
+		}
+	}
+	if len(out) > maxRare {
+		return nil
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].n < out[j].n })
 	return out
 }

@@ -48,3 +48,5 @@ rec make-fail make
 rec ls-long "ls -la $root/src/os"
 # Many distinct error lines (one per missing file): more than the budget holds.
 rec stat-missing "cd $root/src/os && stat \$(ls | sed 's/\$/.gone/')"
+# A repetitive output with one line unlike the others (no error word in it).
+rec loop-odd "for i in \$(seq 1 400); do echo \"copied block \$i of 400\"; [ \$i = 257 ] && echo 'checksum differs at block 257, block re-read'; done; echo done"
