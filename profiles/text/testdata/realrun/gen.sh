@@ -32,7 +32,6 @@ cp -r "$root/src/errors" "$root/src/os" . 2>/dev/null
 rec find-error "cd $root/src && find . -name '*err*'"
 rec grep-err "grep -rn 'err != nil' os/ | head -300"
 rec dpkg-log "tail -n 400 /var/log/dpkg.log"
-rec apt-history "tail -n 200 /var/log/apt/history.log"
 rec alternatives-log "tail -n 300 /var/log/alternatives.log"
 # A shell script that fails half way.
 cat > build.sh <<'X'
