@@ -49,15 +49,26 @@ func oneLine(it *evidence.Item) string {
 			b.WriteString(" — ")
 			b.WriteString(clip(oneLineText(msg), messageWidth))
 		}
+		if l, r := it.Attrs["left"], it.Attrs["right"]; l != "" || r != "" {
+			// An equality assertion's two sides (assert_eq!) are the failure.
+			fmt.Fprintf(&b, " (left: %s, right: %s)", clip(oneLineText(l), messageWidth/2), clip(oneLineText(r), messageWidth/2))
+		}
 		if it.File != "" {
 			b.WriteString(" @")
 			b.WriteString(location(it.File, it.Line, 0))
 		}
 		writeSpan(&b, spanOf(it))
 	case evidence.KindDiagnostic:
-		b.WriteString(location(it.File, it.Line, it.Col))
-		b.WriteString(": ")
-		b.WriteString(string(it.Severity))
+		// A diagnostic with no file is the program's own (cc1, collect2).
+		if loc := firstNonEmpty(location(it.File, it.Line, it.Col), it.Tool); loc != "" {
+			b.WriteString(loc)
+			b.WriteString(": ")
+		}
+		sev := string(it.Severity)
+		if strings.HasSuffix(it.Class, " error") && it.Severity == evidence.SeverityError {
+			sev = it.Class // fatal error, internal compiler error
+		}
+		b.WriteString(sev)
 		if it.Code != "" {
 			b.WriteString("[" + it.Code + "]")
 		}
@@ -86,7 +97,27 @@ func oneLine(it *evidence.Item) string {
 			b.WriteString(" " + it.Name)
 		}
 		b.WriteString(": ")
-		b.WriteString(counts(it))
+		c := counts(it)
+		if c == "" && it.Outcome != "" {
+			c = outcomeWord(it.Outcome)
+		}
+		b.WriteString(c)
+		if st := it.Attrs["stopped"]; st != "" {
+			// The run stopped early (-x, --maxfail, an interrupt): the
+			// counts are not the whole suite.
+			b.WriteString(" · stopped: ")
+			b.WriteString(clip(oneLineText(st), messageWidth))
+		}
+		if it.Message != "" && !strings.Contains(c, oneLineText(it.Message)) {
+			// A package or session that failed as a whole says why.
+			b.WriteString(" — ")
+			b.WriteString(clip(oneLineText(it.Message), messageWidth))
+			if it.File != "" {
+				b.WriteString(" @")
+				b.WriteString(location(it.File, it.Line, 0))
+			}
+			writeSpan(&b, spanOf(it))
+		}
 	case evidence.KindTemplate:
 		fmt.Fprintf(&b, "×%s %s", contract.Num(int64(it.Count)), clip(it.Template, lineWidth))
 		writeSpan(&b, spanOf(it))
@@ -103,6 +134,8 @@ func oneLine(it *evidence.Item) string {
 		fmt.Fprintf(&b, "%s %s", st, it.File)
 		if a, r := it.Attrs["added"], it.Attrs["removed"]; a != "" || r != "" {
 			fmt.Fprintf(&b, " +%s -%s", orZero(a), orZero(r))
+		} else if a, ok := it.Counts["added"]; ok {
+			fmt.Fprintf(&b, " +%d -%d", a, it.Counts["removed"])
 		}
 		writeSpan(&b, spanOf(it))
 	case evidence.KindCommit:
@@ -126,6 +159,14 @@ func oneLine(it *evidence.Item) string {
 		writeSpan(&b, spanOf(it))
 	case evidence.KindBinary:
 		fmt.Fprintf(&b, "%s: %s binary (%s)", it.Name, contract.Size(int64(it.Count)), it.Attrs["type"])
+	case evidence.KindRegion:
+		if it.Why == "hunk" {
+			// A diff hunk, under its file: header, function context, its own +/-.
+			fmt.Fprintf(&b, "  %s +%d -%d", clip(oneLineText(it.Name), messageWidth), it.Counts["added"], it.Counts["removed"])
+			writeSpan(&b, spanOf(it))
+			break
+		}
+		fallthrough
 	default: // region
 		text := firstNonEmpty(it.Name, it.Text)
 		if !strings.Contains(text, it.Why) {
@@ -257,6 +298,12 @@ func counts(it *evidence.Item) string {
 	for _, k := range keys {
 		if !done[k] && it.Counts[k] != 0 {
 			parts = append(parts, fmt.Sprintf("%s %s", contract.Num(int64(it.Counts[k])), k))
+		}
+	}
+	if len(parts) == 0 {
+		// Every count is zero ("0 errors"): that is the summary.
+		for _, k := range keys {
+			parts = append(parts, fmt.Sprintf("0 %s", k))
 		}
 	}
 	return strings.Join(parts, " · ")

@@ -27,6 +27,7 @@ const (
 	ReasonRequiredFit   Reason = "required-fit"   // every REQUIRED item fits one line each within the budget
 	ReasonRequiredDense Reason = "required-dense" // REQUIRED items only fit grouped by file or class
 	ReasonRequiredFlood Reason = "required-flood" // REQUIRED items do not fit even grouped: complete list in a census blob
+	ReasonRawSmaller    Reason = "raw-smaller"    // the planned digest was not clearly smaller than the output (85%): the output is shown whole
 
 	// Budget.
 	ReasonBudgetContract  Reason = "budget-contract"  // the budget is the contract's ceiling for this outcome
@@ -62,6 +63,7 @@ var Reasons = []struct {
 	{ReasonRequiredFit, "every REQUIRED item fits one line each within the budget"},
 	{ReasonRequiredDense, "REQUIRED items only fit grouped by file or class"},
 	{ReasonRequiredFlood, "REQUIRED items do not fit even grouped: complete list in a census blob"},
+	{ReasonRawSmaller, "the planned digest was not clearly smaller than the output (85%): the output is shown whole"},
 	{ReasonBudgetContract, "the budget is the contract's ceiling for this outcome"},
 	{ReasonBudgetRequested, "--budget set the budget"},
 	{ReasonPressureHigh, "the context is nearly full: the budget halves (never below the floor)"},

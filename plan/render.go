@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/evidence"
@@ -56,17 +57,123 @@ type Digest struct {
 	// Spans are the spans the digest named by token; they must be stored for
 	// the tokens to resolve.
 	Spans []evidence.Span
+	// Plan is the plan the digest was rendered under: the input's, or the
+	// same plan in whole mode when the output is smaller than its digest.
+	Plan Plan
 }
 
 type renderer struct {
 	in     Input
-	spans  map[evidence.Span]bool // one-line spans already shown
+	spans  map[evidence.Span]string // one-line spans already shown, with their line
 	b      bytes.Buffer
 	used   int // estimated tokens so far
 	inline map[int]bool
 	census map[int]bool
-	shown  int64 // output lines shown verbatim
-	err    error
+	// censusText is each census line, by item.
+	censusText map[int]string
+	// What was emitted for each item: its own line (or census line), the
+	// detail lines shown under it, and the verbatim output lines printed
+	// (by stream and line number). Coverage counts a REQUIRED item only if
+	// these show its identity and message.
+	said    map[int]string
+	printed map[lineKey]string
+	shown   int64  // output lines shown verbatim
+	clipped int    // output lines cut at lineWidth, each labelled
+	flat    string // the whole digest, whitespace collapsed (whole mode)
+	err     error
+}
+
+type lineKey struct {
+	stream string
+	n      int64
+}
+
+// mark records that item i is shown by text (its own line); "" means by the
+// verbatim output lines of its spans.
+func (r *renderer) mark(i int, text string) {
+	r.inline[i] = true
+	if text != "" {
+		r.said[i] += text + "\n"
+	}
+}
+
+// verbatim prints output line n of a stream (cleaned and clipped as given)
+// and remembers it.
+func (r *renderer) verbatim(stream string, n int64, text string) {
+	r.line(text)
+	r.printed[lineKey{stream, n}] = text
+	r.shown++
+}
+
+// clipLine cleans output line n of a stream and clips it at lineWidth; a
+// clipped line says so, with the line to fetch whole.
+func (r *renderer) clipLine(stream string, n int64, l string) string {
+	l = strings.ToValidUTF8(cleanLine(l), "\uFFFD")
+	if len(l) <= lineWidth {
+		return l
+	}
+	cut := lineWidth
+	for cut > 0 && !utf8.RuneStart(l[cut]) {
+		cut--
+	}
+	r.clipped++
+	return l[:cut] + fmt.Sprintf("… [+%s B clipped: %s]", contract.Num(int64(len(l)-cut)), shortSpan(evidence.Span{Stream: stream, From: int(n), To: int(n)}))
+}
+
+// emitted is everything the digest showed of item i: its own lines and the
+// verbatim output lines inside its span and detail.
+func (r *renderer) emitted(i int) string {
+	it := &r.in.Graph.Items[i]
+	var b strings.Builder
+	b.WriteString(r.said[i])
+	seen := map[lineKey]bool{}
+	for _, sp := range []evidence.Span{it.Span, it.Detail} {
+		if sp.IsZero() || sp.To-sp.From > 4000 {
+			continue
+		}
+		for n := int64(sp.From); n <= int64(sp.To); n++ {
+			k := lineKey{sp.Stream, n}
+			if t, ok := r.printed[k]; ok && !seen[k] {
+				seen[k] = true
+				b.WriteString(t + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+// represented reports whether the digest showed item i's identity and message.
+func (r *renderer) represented(it *evidence.Item, i int) bool {
+	if r.in.Plan.Mode != ModeWhole {
+		return Represents(it, r.emitted(i))
+	}
+	if r.flat == "" {
+		r.flat = collapse(r.b.String()) // every line of the output is shown
+	}
+	for _, n := range Needles(it) {
+		if !strings.Contains(r.flat, n) {
+			return false
+		}
+	}
+	return true
+}
+
+// honest drops from the inline and census sets every REQUIRED item whose
+// identity or message the digest did not actually show.
+func (r *renderer) honest() (inline, census map[int]bool) {
+	inline, census = map[int]bool{}, map[int]bool{}
+	g, c := r.in.Graph, r.in.Contract
+	for i := range g.Items {
+		it := &g.Items[i]
+		required := c.ClassOf(it) == Required
+		if r.inline[i] && (!required || r.represented(it, i)) {
+			inline[i] = true
+		}
+		if r.census[i] && (!required || Represents(it, r.censusText[i])) {
+			census[i] = true
+		}
+	}
+	return inline, census
 }
 
 func (r *renderer) line(s string) {
@@ -78,22 +185,54 @@ func (r *renderer) line(s string) {
 func (r *renderer) left() int { return r.in.Plan.Budget - r.used }
 
 // Render renders the digest. It is a pure function of its input.
+//
+// A digest is never larger than the output it stands for: when the planned
+// digest would be at least 85% of the raw output, in bytes or in estimated
+// tokens, the output is shown whole instead (under a one-line header), and
+// the plan says why (Digest.Plan).
 func Render(in Input) (*Digest, error) {
-	r := &renderer{in: in, inline: map[int]bool{}, census: map[int]bool{}, spans: map[evidence.Span]bool{}}
+	d, err := renderPlanned(in)
+	if err != nil || in.Plan.Mode == ModeWhole {
+		return d, err
+	}
+	var raw, rawTokens int64
+	for _, s := range in.Streams {
+		if s.Binary || s.Dropped > 0 {
+			return d, nil // not shown whole, whatever the sizes
+		}
+		raw += s.Size
+		rawTokens += (s.Size + 3) / 4
+	}
+	// Within 15% of the output's size a digest saves too little to be worth
+	// what it leaves out (and its markers tokenise worse than plain text):
+	// the output is shown whole.
+	if int64(len(d.Text))*100 < raw*85 && int64(tokens(string(d.Text)))*100 < rawTokens*85 {
+		return d, nil
+	}
+	in.Plan.Mode = ModeWhole
+	in.Plan.Reasons = append(append([]Reason(nil), in.Plan.Reasons...), ReasonRawSmaller)
+	in.Plan.computeID()
+	return renderPlanned(in)
+}
+
+func renderPlanned(in Input) (*Digest, error) {
+	r := &renderer{in: in, inline: map[int]bool{}, census: map[int]bool{}, spans: map[evidence.Span]string{},
+		said: map[int]string{}, printed: map[lineKey]string{}, censusText: map[int]string{}}
 	d := &Digest{}
 	r.header()
 	switch in.Plan.Mode {
 	case ModeWhole:
 		r.whole()
 	case ModeExcerpt:
-		r.excerpt()
+		r.excerpt(d)
 	default:
 		r.structured(d)
 	}
 	if r.err != nil {
 		return nil, r.err
 	}
-	cov := in.Contract.Measure(in.Graph, r.inline, r.census)
+	inline, census := r.honest()
+	cov := in.Contract.Measure(in.Graph, inline, census)
 	for _, s := range in.Streams {
 		cov.BytesStored += s.Size
 		cov.BytesCaptured += s.Size + s.Dropped
@@ -104,6 +243,10 @@ func Render(in Input) (*Digest, error) {
 		}
 	}
 	cov.LinesShown = r.shown
+	if r.clipped > 0 {
+		cov.Losses = append(cov.Losses, evidence.Loss{Code: "clipped",
+			Detail: fmt.Sprintf("%s shown cut at %d bytes, each marked with its line", plural(r.clipped, "output line"), lineWidth)})
+	}
 	// The coverage line counts its own bytes: settle the figure by iterating
 	// (it changes only when a digit count does, so this ends in two or three).
 	body := r.b.Len()
@@ -119,26 +262,76 @@ func Render(in Input) (*Digest, error) {
 	}
 	r.b.Write(footer.Bytes())
 	d.Text = r.b.Bytes()
+	d.Plan = in.Plan
 	d.Coverage = cov
 	return d, nil
 }
 
 func (r *renderer) header() {
 	in := r.in
+	if in.Plan.Mode == ModeWhole {
+		// The output follows in full: the run's handle and how it ended are
+		// all an agent needs besides it.
+		what := "whole output"
+		if streamsEmpty(in.Streams) {
+			what = "no output"
+		}
+		r.line(in.Run.Handle + " · " + exitText(in.Run) + " · " + what)
+		r.losses()
+		return
+	}
 	cmd := "$ " + clip(quoteArgv(in.Run.Argv), 300)
 	if in.Run.Dir != "" && in.Run.Dir != "." {
 		cmd += "   (in " + in.Run.Dir + "/)"
 	}
 	r.line(cmd)
 	var parts []string
-	parts = append(parts, in.Run.Handle, exitText(in.Run), in.Plan.Profile)
-	if in.Plan.Mode == ModeWhole {
-		// The output follows in full: that is the whole coverage receipt.
-		parts = append(parts, "whole output")
-	} else {
-		parts = append(parts, in.Plan.Mode, streamsText(in.Streams))
-	}
+	parts = append(parts, in.Run.Handle, exitText(in.Run), in.Plan.Profile, in.Plan.Mode, streamsText(in.Streams))
 	r.line(strings.Join(parts, " · "))
+	r.losses()
+}
+
+// streamsEmpty reports whether the run printed nothing.
+func streamsEmpty(ss []StreamInfo) bool {
+	for _, s := range ss {
+		if s.Size > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// unshown names the REQUIRED items the digest did not represent (the first
+// few), each with the handle of its lines.
+func (r *renderer) unshown() string {
+	inline, census := r.honest()
+	g, c := r.in.Graph, r.in.Contract
+	var parts []string
+	n := 0
+	for i := range g.Items {
+		it := &g.Items[i]
+		if c.ClassOf(it) != Required || inline[i] || census[i] {
+			continue
+		}
+		n++
+		if n > 5 {
+			continue
+		}
+		p := oneLine(it)
+		if sp := spanOf(it); !sp.IsZero() {
+			p += " (" + sp.Handle() + ")"
+		}
+		parts = append(parts, p)
+	}
+	if n > 5 {
+		parts = append(parts, fmt.Sprintf("and %d more", n-5))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// losses states the labelled losses and the conflicts a reader must know.
+func (r *renderer) losses() {
+	in := r.in
 	for _, l := range in.Graph.Losses {
 		r.line("! " + l.Detail)
 	}
@@ -249,19 +442,29 @@ func (r *renderer) whole() {
 		if len(nonEmpty) > 1 {
 			r.line(s.Name + ":")
 		}
-		for _, l := range r.lines(s.Name, 1, s.Lines) {
-			r.line(clip(cleanLine(l), lineWidth))
-			r.shown++
+		// Whole means whole: no line is clipped (the output is small, or
+		// smaller than any digest of it).
+		for k, l := range r.lines(s.Name, 1, s.Lines) {
+			r.verbatim(s.Name, int64(k)+1, cleanLine(l))
 		}
 	}
+	// A REQUIRED item whose identity or message the output does not spell
+	// out (ctx's reading of it: a test the binary's exit cut short) gets its
+	// own line after the output.
 	for i := range r.in.Graph.Items {
-		r.inline[i] = true
+		it := &r.in.Graph.Items[i]
+		r.mark(i, "")
+		if r.in.Contract.ClassOf(it) == Required && !r.represented(it, i) {
+			l := "ctx: " + oneLine(it)
+			r.line(l)
+			r.flat = ""
+		}
 	}
 }
 
 // excerpt prints each text stream's head, its error-looking lines and its tail
 // within the budget; binary streams are described.
-func (r *renderer) excerpt() {
+func (r *renderer) excerpt(d *Digest) {
 	g := r.in.Graph
 	errs := map[string][]int{} // stream → anomaly item indexes, in line order
 	for i := range g.Items {
@@ -270,14 +473,56 @@ func (r *renderer) excerpt() {
 		case evidence.KindAnomaly:
 			errs[it.Span.Stream] = append(errs[it.Span.Stream], i)
 		case evidence.KindBinary:
-			r.line(oneLine(it) + fmt.Sprintf(" · ctx get %s#%s --hex", r.in.Run.Handle, it.Name))
-			r.inline[i] = true
+			l := oneLine(it) + fmt.Sprintf(" · ctx get %s#%s --hex", r.in.Run.Handle, it.Name)
+			r.line(l)
+			r.mark(i, l)
 		}
 	}
 	var text []StreamInfo
 	for _, s := range r.in.Streams {
 		if s.Size > 0 && !s.Binary {
 			text = append(text, s)
+		}
+	}
+	// Error-looking lines are REQUIRED. When they alone would take more than
+	// half the budget, the digest escalates to a census: every one in a
+	// census blob, the first few inline, counts by stream.
+	var all []int
+	cost := 0
+	for _, s := range text {
+		for _, i := range errs[s.Name] {
+			all = append(all, i)
+			cost += tokens(oneLine(&g.Items[i])) + 1
+		}
+	}
+	if cost > r.in.Plan.Budget/2 && len(all) > 1 {
+		r.writeCensus(all, d)
+		room := r.in.Plan.Budget / 4
+		keep := map[int]bool{}
+		for k, i := range all {
+			c := tokens(oneLine(&g.Items[i])) + 1
+			if k >= 3 && room-c < 0 {
+				break
+			}
+			room -= c
+			keep[i] = true
+		}
+		var parts []string
+		for _, s := range text {
+			if n := len(errs[s.Name]); n > 0 {
+				parts = append(parts, fmt.Sprintf("%s %s", s.Name, contract.Num(int64(n))))
+			}
+		}
+		r.line(fmt.Sprintf("%s error-looking lines (%s), too many to list inline: %d below, every one with its line: ctx get %s",
+			contract.Num(int64(len(all))), strings.Join(parts, ", "), len(keep), d.CensusHandle))
+		for name, idx := range errs {
+			var kept []int
+			for _, i := range idx {
+				if keep[i] {
+					kept = append(kept, i)
+				}
+			}
+			errs[name] = kept
 		}
 	}
 	for k, s := range text {
@@ -287,7 +532,7 @@ func (r *renderer) excerpt() {
 	}
 	for i := range g.Items {
 		if g.Items[i].Kind == evidence.KindRegion {
-			r.inline[i] = true // the stream itself is named, with its head and tail
+			r.mark(i, "") // the stream itself is named, with its head and tail
 		}
 	}
 }
@@ -316,9 +561,8 @@ func (r *renderer) streamExcerpt(s StreamInfo, errIdx []int, budget int, label b
 		head, tail = s.Lines, 0
 	}
 	// Print head, errors in the gap, tail — in line order.
-	for _, l := range r.lines(s.Name, 1, head) {
-		r.line(clip(cleanLine(l), lineWidth))
-		r.shown++
+	for k, l := range r.lines(s.Name, 1, head) {
+		r.verbatim(s.Name, int64(k)+1, r.clipLine(s.Name, int64(k)+1, l))
 	}
 	gapFrom := head + 1
 	tailFrom := s.Lines - tail + 1
@@ -327,23 +571,24 @@ func (r *renderer) streamExcerpt(s StreamInfo, errIdx []int, budget int, label b
 		it := &r.in.Graph.Items[i]
 		ln := int64(it.Span.From)
 		if ln < gapFrom || ln >= tailFrom {
-			r.inline[i] = true // it is in the head or tail, printed verbatim
+			r.mark(i, "") // it is in the head or tail, printed verbatim
 			continue
 		}
 		if ln > prev {
 			r.gap(s.Name, prev, ln-1)
 		}
-		r.line(oneLine(it))
-		r.inline[i] = true
+		l := oneLine(it)
+		r.line(l)
+		r.mark(i, l)
 		prev = ln + 1
 	}
 	if tail > 0 {
 		if prev < tailFrom {
 			r.gap(s.Name, prev, tailFrom-1)
 		}
-		for _, l := range r.lines(s.Name, tailFrom, s.Lines) {
-			r.line(clip(cleanLine(l), lineWidth))
-			r.shown++
+		for k, l := range r.lines(s.Name, tailFrom, s.Lines) {
+			n := tailFrom + int64(k)
+			r.verbatim(s.Name, n, r.clipLine(s.Name, n, l))
 		}
 	}
 }
@@ -376,7 +621,7 @@ func (r *renderer) structured(d *Digest) {
 	})
 	switch r.in.Plan.Mode {
 	case ModeDense:
-		r.dense(required)
+		r.dense(required, d)
 	case ModeFlood:
 		r.flood(required, d)
 	default:
@@ -385,19 +630,21 @@ func (r *renderer) structured(d *Digest) {
 			// Two items about the same line (a minority record that is also
 			// an error record) are shown once.
 			if s := it.Span; s.Lines() == 1 && (it.Kind == evidence.KindAnomaly || it.Kind == evidence.KindRecord) {
-				if r.spans[s] {
-					r.inline[i] = true
+				if t, ok := r.spans[s]; ok {
+					r.mark(i, t)
 					continue
 				}
-				r.spans[s] = true
+				r.spans[s] = oneLine(it)
 			}
-			r.line(oneLine(it))
-			r.inline[i] = true
+			l := oneLine(it)
+			r.line(l)
+			r.mark(i, l)
 		}
 	}
 	for _, i := range summaries {
-		r.line(oneLine(&g.Items[i]))
-		r.inline[i] = true
+		l := oneLine(&g.Items[i])
+		r.line(l)
+		r.mark(i, l)
 	}
 	r.elastic(required)
 	r.unexplained(required)
@@ -426,8 +673,12 @@ func rank(it *evidence.Item) int {
 	return 5
 }
 
-func (r *renderer) dense(required []int) {
+func (r *renderer) dense(required []int, d *Digest) {
 	g := r.in.Graph
+	// The grouped lines name the items; their messages are in the census.
+	r.writeCensus(required, d)
+	r.line(fmt.Sprintf("%s REQUIRED items, grouped; each with its message: ctx get %s",
+		contract.Num(int64(len(required))), d.CensusHandle))
 	groups := map[string][]int{}
 	var order []string
 	var loose []int
@@ -449,26 +700,33 @@ func (r *renderer) dense(required []int) {
 			names = append(names, shortName(it))
 			cl := firstNonEmpty(it.Class, string(it.Severity), string(it.Outcome))
 			classes[cl]++
-			r.inline[i] = true
 		}
 		var cls []string
 		for _, cl := range evidence.SortedKeys(classes) {
 			cls = append(cls, fmt.Sprintf("%s %d", cl, classes[cl]))
 		}
-		r.line(fmt.Sprintf("%s (%d: %s): %s", k, len(idx), strings.Join(cls, ", "), strings.Join(names, ", ")))
+		l := fmt.Sprintf("%s (%d: %s): %s", k, len(idx), strings.Join(cls, ", "), strings.Join(names, ", "))
+		r.line(l)
+		for _, i := range idx {
+			r.mark(i, l)
+		}
 	}
 	for _, i := range loose {
-		r.line(oneLine(&g.Items[i]))
-		r.inline[i] = true
+		l := oneLine(&g.Items[i])
+		r.line(l)
+		r.mark(i, l)
 	}
 }
 
-func (r *renderer) flood(required []int, d *Digest) {
+// writeCensus lists every REQUIRED item, one line each with its handle, in
+// the census blob the digest names.
+func (r *renderer) writeCensus(required []int, d *Digest) {
 	g := r.in.Graph
 	var census bytes.Buffer
 	for _, i := range required {
 		it := &g.Items[i]
-		census.WriteString(oneLine(it))
+		l := oneLine(it)
+		census.WriteString(l)
 		if sp := spanOf(it); !sp.IsZero() {
 			h := sp.Handle()
 			if r.in.SpanToken != nil {
@@ -479,11 +737,17 @@ func (r *renderer) flood(required []int, d *Digest) {
 		}
 		census.WriteByte('\n')
 		r.census[i] = true
+		r.censusText[i] = l
 	}
 	d.Census = census.Bytes()
 	if r.in.Census != nil {
 		d.CensusHandle = r.in.Census(d.Census)
 	}
+}
+
+func (r *renderer) flood(required []int, d *Digest) {
+	g := r.in.Graph
+	r.writeCensus(required, d)
 	// Counts by group (rolled up to at most a dozen groups), then as many
 	// one-liners as half the budget allows, at least a few.
 	keys := make([]string, len(required))
@@ -506,8 +770,9 @@ func (r *renderer) flood(required []int, d *Digest) {
 		if j >= 3 && r.left() < r.in.Plan.Budget/2 {
 			break
 		}
-		r.line(oneLine(&g.Items[i]))
-		r.inline[i] = true
+		l := oneLine(&g.Items[i])
+		r.line(l)
+		r.mark(i, l)
 	}
 }
 
@@ -592,8 +857,20 @@ func (r *renderer) elastic(required []int) {
 		}
 		r.line(fmt.Sprintf("  ┆ %s %s", testName(it), shortSpan(it.Detail)))
 		for _, l := range ls {
-			r.line("  ┆ " + clip(l, lineWidth-4))
+			l = "  ┆ " + clip(l, lineWidth-4)
+			r.line(l)
+			r.said[i] += l + "\n"
 			r.shown++
+		}
+	}
+	// Sub-items (diff hunks) come after their parents in the tool's order;
+	// they are shown only while room remains for every parent still to come.
+	sub := func(it *evidence.Item) bool { return it.Kind == evidence.KindRegion && it.Why == "hunk" }
+	parents := 0
+	for i := range g.Items {
+		it := &g.Items[i]
+		if !r.inline[i] && !r.census[i] && c.ClassOf(it) == contract.Elastic && !sub(it) {
+			parents += tokens(oneLine(it)) + 1
 		}
 	}
 	for i := range g.Items {
@@ -604,8 +881,13 @@ func (r *renderer) elastic(required []int) {
 		if it.Kind == evidence.KindRegion && it.Why == "stream" {
 			continue
 		}
-		if it.Count <= 1 && r.spans[it.Span] {
-			r.inline[i] = true // the line itself is already shown verbatim
+		if !sub(it) {
+			parents -= tokens(oneLine(it)) + 1
+		} else if tokens(oneLine(it))+1 > r.left()-reserve-parents {
+			continue
+		}
+		if t, ok := r.spans[it.Span]; ok && it.Count <= 1 {
+			r.mark(i, t) // the line itself is already shown verbatim
 			continue
 		}
 		l := oneLine(it)
@@ -613,7 +895,7 @@ func (r *renderer) elastic(required []int) {
 			continue
 		}
 		r.line(l)
-		r.inline[i] = true
+		r.mark(i, l)
 	}
 }
 
@@ -623,6 +905,12 @@ func (r *renderer) unexplained(required []int) {
 	if r.in.Plan.Outcome == "pass" || len(required) > 0 {
 		return
 	}
+	for i := range r.in.Graph.Items {
+		it := &r.in.Graph.Items[i]
+		if r.inline[i] && (it.Kind == evidence.KindDiagnostic || it.Kind == evidence.KindTest && it.Outcome.Failed()) {
+			return // the findings shown are the explanation
+		}
+	}
 	for _, s := range []string{evidence.Stderr, evidence.Stdout} {
 		for _, st := range r.in.Streams {
 			if st.Name != s || st.Size == 0 || st.Binary {
@@ -630,9 +918,9 @@ func (r *renderer) unexplained(required []int) {
 			}
 			n := min(st.Lines, int64(max((r.left()-40)/20, 5)), 30)
 			r.line(fmt.Sprintf("no failure was itemised; the last %s of %s:", plural(int(n), "line"), s))
-			for _, l := range r.lines(s, st.Lines-n+1, st.Lines) {
-				r.line(clip(cleanLine(l), lineWidth))
-				r.shown++
+			for k, l := range r.lines(s, st.Lines-n+1, st.Lines) {
+				ln := st.Lines - n + 1 + int64(k)
+				r.verbatim(s, ln, r.clipLine(s, ln, l))
 			}
 			return
 		}
@@ -707,14 +995,11 @@ func (r *renderer) footer(w *bytes.Buffer, cov contract.Coverage, d *Digest) {
 	in := r.in
 	line := func(s string) { w.WriteString(s); w.WriteByte('\n') }
 	if in.Plan.Mode == ModeWhole {
-		if cov.BytesStored == 0 {
-			line("(no output)")
-		}
 		return
 	}
 	line("coverage: " + cov.String())
 	if cov.RequiredUnrepresented > 0 {
-		line(fmt.Sprintf("! %d REQUIRED items have no handle and could not be shown: the output around them is in %s", cov.RequiredUnrepresented, in.Run.Handle))
+		line(fmt.Sprintf("! %d REQUIRED items not shown with their identity and message: %s", cov.RequiredUnrepresented, r.unshown()))
 	}
 	// Point at the most useful omitted span: the first failure, else the first
 	// other REQUIRED item with a span.
@@ -768,9 +1053,10 @@ func informative(ls []string, it *evidence.Item) []string {
 	for _, l := range ls {
 		c := strings.TrimSpace(cleanLine(l))
 		if strings.HasPrefix(c, "{") {
-			// A JSON event stream (go test -json): show what the test printed.
-			out, ok := jsonOutput(c)
-			if !ok {
+			// A JSON event stream (go test -json): show what this test
+			// printed (parallel tests interleave their events).
+			out, test, ok := jsonOutput(c)
+			if !ok || test != "" && it.Name != "" && test != it.Name {
 				continue
 			}
 			l, c = strings.TrimRight(out, "\n"), strings.TrimSpace(out)
@@ -836,13 +1122,14 @@ func excerpt(ls []string, n int, file string) []string {
 	return out
 }
 
-// jsonOutput returns the "Output" field of a JSON event line.
-func jsonOutput(line string) (string, bool) {
+// jsonOutput returns the "Output" and "Test" fields of a JSON event line.
+func jsonOutput(line string) (string, string, bool) {
 	var ev struct {
 		Output *string
+		Test   string
 	}
 	if json.Unmarshal([]byte(line), &ev) != nil || ev.Output == nil {
-		return "", false
+		return "", "", false
 	}
-	return *ev.Output, true
+	return *ev.Output, ev.Test, true
 }

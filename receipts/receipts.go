@@ -119,6 +119,7 @@ func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p
 	if err != nil {
 		return nil, err
 	}
+	p = d.Plan
 	res := &Result{Run: run, Graph: g, Contract: c, Plan: p, Digest: d}
 	res.Receipt = Receipt{Kind: "digest", Version: Version, Run: "run:" + run.ID.String(), Plan: p, Coverage: d.Coverage,
 		Digest: "blob:" + store.Sum(d.Text).String()}

@@ -38,6 +38,7 @@ input is missing; 2 usage error; 125 the store is locked or damaged.`,
   ctx bench corpus
   ctx bench needle --seed 7
   ctx bench digest build.log pytest.out
+  ctx bench realrun
   ctx bench capture --size 256M
   ctx bench latency
   ctx bench replay`,
@@ -48,6 +49,7 @@ input is missing; 2 usage error; 125 the store is locked or damaged.`,
 		benchCorpusCmd(ios, o),
 		benchNeedleCmd(ios, o),
 		benchDigestCmd(ios, o),
+		benchRealRunCmd(ios, o),
 		benchCaptureCmd(ios, o),
 		benchLatencyCmd(ios, o),
 		benchStoreCmd(ios, o),
@@ -261,6 +263,40 @@ tokens, with the identities shown and the REQUIRED facts kept.`,
 			return finishBench(ios, o, r, func(w io.Writer) error { return bench.WriteDigestText(w, rows) })
 		},
 	}
+	return c
+}
+
+func benchRealRunCmd(ios *IO, o *benchOptions) *cobra.Command {
+	var root string
+	c := &cobra.Command{
+		Use:   "realrun",
+		Short: "Digest every real-run fixture of the repository and check issue 10's figures",
+		Long: `Digest every real-run fixture (profiles/*/testdata/realrun/NAME: cmd, exit,
+stdout, stderr) under --root and report, in real o200k_base tokens, each
+digest against its output; gates: REQUIRED items unrepresented 0, digests
+larger than the output 0, every failing run's digest states the failure,
+median digest/raw ≤ 0.15 over outputs above 2,000 tokens, at least 40
+fixtures.`,
+		Example: "  ctx bench realrun --root .",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fixtures, err := bench.LoadRealRuns(root)
+			if err != nil {
+				return err
+			}
+			if len(fixtures) == 0 {
+				return fmt.Errorf("no real-run fixtures under %s/profiles/*/testdata/realrun: run from the repository root or pass --root", root)
+			}
+			res, err := bench.RunRealRun(cmd.Context(), fixtures)
+			if err != nil {
+				return err
+			}
+			r := bench.NewReceipt("realrun", Version, map[string]any{"root": root, "fixtures": len(fixtures)})
+			r.Finish(res, res.Gates()...)
+			return finishBench(ios, o, r, res.WriteText)
+		},
+	}
+	c.Flags().StringVar(&root, "root", ".", "the repository holding the fixtures")
 	return c
 }
 

@@ -83,6 +83,7 @@ type open struct {
 	unknownAt int    // an unclassified line right after the block: maybe a source line above a caret
 	sbt       string // the "[error]" prefix of an sbt/maven header
 	haveLoc   bool   // rust: the "-->" location was seen
+	helped    bool   // rust: the first "help:" line was added to the message
 	parent    int    // for notes: the item they belong to, else -1
 	mypy      bool   // mypy --pretty wraps messages onto unindented lines
 }
@@ -96,6 +97,8 @@ type prevLine struct {
 }
 
 type parser struct {
+	curN     int    // the line being read
+	curText  string // its text, cleaned and trimmed
 	g        *evidence.Graph
 	argvTool string
 	exit     int
@@ -154,6 +157,7 @@ func (p *parser) line(n int, raw []byte) {
 	text := strings.TrimRight(string(lines.Clean(raw)), " \t")
 	t := strings.TrimLeft(text, " \t")
 	indent := len(text) - len(t)
+	p.curN, p.curText = n, t
 	p.lineUnparsed = false
 	unknown := false
 	defer func() {
@@ -281,6 +285,12 @@ func (p *parser) continues(n int, text, t string, indent int) bool {
 			}
 		case indent > 0 && !reCargoStatus.MatchString(text):
 		case indent == 0 && reRustSub.MatchString(t) && !strings.HasPrefix(t, "warning: "):
+			// The fix the compiler suggests is part of the finding:
+			// "help: remove `return`".
+			if h, ok := strings.CutPrefix(t, "help: "); ok && !st.helped {
+				st.helped = true
+				it.Message = capMsg(it.Message + " (help: " + strings.TrimSuffix(h, ":") + ")")
+			}
 		default:
 			return false
 		}
@@ -744,6 +754,16 @@ func (p *parser) add(it evidence.Item, n int, kind blockKind, indent int, sbt st
 		p.dropped++
 		p.ctxFrom = 0
 		return false
+	}
+	if it.Severity == evidence.SeverityError && it.Class == "" && n == p.curN {
+		// An error that stops the tool says so: "fatal error" is not
+		// just "error".
+		for _, w := range []string{"fatal error", "internal compiler error"} {
+			if strings.Contains(p.curText, w+":") {
+				it.Class = w
+				break
+			}
+		}
 	}
 	from := n
 	if p.ctxFrom > 0 && p.ctxFrom < n {

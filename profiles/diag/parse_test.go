@@ -350,7 +350,7 @@ func TestSyntheticShapes(t *testing.T) {
 		{name: "ruff arrow", argv: []string{"ruff", "check"}, exit: 1,
 			out:     "F401 [*] `os` imported but unused\n --> a.py:1:8\n  |\n1 | import os\n  |        ^^\n  |\nhelp: Remove unused import: `os`\n\nF821 Undefined name `x`\n --> a.py:3:7\n  |\n3 | print(x)\n  |       ^\n  |\n\nFound 2 errors.\n",
 			verdict: "fail", sev: sevCount{errors: 1, warnings: 1},
-			wants: []want{{file: "a.py", line: 1, col: 8, sev: "warning", code: "F401", msg: "`os` imported but unused", span: "L1-7"},
+			wants: []want{{file: "a.py", line: 1, col: 8, sev: "warning", code: "F401", msg: "`os` imported but unused (help: Remove unused import: `os`)", span: "L1-7"},
 				{file: "a.py", line: 3, col: 7, sev: "error", code: "F821", span: "L9-14"}}},
 		{name: "ruff clean", argv: []string{"ruff", "check"}, exit: 0, out: "All checks passed!\n", verdict: "pass"},
 		{name: "pyright", argv: []string{"pyright"}, exit: 1,

@@ -181,7 +181,8 @@ var summaryRules = []summaryRule{
 		return s
 	}},
 	{lines.Lazy("^warning: `([^`]+)` \\(([^)]*)\\) generated (\\d+) warnings?"), func(m []string) summary {
-		return summary{tool: "cargo", name: m[1], counts: map[string]int{"warnings": count(m[3])}}
+		// One line per target: "`calc` (lib)" and "`calc` (lib test)" are two.
+		return summary{tool: "cargo", name: m[1] + " (" + m[2] + ")", counts: map[string]int{"warnings": count(m[3])}}
 	}},
 	{lines.Lazy(`^warning: (\d+) warnings? emitted$`), func(m []string) summary {
 		return summary{tool: "rustc", counts: map[string]int{"warnings": count(m[1])}}

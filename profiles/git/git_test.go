@@ -172,6 +172,8 @@ func render(g *evidence.Graph) string {
 			}
 		case evidence.KindAnomaly:
 			s = "! " + it.Text
+		case evidence.KindRegion:
+			continue // hunks: see hunks
 		}
 		parts = append(parts, s)
 	}
@@ -187,7 +189,7 @@ func runBoth(t *testing.T, r *repo, args ...string) (*evidence.Graph, []byte) {
 	colored := append([]string{"-c", "color.ui=always"}, args...)
 	code, cout, errb := r.run(colored...)
 	gc := parseOut(t, append([]string{"git"}, colored...), code, cout, errb)
-	if a, b := render(g), render(gc); a != b {
+	if a, b := render(g)+hunks(g), render(gc)+hunks(gc); a != b {
 		t.Errorf("git %v: plain and colour differ:\n%s\n---\n%s", args, a, b)
 	}
 	crlf := bytes.ReplaceAll(cout, []byte("\n"), []byte("\r\n"))
@@ -710,4 +712,15 @@ func TestDiffContentWithCarriageReturns(t *testing.T) {
 	if got := strings.Join(files, ", "); got != "out.txt +3 -0, two.txt +1 -1" {
 		t.Errorf("files: %s", got)
 	}
+}
+
+// hunks renders the hunk items of a graph: file, header, +/-, span.
+func hunks(g *evidence.Graph) string {
+	var b strings.Builder
+	for _, it := range g.Items {
+		if it.Kind == evidence.KindRegion && it.Why == "hunk" {
+			fmt.Fprintf(&b, "%s %s +%d -%d L%d-%d\n", it.File, it.Name, it.Counts["added"], it.Counts["removed"], it.Span.From, it.Span.To)
+		}
+	}
+	return b.String()
 }

@@ -48,6 +48,25 @@ type fileAcc struct {
 	hasDiff        bool
 	git            bool // opened by a "diff --git" header
 	counted        bool // added/removed known exactly (diff or numstat)
+	hunkList       []hunkAcc
+}
+
+// hunkAcc is one "@@ -a,b +c,d @@ context" hunk of a file's diff.
+type hunkAcc struct {
+	header         string
+	from, to       int
+	added, removed int
+}
+
+// maxHunks bounds the hunks itemised per file; the file's counts cover the rest.
+const maxHunks = 200
+
+// lastHunk is the hunk being read, or nil.
+func (f *fileAcc) lastHunk() *hunkAcc {
+	if len(f.hunkList) == 0 || f.hunks > len(f.hunkList) {
+		return nil // none yet, or past the cap
+	}
+	return &f.hunkList[len(f.hunkList)-1]
 }
 
 type logParser struct {
@@ -324,10 +343,20 @@ func (p *logParser) hunkLine(n int, s string) bool {
 			return false
 		}
 		prefix := s[:p.combined]
+		h := f.lastHunk()
 		if strings.ContainsRune(prefix, '+') {
 			f.added++
+			if h != nil {
+				h.added++
+			}
 		} else if strings.ContainsRune(prefix, '-') {
 			f.removed++
+			if h != nil {
+				h.removed++
+			}
+		}
+		if h != nil {
+			h.to = n
 		}
 		f.to = n
 		return true
@@ -339,6 +368,7 @@ func (p *logParser) hunkLine(n int, s string) bool {
 		}
 		return false
 	}
+	h := f.lastHunk()
 	switch {
 	case s == "" || s[0] == ' ':
 		p.oldLeft--
@@ -346,15 +376,24 @@ func (p *logParser) hunkLine(n int, s string) bool {
 	case s[0] == '-':
 		p.oldLeft--
 		f.removed++
+		if h != nil {
+			h.removed++
+		}
 	case s[0] == '+':
 		p.newLeft--
 		f.added++
+		if h != nil {
+			h.added++
+		}
 	case s[0] == '\\':
 	default:
 		// The hunk ended before its counts: the output is cut or mangled.
 		p.incomplete = append(p.incomplete, f.path)
 		p.oldLeft, p.newLeft = 0, 0
 		return false
+	}
+	if h != nil {
+		h.to = n
 	}
 	f.to = n
 	return true
@@ -508,6 +547,9 @@ func (p *logParser) hunkHeader(n int, s string) {
 	f.hunks++
 	f.to = n
 	f.counted = true
+	if len(f.hunkList) < maxHunks {
+		f.hunkList = append(f.hunkList, hunkAcc{header: clip(s, 160), from: n, to: n})
+	}
 	if at > 2 {
 		p.combined = at - 1
 		return
@@ -790,7 +832,9 @@ func (p *logParser) items(g *evidence.Graph) {
 		exact = exact || f.counted || f.hasDiff
 	}
 	for _, f := range loose {
-		g.Add(p.fileItem(f, stream))
+		fi := p.fileItem(f, stream)
+		g.Add(fi)
+		p.hunkItems(g, f, fi.Key(), stream)
 	}
 	for _, c := range p.commits {
 		attrs := map[string]string{}
@@ -807,6 +851,7 @@ func (p *logParser) items(g *evidence.Graph) {
 			fi := p.fileItem(f, stream)
 			fi.Rel = []evidence.Relation{{Type: "part-of", To: key}}
 			g.Add(fi)
+			p.hunkItems(g, f, fi.Key(), stream)
 		}
 	}
 	counts := map[string]int{}
@@ -884,6 +929,17 @@ func (p *logParser) fileItem(f *fileAcc, stream string) evidence.Item {
 	}
 	return evidence.Item{Kind: evidence.KindFile, Tool: "git", File: f.path, Name: name,
 		Counts: counts, Attrs: attrs, Span: evidence.Span{Stream: stream, From: f.fromLine, To: f.to}}
+}
+
+// hunkItems adds a region item per hunk of a file: its "@@" header (with the
+// function context git prints) and its own added and removed lines.
+func (p *logParser) hunkItems(g *evidence.Graph, f *fileAcc, fileKey, stream string) {
+	for _, h := range f.hunkList {
+		g.Add(evidence.Item{Kind: evidence.KindRegion, Tool: "git", Why: "hunk", File: f.path, Name: h.header,
+			Counts: map[string]int{"added": h.added, "removed": h.removed},
+			Rel:    []evidence.Relation{{Type: "part-of", To: fileKey}},
+			Span:   evidence.Span{Stream: stream, From: h.from, To: h.to}})
+	}
 }
 
 func joinInts(xs []int) string {

@@ -331,6 +331,14 @@ func (p *parser) summary(b *block, groups []*group) evidence.Item {
 			if best == 0 && it.Message == "" && b.exit != "" {
 				it.Class, it.Message = "exit", b.exit
 			}
+			if best == 0 && it.Message == "" && b.stray != "" {
+				// No test failed, yet the package did: TestMain (or init)
+				// exited, and what it printed last says why.
+				it.Class, it.Message = "exit", b.stray
+				if !b.straySpan.IsZero() {
+					extend(&it.Detail, b.straySpan)
+				}
+			}
 		}
 	}
 	if b.status != "?" && b.build == "" {

@@ -111,7 +111,8 @@ const m = "example.com/m/"
 
 func TestRealOutputs(t *testing.T) {
 	failSub := []fail{
-		{"fail TestOne", "fail", "fail_test.go", 6, "a log line first"},
+		// The headline is the failure (t.Errorf), not the log line before it.
+		{"fail TestOne", "fail", "fail_test.go", 7, "got 1, want 2"},
 		{"fail TestSub", "fail", "", 0, ""},
 		{"fail TestSub/bad", "fail", "fail_test.go", 13, "sub failed:"},
 		{"fail TestSub/nested", "fail", "", 0, ""},

@@ -17,11 +17,12 @@ type rec struct {
 	class   string
 	text    bool // outcome read from a text result line, not a -json action
 
-	// The first `file.go:N: message` log line of its output.
-	logged bool
-	msg    string
-	file   string
-	line   int
+	// The `file.go:N: message` log line that states the failure.
+	logged  bool
+	failMsg bool // msg reads like a failure: later log lines do not replace it
+	msg     string
+	file    string
+	line    int
 
 	span         evidence.Span // the result line (identity)
 	resultIndent int
@@ -97,15 +98,17 @@ type block struct {
 	verbose  bool // RUN headers or -json: every test is listed
 	benchHdr bool // goos:/pkg:/cpu: seen, benchmark names may follow
 
-	status   string // "ok", "FAIL", "?"; "" while open
-	build    string // "build failed", "setup failed"
-	buildKey string // -json FailedBuild
-	cached   bool
-	coverage string
-	noTests  bool // [no tests to run] or "testing: warning: no tests to run"
-	exit     string
-	bare     string // the binary's own PASS/FAIL line
-	bareSpan evidence.Span
+	status    string // "ok", "FAIL", "?"; "" while open
+	build     string // "build failed", "setup failed"
+	buildKey  string // -json FailedBuild
+	cached    bool
+	coverage  string
+	noTests   bool // [no tests to run] or "testing: warning: no tests to run"
+	exit      string
+	stray     string        // the last output line no test owns (a failing TestMain says why there)
+	straySpan evidence.Span // its line
+	bare      string        // the binary's own PASS/FAIL line
+	bareSpan  evidence.Span
 
 	span   evidence.Span // the package line
 	detail evidence.Span // the whole block

@@ -345,13 +345,19 @@ func (p *parser) output(b *block, ln evidence.Span, s, jt string) {
 		return
 	}
 	if o == nil {
+		if t := strings.TrimSpace(s); t != "" && !ends(t) && !strings.HasPrefix(t, "testing:") && !strings.HasPrefix(t, "coverage:") {
+			b.stray, b.straySpan = cut(t, maxMessage), ln
+		}
 		return
 	}
 	extend(&o.detail, ln)
 	if isLog {
 		b.structural++
-		if !o.logged {
-			o.logged = true
+		// The message is the first line that reads like a failure (t.Log
+		// and t.Error print alike); failing that, the last one printed
+		// (t.Fatal ends a test).
+		if fl := failureLike(l.msg); !o.logged || !o.failMsg {
+			o.logged, o.failMsg = true, fl
 			o.msg = cut(l.msg, maxMessage)
 			o.file = cut(l.file, maxName)
 			o.line = l.line
@@ -901,4 +907,19 @@ func (p *parser) classify(b *block, r *rec) {
 	if r.span.IsZero() {
 		r.span = evidence.Span{Stream: r.detail.Stream, From: r.detail.From, To: r.detail.From}
 	}
+}
+
+// failureWords mark a log line as a failure report rather than a progress note.
+var failureWords = []string{"got", "want", "expect", "mismatch", "fail", "error", "err:", "unexpected", "!=", "should",
+	"not equal", "panic", "assert", "invalid", "missing", "differ", "wrong", "timeout", "timed out"}
+
+// failureLike reports whether a test's log line reads like a failure.
+func failureLike(msg string) bool {
+	m := strings.ToLower(msg)
+	for _, w := range failureWords {
+		if strings.Contains(m, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,7 +1,8 @@
 // Package text is the generic profile: it knows nothing of the command and
 // extracts what holds for any output — each stream's extent (so the renderer
 // can show its head and tail), lines that look like errors (grouped when they
-// repeat with different numbers), and streams that are not text at all, which
+// repeat with different numbers), lines unlike all others in a repetitive
+// stream (rare lines), and streams that are not text at all, which
 // are described (size, sniffed type) and never shown as bytes.
 //
 // It is the fallback every specialised profile degrades to, so it must never
@@ -42,13 +43,53 @@ var Profile = evidence.Profile{
 // are counted in a loss.
 const MaxErrorGroups = 2000
 
-// errorRE matches lines that look like they report a failure. It is a
-// heuristic: it decides what the digest surfaces, never what the run's outcome
-// is.
-var errorRE = lines.Lazy(`(?i)(\berr(or)?s?\b|\bfail(ed|ure|ing|s)?\b|\bfatal\b|\bpanic(ked)?\b|\bexception\b|\btraceback\b|\bsegmentation fault\b|\bcore dumped\b|\babort(ed)?\b|\bdenied\b|\bnot found\b|\bno such file\b|\bundefined reference\b|\bcannot\b|\bcan't\b|\bunable to\b|\bkilled\b|\btimed? ?out\b|(?-i:\bE\d{3,4}\b|^E\s))`)
+// Error-looking lines are found by where a marker stands, not by a word
+// anywhere: a path (`./src/error_test.go`), a diff of code (`-	if err !=
+// nil`) or a source file is not an error report. A line reports an error when
+//
+//   - it starts (after indentation, a file:line: location, [bracketed] or
+//     timestamp prefixes) with a marker followed by `:`, `]`, `!`, `[code]:`
+//     or the end of the line (`error: …`, `fatal error: …`, `panic: …`,
+//     `x.c:3:1: error: …`), or with an upper-case marker (`FAILED test_x`);
+//   - it carries an upper-case log level as a field (`… app[12]: ERROR …`,
+//     `level=error`);
+//   - it holds a phrase that only failures print (`Traceback (most recent
+//     call last)`, `segmentation fault`, `undefined reference to`, make's
+//     `*** … Error 2`).
+//
+// Lines that read like code (ending in `,` `{` `(` `;`) do not count by a
+// lower-case marker. It is a heuristic: it decides what the digest
+// surfaces, never what the run's outcome is.
+var (
+	startRE  = lines.Lazy(`^\s*(?:(?:\S+:\d+(?::\d+)?:|\[[^\]]*\]|\d{4}-\d\d-\d\d[T ][\d:.,]+Z?|\d\d:\d\d:\d\d[.,\d]*)\s*)*(?:(?i:fatal error|fatal|error|errors|err|panic|failed|failure|fail|critical|emerg|alert|severe|exception|abort|aborted)(?:\[[^\]]*\])?(?::|!|\]|$)|(?:ERROR|FATAL|FAILED|FAIL|FAILURE|PANIC|CRITICAL|SEVERE|EMERG|ALERT)\b)`)
+	levelRE  = lines.Lazy(`(?:^|[\s\[|<])(?:ERROR|FATAL|CRITICAL|PANIC|SEVERE|EMERG|ALERT)(?:[\]\s:|>]|$)|\blevel=(?i:error|fatal|panic|crit|critical)\b|"level":\s*"(?i:error|fatal|panic|critical)"`)
+	phraseRE = lines.Lazy(`(?i:traceback \(most recent call last\)|segmentation fault|core dumped|undefined reference to|exception in thread|no such file or directory|permission denied|command not found|out of memory)|\*\*\* .*Error \d+`)
+)
 
 // calmRE matches lines that mention errors only to say there are none.
-var calmRE = lines.Lazy(`(?i)(\b(0|no|zero|without)\s+(errors?|failures?|failed)\b|\b(errors?|failures?|failed)\s*[:=]\s*0\b|\berror[-_ ]?(handling|handler|page|log|code)s?\b|\bfail[-_]?(fast|over|safe)\b)`)
+var calmRE = lines.Lazy(`(?i)(\b(0|no|zero|without)\s+(errors?|failures?|failed)\b|\b(errors?|failures?|failed)\s*[:=]\s*0\b)`)
+
+// errorLevel reports whether a cleaned line reports an error.
+func errorLevel(clean []byte) bool {
+	if calmRE.Match(clean) {
+		return false
+	}
+	if phraseRE.Match(clean) || levelRE.Match(clean) {
+		return true
+	}
+	if !startRE.Match(clean) {
+		return false
+	}
+	t := bytes.TrimSpace(clean)
+	if len(t) > 0 && bytes.IndexByte([]byte(",{(;"), t[len(t)-1]) >= 0 {
+		// Code (a struct field `Error: err,`, a call): only an upper-case
+		// marker counts.
+		return startUpperRE.Match(clean)
+	}
+	return true
+}
+
+var startUpperRE = lines.Lazy(`^\s*(?:ERROR|FATAL|FAILED|FAIL|FAILURE|PANIC|CRITICAL|SEVERE|EMERG|ALERT)\b`)
 
 // Parse extracts the generic items. It never returns an error for content.
 func Parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
@@ -88,7 +129,9 @@ func errorLines(ctx context.Context, g *evidence.Graph, st evidence.Stream) erro
 	groups := map[string]*group{}
 	var order []*group
 	dropped := 0
+	rare := newRarity()
 	onLine := func(n int, line []byte) {
+		rare.see(n, line)
 		if len(line) == 0 || !maybeError(line) {
 			return
 		}
@@ -96,7 +139,7 @@ func errorLines(ctx context.Context, g *evidence.Graph, st evidence.Stream) erro
 		if len(clean) > 4096 {
 			clean = clean[:4096]
 		}
-		if !errorRE.Match(clean) || calmRE.Match(clean) {
+		if !errorLevel(clean) {
 			return
 		}
 		key := maskDigits(clean)
@@ -115,9 +158,17 @@ func errorLines(ctx context.Context, g *evidence.Graph, st evidence.Stream) erro
 	if err := scanChunks(ctx, r, onLine); err != nil {
 		return err
 	}
+	errAt := map[int]bool{}
 	for _, gr := range order {
+		errAt[gr.first] = true
 		g.Add(evidence.Item{Kind: evidence.KindAnomaly, Why: "error-text", Line: gr.first, Text: gr.text, Count: gr.count,
 			Severity: evidence.SeverityError, Span: evidence.Span{Stream: st.Name, From: gr.first, To: gr.first}})
+	}
+	for _, l := range rare.lines() {
+		if !errAt[l.n] {
+			g.Add(evidence.Item{Kind: evidence.KindAnomaly, Why: "rare-line", Line: l.n, Text: l.text, Count: 1,
+				Span: evidence.Span{Stream: st.Name, From: l.n, To: l.n}})
+		}
 	}
 	if dropped > 0 {
 		g.Lose("item-cap", "%s: %d more distinct error-looking lines beyond the first %d groups", st.Name, dropped, MaxErrorGroups)
@@ -285,5 +336,74 @@ func Errors(g *evidence.Graph) []*evidence.Item {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}
+
+// Rare lines are the other surprise generic text can hold: in an output that
+// repeats a few shapes (a progress flood, a loop's log), a line whose shape —
+// its text with digits masked — occurs once. Only a strongly repetitive
+// stream qualifies (at least minRareLines lines, at most one distinct shape
+// in twenty), and only when such lines are few (at most maxRare); otherwise
+// nothing is surprising and nothing is flagged.
+const (
+	minRareLines = 200
+	maxShapes    = 4096
+	maxRare      = 20
+)
+
+type rareLine struct {
+	n    int
+	text string
+}
+
+type rarity struct {
+	seen   int
+	shapes map[string]int
+	first  map[string]rareLine
+	off    bool // too many shapes: not a repetitive stream
+}
+
+func newRarity() *rarity {
+	return &rarity{shapes: map[string]int{}, first: map[string]rareLine{}}
+}
+
+func (r *rarity) see(n int, line []byte) {
+	r.seen++
+	if r.off {
+		return
+	}
+	if len(line) > 512 {
+		line = line[:512]
+	}
+	clean := bytes.TrimSpace(lines.Clean(line))
+	if len(clean) == 0 {
+		return
+	}
+	key := maskDigits(clean)
+	r.shapes[key]++
+	if r.shapes[key] == 1 {
+		if len(r.shapes) > maxShapes {
+			r.off, r.shapes, r.first = true, nil, nil
+			return
+		}
+		r.first[key] = rareLine{n: n, text: strings.ToValidUTF8(string(clean), "\uFFFD")}
+	}
+}
+
+// lines returns the rare lines in line order, or none.
+func (r *rarity) lines() []rareLine {
+	if r.off || r.seen < minRareLines || len(r.shapes)*20 > r.seen {
+		return nil
+	}
+	var out []rareLine
+	for k, c := range r.shapes {
+		if c == 1 {
+			out = append(out, r.first[k])
+		}
+	}
+	if len(out) > maxRare {
+		return nil
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].n < out[j].n })
 	return out
 }

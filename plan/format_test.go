@@ -1,0 +1,125 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ctxhq/ctx/evidence"
+)
+
+// TestOneLineStatesWhatTheItemSays holds the one-line forms of issue 10's
+// findings: a diagnostic with no location names its program and keeps
+// "fatal error"; a package that failed as a whole says why; a run that
+// stopped early says so beside its counts.
+func TestOneLineStatesWhatTheItemSays(t *testing.T) {
+	for _, c := range []struct {
+		it   evidence.Item
+		want string
+	}{
+		{evidence.Item{Kind: evidence.KindDiagnostic, Tool: "cc1", Severity: evidence.SeverityError, Class: "fatal error", Message: "nosuch.c: No such file or directory"},
+			"cc1: fatal error: nosuch.c: No such file or directory"},
+		{evidence.Item{Kind: evidence.KindDiagnostic, Tool: "collect2", Severity: evidence.SeverityError, Message: "ld returned 1 exit status"},
+			"collect2: error: ld returned 1 exit status"},
+		{evidence.Item{Kind: evidence.KindDiagnostic, Severity: evidence.SeverityError, Message: "no input files"},
+			"error: no input files"},
+		{evidence.Item{Kind: evidence.KindSummary, Tool: "go test", Package: "example.com/m/gopanic", Outcome: evidence.OutcomeFail, Message: "panic: in goroutine",
+			Span: evidence.Span{Stream: "stdout", From: 2, To: 9}},
+			"go test example.com/m/gopanic: FAIL — panic: in goroutine [L2-9]"},
+		{evidence.Item{Kind: evidence.KindSummary, Tool: "pytest", Counts: map[string]int{"failed": 1, "passed": 736}, Attrs: map[string]string{"stopped": "stopping after 1 failures"}},
+			"pytest: 1 failed · 736 passed · stopped: stopping after 1 failures"},
+		{evidence.Item{Kind: evidence.KindTest, Package: "calc", Name: "tests::adds_wrong", Outcome: evidence.OutcomeFail, Class: "panic",
+			Message: "assertion `left == right` failed: two and two", Attrs: map[string]string{"left": "4", "right": "5"}},
+			"FAIL calc tests::adds_wrong — panic: assertion `left == right` failed: two and two (left: 4, right: 5)"},
+	} {
+		if got := oneLine(&c.it); got != c.want {
+			t.Errorf("oneLine = %q, want %q", got, c.want)
+		}
+	}
+}
+
+// TestReceiptCountsWhatWasEmitted builds an anomaly whose text is not what
+// the digest shows of its line: the receipt must not count it as shown, and
+// the digest must say which item is missing and where it is.
+func TestReceiptCountsWhatWasEmitted(t *testing.T) {
+	var out []string
+	for i := range 400 {
+		out = append(out, fmt.Sprintf("step %d of 400: copying shard %d", i+1, i))
+	}
+	g := &evidence.Graph{Profile: "text", Version: 1}
+	g.Add(evidence.Item{Kind: evidence.KindRegion, Name: "stdout", Why: "stream", Count: len(out), Span: evidence.Span{Stream: "stdout", From: 1, To: len(out)}})
+	// Line 2 is in the head the excerpt prints verbatim, but it does not say this.
+	g.Add(evidence.Item{Kind: evidence.KindAnomaly, Why: "error-text", Line: 2, Text: "error: disk full on /dev/sdb",
+		Span: evidence.Span{Stream: "stdout", From: 2, To: 2}})
+	g.Seal("run:0123456789ab")
+	_, d := render(t, g, lineSource{"stdout": out}, Inputs{Exit: 0, Status: "exited"})
+	if d.Coverage.RequiredUnrepresented != 1 {
+		t.Errorf("unrepresented required %d, want 1:\n%s", d.Coverage.RequiredUnrepresented, d.Text)
+	}
+	if !strings.Contains(string(d.Text), "! 1 REQUIRED items not shown with their identity and message: L2: error: disk full on /dev/sdb (run:0123456789ab#stdout:L2)") {
+		t.Errorf("the digest does not name the missing item:\n%s", d.Text)
+	}
+}
+
+// TestFindingsAreTheExplanation: a linter that fails on warnings (no REQUIRED
+// item) lists its findings; the digest must not repeat the output's tail
+// after them as if nothing had been itemised.
+func TestFindingsAreTheExplanation(t *testing.T) {
+	var out []string
+	g := &evidence.Graph{Profile: "diag", Version: 1}
+	for i := range 6 {
+		out = append(out, fmt.Sprintf("src/mod%d.py:%d:1: W0612 unused variable 'x%d'", i, i+1, i))
+		g.Add(evidence.Item{Kind: evidence.KindDiagnostic, Tool: "pylint", File: fmt.Sprintf("src/mod%d.py", i), Line: i + 1, Col: 1,
+			Severity: evidence.SeverityWarning, Code: "W0612", Message: fmt.Sprintf("unused variable 'x%d'", i),
+			Span: evidence.Span{Stream: "stdout", From: len(out), To: len(out)}})
+		for k := range 10 { // the tool's explanation of each finding
+			out = append(out, fmt.Sprintf("    note %d: a variable assigned and never read is usually a mistake or dead code", k))
+		}
+	}
+	g.Seal("run:0123456789ab")
+	p, d := render(t, g, lineSource{"stdout": out}, Inputs{Exit: 4, Status: "exited"})
+	if p.Outcome == "pass" {
+		t.Fatalf("outcome pass for exit 4")
+	}
+	if strings.Contains(string(d.Text), "no failure was itemised") {
+		t.Errorf("the findings are listed, yet the digest repeats the output's tail:\n%s", d.Text)
+	}
+	if !strings.Contains(string(d.Text), "unused variable 'x0'") {
+		t.Errorf("the findings are not listed:\n%s", d.Text)
+	}
+}
+
+// TestWholeMeansWhole: a one-line JSON result (gh --json) shown whole keeps
+// every byte; a long line in an excerpt is cut with a label naming its line.
+func TestWholeMeansWhole(t *testing.T) {
+	line := `[{"number":1,"title":"` + strings.Repeat("a long title ", 60) + `","state":"OPEN","author":{"login":"ada"}}]`
+	g := &evidence.Graph{Profile: "text", Version: 1}
+	g.Seal("run:0123456789ab")
+	p, d := render(t, g, lineSource{"stdout": {line}}, Inputs{Exit: 0, Status: "exited"})
+	if p.Mode != ModeWhole || !strings.Contains(string(d.Text), line) {
+		t.Errorf("mode %s: the line is not shown whole:\n%s", p.Mode, d.Text)
+	}
+
+	var out []string
+	for i := range 300 {
+		out = append(out, fmt.Sprintf("row %d ok", i))
+	}
+	out[0] = "header " + strings.Repeat("x", 500)
+	g = &evidence.Graph{Profile: "text", Version: 1}
+	g.Add(evidence.Item{Kind: evidence.KindRegion, Name: "stdout", Why: "stream", Count: len(out), Span: evidence.Span{Stream: "stdout", From: 1, To: len(out)}})
+	g.Seal("run:0123456789ab")
+	p, d = render(t, g, lineSource{"stdout": out}, Inputs{Exit: 0, Status: "exited"})
+	if p.Mode != ModeExcerpt {
+		t.Fatalf("mode %s, want excerpt", p.Mode)
+	}
+	if !strings.Contains(string(d.Text), "… [+267 B clipped: L1]") {
+		t.Errorf("the clipped line is not labelled with its line:\n%s", d.Text)
+	}
+	found := false
+	for _, l := range d.Coverage.Losses {
+		found = found || l.Code == "clipped"
+	}
+	if !found {
+		t.Errorf("the receipt lists no clipped loss: %+v", d.Coverage.Losses)
+	}
+}

@@ -1,0 +1,197 @@
+package receipts
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/shell"
+
+	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/evidence"
+)
+
+// realRuns discovers every real-run fixture in the repository: a directory
+// profiles/*/testdata/realrun/NAME holding cmd, exit, stdout and/or stderr
+// (profiles/gotest/testdata/realrun/README.md describes the convention).
+func realRuns(t testing.TB) []goldenCase {
+	t.Helper()
+	cmds, err := filepath.Glob(filepath.Join("..", "profiles", "*", "testdata", "realrun", "*", "cmd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []goldenCase
+	for _, cmd := range cmds {
+		dir := filepath.Dir(cmd)
+		line, err := os.ReadFile(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		argv, err := shell.Fields(strings.TrimSpace(string(line)), func(string) string { return "" })
+		if err != nil {
+			// Shell syntax (a pipeline, &&): it ran under sh -c.
+			argv = []string{"sh", "-c", strings.TrimSpace(string(line))}
+		}
+		if len(argv) == 0 {
+			t.Fatalf("%s: no command line", cmd)
+		}
+		exitText, err := os.ReadFile(filepath.Join(dir, "exit"))
+		if err != nil {
+			t.Fatalf("%s: every fixture records its exit status: %v", dir, err)
+		}
+		exit, err := strconv.Atoi(strings.TrimSpace(string(exitText)))
+		if err != nil {
+			t.Fatalf("%s/exit: %v", dir, err)
+		}
+		rel, _ := filepath.Rel(filepath.Join("..", "profiles"), dir)
+		c := goldenCase{name: filepath.ToSlash(rel), argv: argv, exit: exit}
+		for _, s := range []string{"stdout", "stderr"} {
+			p := filepath.Join(dir, s)
+			if _, err := os.Stat(p); err == nil {
+				p, _ = filepath.Rel(filepath.Join("..", "profiles"), p)
+				if s == "stdout" {
+					c.stdout = p
+				} else {
+					c.stderr = p
+				}
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// TestRealRunReceipts is the receipt property over every golden case and
+// every real-run fixture, at the first digest and at a reflex rerun: each
+// REQUIRED item's identity and message appear in the digest or its census, or
+// the receipt counts it unrepresented; no digest is larger than the output
+// beyond a one-line header; a failing run's digest states the failure.
+func TestRealRunReceipts(t *testing.T) {
+	cases := append(realRuns(t), goldenCases...)
+	if n := len(realRuns(t)); n < 40 {
+		t.Errorf("%d real-run fixtures; issue 10 asks for at least 40", n)
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			stdout, stderr := c.streams(t)
+			for _, level := range []int{0, 1} {
+				res := digest(t, t.TempDir(), c, stdout, stderr, Options{Level: level})
+				checkReceipt(t, c, res, stdout, stderr, level)
+			}
+		})
+	}
+}
+
+func checkReceipt(t *testing.T, c goldenCase, res *Result, stdout, stderr []byte, level int) {
+	t.Helper()
+	d := res.Digest
+	text := flat(string(d.Text))
+	census := flat(string(d.Census))
+	missing := 0
+	var names []string
+	for i := range res.Graph.Items {
+		it := &res.Graph.Items[i]
+		if res.Contract.ClassOf(it) != contract.Required {
+			continue
+		}
+		ok := true
+		for _, n := range mustShow(it) {
+			if !strings.Contains(text, n) && !strings.Contains(census, n) {
+				ok = false
+			}
+		}
+		if !ok {
+			missing++
+			names = append(names, fmt.Sprintf("%s %q %q", it.Kind, it.Name, it.Message))
+		}
+	}
+	if got := d.Coverage.RequiredUnrepresented; got < missing {
+		t.Errorf("level %d: %d REQUIRED items not shown but the receipt says unrepresented required %d: %s\n%s", level, missing, got, strings.Join(names, "; "), d.Text)
+	}
+	if d.Coverage.RequiredUnrepresented > 0 {
+		t.Errorf("level %d: unrepresented required %d: %s\n%s", level, d.Coverage.RequiredUnrepresented, strings.Join(names, "; "), d.Text)
+	}
+
+	raw := len(stdout) + len(stderr)
+	bin := bytes.IndexByte(stdout, 0) >= 0 || bytes.IndexByte(stderr, 0) >= 0
+	if res.Plan.Mode == "whole" {
+		// The output, a one-line header, stdout:/stderr: labels, and a
+		// line for each REQUIRED item the output does not spell out.
+		header, _, _ := bytes.Cut(d.Text, []byte("\n"))
+		slack := len(header) + 1 + len("stdout:\nstderr:\n")
+		for _, l := range strings.Split(string(d.Text), "\n") {
+			if strings.HasPrefix(l, "ctx: ") {
+				slack += len(l) + 1
+			}
+		}
+		if len(d.Text) > raw+slack {
+			t.Errorf("level %d: whole digest %d bytes for %d bytes of output", level, len(d.Text), raw)
+		}
+	} else if est := (len(d.Text) + 3) / 4; est > res.Plan.Budget+res.Plan.Budget/4+80 {
+		// Budgets bind every profile (the header and footer aside).
+		t.Errorf("level %d: digest ~%d tokens (%s), budget %d", level, est, res.Plan.Mode, res.Plan.Budget)
+	}
+	if res.Plan.Mode != "whole" && !bin {
+		if len(d.Text) >= raw || (len(d.Text)+3)/4 >= (raw+3)/4 {
+			t.Errorf("level %d: digest %d bytes (%s) is not smaller than the output, %d bytes", level, len(d.Text), res.Plan.Mode, raw)
+		}
+	}
+
+	if c.exit != 0 || res.Graph.Verdict == "fail" || res.Graph.Verdict == "error" {
+		if res.Plan.Outcome == "pass" {
+			t.Errorf("level %d: a failing run (exit %d, verdict %q) planned as a pass", level, c.exit, res.Graph.Verdict)
+		}
+		first, _, _ := strings.Cut(string(d.Text), "\n")
+		if second := strings.SplitN(string(d.Text), "\n", 3); len(second) > 1 {
+			first += " " + second[1]
+		}
+		if c.exit != 0 && !strings.Contains(first, fmt.Sprintf("exit %d", c.exit)) {
+			t.Errorf("level %d: the header does not state exit %d:\n%s", level, c.exit, d.Text)
+		}
+		if c.exit == 0 && !strings.Contains(strings.ToLower(string(d.Text)), "fail") {
+			t.Errorf("level %d: exit 0 but the tool reports failure, and the digest does not say so:\n%s", level, d.Text)
+		}
+	}
+}
+
+// mustShow is what a reader needs of a REQUIRED item: its identity and the
+// start of its message (first line, white space collapsed).
+func mustShow(it *evidence.Item) []string {
+	var out []string
+	add := func(s string) {
+		s = strings.TrimSpace(s)
+		s, _, _ = strings.Cut(s, "\n")
+		s = flat(s)
+		if len(s) > 40 {
+			s = strings.ToValidUTF8(s[:40], "")
+		}
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	switch it.Kind {
+	case evidence.KindTest:
+		name := it.Name
+		if i := strings.LastIndex(name, "::"); i >= 0 {
+			name = name[i+2:]
+		}
+		add(name)
+		add(it.Message)
+	case evidence.KindDiagnostic:
+		add(filepath.Base(it.File))
+		add(it.Message)
+	case evidence.KindSummary:
+		add(it.Message)
+	case evidence.KindAnomaly, evidence.KindRecord:
+		add(it.Text)
+	default:
+		add(it.File)
+	}
+	return out
+}
+
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
