@@ -23,7 +23,20 @@ type Options struct {
 	// template go to the overflow group. Zero or negative means
 	// DefaultMaxTemplates.
 	MaxTemplates int
+	// MergeValues is how many distinct constant words one position of
+	// otherwise equal templates must take before it is made a variable.
+	// Zero or negative means DefaultMergeValues; it is at most
+	// MaxMergeValues.
+	MergeValues int
 }
+
+// DefaultMergeValues is the merge threshold used when Options.MergeValues is
+// zero or negative.
+const DefaultMergeValues = 8
+
+// MaxMergeValues is the largest merge threshold a Miner accepts; larger
+// Options.MergeValues are clamped to it.
+const MaxMergeValues = 16
 
 // Template is one group of lines that share a template.
 type Template struct {
@@ -36,12 +49,9 @@ type Template struct {
 // Merging: a constant word that takes many values at one position, all
 // other tokens being equal, is a variable the token rules did not recognise
 // ("Invalid user alice from <*>"). Lines whose templates differ only at
-// position p form a family; when a family reaches mergeValues distinct
-// values it is merged into one group with a Wildcard at p.
+// position p form a family; when a family reaches Options.MergeValues
+// distinct values it is merged into one group with a Wildcard at p.
 const (
-	// mergeValues is how many distinct values a position needs before it
-	// is taken for a variable.
-	mergeValues = 8
 	// mergeContext is how many other constant words a template needs
 	// before one of its words may be generalised.
 	mergeContext = 3
@@ -67,6 +77,7 @@ const (
 // always produce the same ids and templates.
 type Miner struct {
 	max      int
+	mergeN   int32 // distinct values that make a position a variable
 	tok      tokenizer
 	index    map[string]int32 // template key → group id (not necessarily a representative)
 	groups   []group
@@ -98,7 +109,7 @@ type group struct {
 type family struct {
 	merged  int32 // representative once merged, else -1
 	n       int32
-	members [mergeValues]int32
+	members [MaxMergeValues]int32
 }
 
 type famHash struct {
@@ -113,11 +124,16 @@ type listEntry struct {
 
 // NewMiner returns an empty Miner.
 func NewMiner(opts Options) *Miner {
-	max := opts.MaxTemplates
-	if max <= 0 {
-		max = DefaultMaxTemplates
+	limit := opts.MaxTemplates
+	if limit <= 0 {
+		limit = DefaultMaxTemplates
 	}
-	return &Miner{max: max, index: make(map[string]int32), families: make(map[uint64]int32),
+	mergeN := opts.MergeValues
+	if mergeN <= 0 {
+		mergeN = DefaultMergeValues
+	}
+	mergeN = min(max(mergeN, 2), MaxMergeValues)
+	return &Miner{max: limit, mergeN: int32(mergeN), index: make(map[string]int32), families: make(map[uint64]int32),
 		general: make(map[uint64]int32), specific: make(map[uint64]int32)}
 }
 
@@ -179,7 +195,7 @@ func (m *Miner) Add(line []byte) int {
 		}
 		f.members[f.n] = id
 		f.n++
-		if f.n == mergeValues {
+		if f.n == m.mergeN {
 			m.merge(f, fh.pos)
 		}
 	}

@@ -116,15 +116,15 @@ func TestMinerMerge(t *testing.T) {
 	}
 	// Groups made before the merge keep their ids; later lines go straight
 	// to the merged group.
-	if ids[mergeValues-1] != mergeValues-1 || ids[mergeValues] != 0 {
+	if ids[DefaultMergeValues-1] != DefaultMergeValues-1 || ids[DefaultMergeValues] != 0 {
 		t.Errorf("ids = %v", ids)
 	}
 	got := m.Templates()
 	want := []Template{
 		{ID: 0, Text: "Invalid user <*> from <*> port <*>", Count: len(users), FirstLine: 1},
-		{ID: mergeValues, Text: "VM RUNNING (Lifecycle Event) for instance <*>", Count: 1, FirstLine: len(users) + 1},
-		{ID: mergeValues + 1, Text: "VM STOPPED (Lifecycle Event) for instance <*>", Count: 1, FirstLine: len(users) + 2},
-		{ID: mergeValues + 2, Text: "VM PAUSED (Lifecycle Event) for instance <*>", Count: 1, FirstLine: len(users) + 3},
+		{ID: DefaultMergeValues, Text: "VM RUNNING (Lifecycle Event) for instance <*>", Count: 1, FirstLine: len(users) + 1},
+		{ID: DefaultMergeValues + 1, Text: "VM STOPPED (Lifecycle Event) for instance <*>", Count: 1, FirstLine: len(users) + 2},
+		{ID: DefaultMergeValues + 2, Text: "VM PAUSED (Lifecycle Event) for instance <*>", Count: 1, FirstLine: len(users) + 3},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Templates() =\n%+v\nwant\n%+v", got, want)
@@ -256,7 +256,7 @@ func TestWriteTemplatesFinalTemplates(t *testing.T) {
 	}
 	in.WriteString("Overflow line one\nOverflow line two\n")
 	var out bytes.Buffer
-	if err := WriteTemplates(context.Background(), strings.NewReader(in.String()), &out, Options{MaxTemplates: mergeValues}); err != nil {
+	if err := WriteTemplates(context.Background(), strings.NewReader(in.String()), &out, Options{MaxTemplates: DefaultMergeValues}); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
