@@ -37,6 +37,7 @@ input is missing; 2 usage error; 125 the store is locked or damaged.`,
 		Example: `  ctx bench loghub --leave-out
   ctx bench corpus
   ctx bench needle --seed 7
+  ctx bench problems
   ctx bench digest build.log pytest.out
   ctx bench capture --size 256M
   ctx bench latency
@@ -47,6 +48,7 @@ input is missing; 2 usage error; 125 the store is locked or damaged.`,
 		benchLoghubCmd(ios, o),
 		benchCorpusCmd(ios, o),
 		benchNeedleCmd(ios, o),
+		benchProblemsCmd(ios, o),
 		benchDigestCmd(ios, o),
 		benchCaptureCmd(ios, o),
 		benchLatencyCmd(ios, o),
@@ -261,6 +263,39 @@ func benchNeedleCmd(ios *IO, o *benchOptions) *cobra.Command {
 	}
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed of the generated log")
 	c.Flags().IntVar(&lines, "lines", 20001, "lines in the log, the needle included")
+	return c
+}
+
+func benchProblemsCmd(ios *IO, o *benchOptions) *cobra.Command {
+	var seeds, perLog int
+	c := &cobra.Command{
+		Use:   "problems [--seeds N] [--per-log N]",
+		Short: "Recall of the logs profile on real logs with problem lines inserted",
+		Long: `Insert generated problem lines (failures as services, package managers,
+runtimes, databases, web servers and the kernel print them) into small real
+logs collected on a Debian machine (dpkg, apt, a web server, a JVM, a database
+server; embedded in ctx), and score the logs profile's anomalies: the share of
+inserted lines reported, and the share of ordinary lines flagged as problems
+(error level or failure phrasing; rare-template hints are counted apart).`,
+		Example: "  ctx bench problems\n  ctx bench problems --seeds 20",
+		Args:    exactArgs(0, "ctx bench problems [--seeds N] [--per-log N]"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if seeds < 1 || perLog < 1 {
+				return usagef("--seeds %d --per-log %d: want at least 1 of each", seeds, perLog)
+			}
+			res, err := bench.RunProblems(cmd.Context(), seeds, perLog)
+			if err != nil {
+				return err
+			}
+			r := bench.NewReceipt("problems", Version, map[string]any{"seeds": seeds, "per_log": perLog})
+			r.Finish(res,
+				gateOf("inserted problems found", res.Recall, 0.95, "", "higher"),
+				gateOf("ordinary lines flagged", res.FlagRate, 0.01, "", "lower"))
+			return finishBench(ios, o, r, res.WriteText)
+		},
+	}
+	c.Flags().IntVar(&seeds, "seeds", 5, "insert the problems this many times per log, each with its own seed")
+	c.Flags().IntVar(&perLog, "per-log", 20, "problem lines inserted into each log per seed")
 	return c
 }
 
