@@ -199,6 +199,7 @@ type SystemResult struct {
 	// With LoghubConfig.LeaveOut: the scores with the grid point chosen on
 	// the other systems alone (HeldOutMergeValues), never on this one.
 	HeldOutMergeValues int     `json:",omitempty"`
+	HeldOutKeyedValues int     `json:",omitempty"`
 	HeldOutContent     *Scores `json:",omitempty"`
 	HeldOutRaw         *Scores `json:",omitempty"`
 }
@@ -211,8 +212,8 @@ type LoghubReport struct {
 	// With LoghubConfig.LeaveOut, the means of the held-out scores.
 	LeaveOutContent *Scores `json:",omitempty"`
 	LeaveOutRaw     *Scores `json:",omitempty"`
-	// Grid is the merge thresholds leave-out chose among.
-	Grid []int `json:",omitempty"`
+	// Grid is the pairs of merge thresholds leave-out chose among.
+	Grid []GridPoint `json:",omitempty"`
 	// ContentLinesPerSec and RawLinesPerSec are all lines over all mining
 	// time with the shipped options, for each input.
 	ContentLinesPerSec float64
@@ -226,14 +227,26 @@ type LoghubConfig struct {
 	Dirs []string
 	// Options are the shipped miner options: the all-in score.
 	Options logs.Options
-	// LeaveOut also scores each system with the miner's one tunable
-	// threshold (Options.MergeValues) chosen from LeaveOutGrid by the mean
-	// GA on the other systems alone.
+	// LeaveOut also scores each system with the miner's tunable
+	// thresholds (Options.MergeValues and KeyedMergeValues) chosen from
+	// LeaveOutGrid by the mean GA on the other systems alone.
 	LeaveOut bool
 }
 
-// LeaveOutGrid are the merge thresholds leave-out chooses among.
-var LeaveOutGrid = []int{3, 4, 5, 6, 8, 10, 12, 16}
+// GridPoint is one choice of the miner's thresholds.
+type GridPoint struct {
+	MergeValues, KeyedMergeValues int
+}
+
+// LeaveOutGrid are the threshold pairs leave-out chooses among.
+var LeaveOutGrid = func() (g []GridPoint) {
+	for _, mv := range []int{3, 4, 5, 6, 8, 10, 12, 16} {
+		for _, kv := range []int{2, 3, 4, 6, 8} {
+			g = append(g, GridPoint{mv, kv})
+		}
+	}
+	return g
+}()
 
 // RunLoghub mines every system found under cfg.Dirs on its Content column
 // and on its raw lines, each with a fresh miner, and scores both against the
@@ -271,9 +284,9 @@ func RunLoghub(ctx context.Context, cfg LoghubConfig) (*LoghubReport, error) {
 		rTime += res.Raw.Elapsed
 		if cfg.LeaveOut {
 			var sc, sr []Scores
-			for _, mv := range LeaveOutGrid {
+			for _, gp := range LeaveOutGrid {
 				o := cfg.Options
-				o.MergeValues = mv
+				o.MergeValues, o.KeyedMergeValues = gp.MergeValues, gp.KeyedMergeValues
 				sc = append(sc, Mine(sys.Content, sys.Truth, o).Scores)
 				sr = append(sr, Mine(sys.Raw, sys.Truth, o).Scores)
 			}
@@ -294,7 +307,7 @@ func RunLoghub(ctx context.Context, cfg LoghubConfig) (*LoghubReport, error) {
 		for i := range rep.Systems {
 			g := chooseOnOthers(gridC, gridR, i)
 			s := &rep.Systems[i]
-			s.HeldOutMergeValues = LeaveOutGrid[g]
+			s.HeldOutMergeValues, s.HeldOutKeyedValues = LeaveOutGrid[g].MergeValues, LeaveOutGrid[g].KeyedMergeValues
 			s.HeldOutContent, s.HeldOutRaw = &gridC[i][g], &gridR[i][g]
 			hc, hr = append(hc, gridC[i][g]), append(hr, gridR[i][g])
 		}
@@ -310,8 +323,9 @@ func RunLoghub(ctx context.Context, cfg LoghubConfig) (*LoghubReport, error) {
 func chooseOnOthers(gridC, gridR [][]Scores, held int) int {
 	const eps = 1e-9
 	dist := func(g int) int {
-		d := LeaveOutGrid[g] - logs.DefaultMergeValues
-		return max(d, -d)
+		d := LeaveOutGrid[g].MergeValues - logs.DefaultMergeValues
+		e := LeaveOutGrid[g].KeyedMergeValues - logs.DefaultKeyedMergeValues
+		return max(d, -d) + max(e, -e)
 	}
 	best, bestScore := 0, -1.0
 	for g := range LeaveOutGrid {
@@ -348,7 +362,7 @@ func (r *LoghubReport) WriteText(w io.Writer) error {
 		fmt.Fprintln(tw)
 	}
 	for _, s := range r.Systems {
-		row(s.Name, s.Content.Scores, s.Raw.Scores, s.HeldOutContent, s.HeldOutRaw, fmt.Sprintf("merge at %d values", s.HeldOutMergeValues))
+		row(s.Name, s.Content.Scores, s.Raw.Scores, s.HeldOutContent, s.HeldOutRaw, fmt.Sprintf("merge at %d words, %d keyed", s.HeldOutMergeValues, s.HeldOutKeyedValues))
 	}
 	row("mean", r.MeanContent, r.MeanRaw, r.LeaveOutContent, r.LeaveOutRaw, "")
 	fmt.Fprintf(tw, "lines/s\t%.0f\t\t\t%.0f\t\t\n", r.ContentLinesPerSec, r.RawLinesPerSec)

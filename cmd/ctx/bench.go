@@ -150,7 +150,7 @@ the all-in mean (the shipped defaults).`,
 				names[i] = filepath.Base(d)
 			}
 			r := bench.NewReceipt("loghub", Version, map[string]any{"data": names, "leave_out": leaveOut,
-				"max_templates": logs.DefaultMaxTemplates, "merge_values": logs.DefaultMergeValues})
+				"max_templates": logs.DefaultMaxTemplates, "merge_values": logs.DefaultMergeValues, "keyed_merge_values": logs.DefaultKeyedMergeValues})
 			r.Corpus = map[string]string{}
 			for _, d := range dirs {
 				ds, _ := bench.DigestFiles(d, nil)

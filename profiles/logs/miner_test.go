@@ -312,3 +312,33 @@ func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 type errWriter struct{ err error }
 
 func (w errWriter) Write([]byte) (int, error) { return 0, w.err }
+
+// TestKeyedMerge checks that lines differing only in the word values of
+// "key=value" fields share a template once three such templates are seen,
+// with the keys kept, while two values stay apart.
+func TestKeyedMerge(t *testing.T) {
+	m := NewMiner(Options{})
+	lines := []string{
+		"acquire lock=1, flags=0x1, tag=AudioMix, name=audioserver, uid=1041, pid=3",
+		"acquire lock=2, flags=0x1, tag=ViewLock, name=systemui, uid=1000, pid=4",
+	}
+	a, b := m.Add([]byte(lines[0])), m.Add([]byte(lines[1]))
+	if a == b {
+		t.Fatalf("two templates merged already")
+	}
+	c := m.Add([]byte("acquire lock=3, flags=0x1, tag=RILJ, name=phone, uid=1001, pid=5"))
+	if m.Resolve(a) != m.Resolve(b) || m.Resolve(b) != m.Resolve(c) {
+		t.Fatalf("three templates not merged: %v", m.Templates())
+	}
+	tm, _ := m.Template(c)
+	if want := "acquire lock=<*>, flags=<*>, tag=<*>, name=<*>, uid=<*>, pid=<*>"; tm.Text != want {
+		t.Errorf("merged template %q, want %q", tm.Text, want)
+	}
+	if d := m.Add([]byte("acquire lock=9, flags=0x1, tag=Other, name=android, uid=1, pid=2")); m.Resolve(d) != m.Resolve(a) {
+		t.Errorf("a later line did not join the merged group")
+	}
+	// Another event with the same keys but another constant word stays apart.
+	if e := m.Add([]byte("release lock=9, flags=0x1, tag=Other, name=android, uid=1, pid=2")); m.Resolve(e) == m.Resolve(a) {
+		t.Errorf("release joined acquire")
+	}
+}
