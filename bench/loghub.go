@@ -215,7 +215,8 @@ type LoghubReport struct {
 	// Grid is the pairs of merge thresholds leave-out chose among.
 	Grid []GridPoint `json:",omitempty"`
 	// ContentLinesPerSec and RawLinesPerSec are all lines over all mining
-	// time with the shipped options, for each input.
+	// time with the shipped options, for each input (each system timed by
+	// its fastest of minePasses passes).
 	ContentLinesPerSec float64
 	RawLinesPerSec     float64
 }
@@ -287,8 +288,8 @@ func RunLoghub(ctx context.Context, cfg LoghubConfig) (*LoghubReport, error) {
 			for _, gp := range LeaveOutGrid {
 				o := cfg.Options
 				o.MergeValues, o.KeyedMergeValues = gp.MergeValues, gp.KeyedMergeValues
-				sc = append(sc, Mine(sys.Content, sys.Truth, o).Scores)
-				sr = append(sr, Mine(sys.Raw, sys.Truth, o).Scores)
+				sc = append(sc, mine(sys.Content, sys.Truth, o, 1).Scores)
+				sr = append(sr, mine(sys.Raw, sys.Truth, o, 1).Scores)
 			}
 			gridC, gridR = append(gridC, sc), append(gridR, sr)
 		}
@@ -369,9 +370,17 @@ func (r *LoghubReport) WriteText(w io.Writer) error {
 	return tw.Flush()
 }
 
+// minePasses is how many times Mine times the miner over the same lines.
+const minePasses = 5
+
 // Mine runs a fresh miner over lines, labels each line with its final
 // template and scores the labels against truth.
 func Mine(lines [][]byte, truth []string, opts logs.Options) MineResult {
+	return mine(lines, truth, opts, minePasses)
+}
+
+// mine is Mine with the number of timed passes.
+func mine(lines [][]byte, truth []string, opts logs.Options, passes int) MineResult {
 	m := logs.NewMiner(opts)
 	ids := make([]int, len(lines))
 	start := time.Now()
@@ -379,6 +388,16 @@ func Mine(lines [][]byte, truth []string, opts logs.Options) MineResult {
 		ids[i] = m.Add(l)
 	}
 	elapsed := time.Since(start)
+	// On a machine shared with other work one pass is noisy: the time is
+	// that of the fastest of minePasses passes, each with a fresh miner.
+	for p := 1; p < passes; p++ {
+		again := logs.NewMiner(opts)
+		start := time.Now()
+		for _, l := range lines {
+			again.Add(l)
+		}
+		elapsed = min(elapsed, time.Since(start))
+	}
 	pred := make([]string, len(lines))
 	for i, id := range ids {
 		pred[i] = strconv.Itoa(m.Resolve(id))
