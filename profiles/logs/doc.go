@@ -12,8 +12,9 @@
 //  1. Clean: ANSI escape sequences are dropped and control bytes (CR, tab,
 //     NUL) become spaces. Only the first 8 KiB of a line and its first 256
 //     tokens are examined; a longer line gets a trailing "<*>".
-//  2. Split at spaces and '|'. Each token has a core, without surrounding
-//     brackets, quotes and sentence punctuation.
+//  2. Split at spaces and '|', and after a ',' or ';' that starts another
+//     key=value or key:value pair ("size=12,name=db2"). Each token has a
+//     core, without surrounding brackets, quotes and sentence punctuation.
 //  3. Header: when a line starts with a timestamp (a clock, a date, a month
 //     name before a number or a long digit run, within its first three
 //     fields, after at most two short labels or a host or file name), the
@@ -131,8 +132,8 @@
 // written while looking at the seven loghub-2.0 dev systems, so leave-out
 // cannot hold them out: the honest test of those is systems never looked
 // at. Known gaps: word lists of varying length still give a template per
-// length; tokens joined by ',' without a space ("index:3,flag:x") are
-// classified whole; the header is recognised from the shapes of its fields
+// length; a lower-case word and a short number joined by ':' ("index:3")
+// is read as a host and port, so as a whole variable; the header is recognised from the shapes of its fields
 // (timestamp, level, tag) on each line, not learnt from the prefix the
 // lines of one log share.
 //
