@@ -17,8 +17,12 @@ import (
 	"github.com/ctxhq/ctx/profiles/logs"
 )
 
-// loghubDir is the shared loghub corpus, relative to this package.
-var loghubDir = filepath.Join("..", "..", "shared", "corpus", "loghub2k")
+// loghubDir is the shared loghub corpus, relative to this package, and
+// loghubOrigDir the two systems with original labels.
+var (
+	loghubDir     = filepath.Join("..", "..", "shared", "corpus", "loghub2k")
+	loghubOrigDir = filepath.Join("..", "..", "shared", "corpus", "loghub2k-orig")
+)
 
 var loghubDebug = flag.Bool("loghub.debug", false, "print the ground-truth groups the miner gets wrong")
 
@@ -55,9 +59,12 @@ func TestScore(t *testing.T) {
 }
 
 func TestLoadLoghubSystemErrors(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := LoadLoghubSystem(dir, "X"); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("missing files: err = %v", err)
+	dir := filepath.Join(t.TempDir(), "X")
+	if _, err := LoadLoghubSystem(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing folder: err = %v", err)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
 	}
 	write := func(name, data string) {
 		t.Helper()
@@ -66,23 +73,64 @@ func TestLoadLoghubSystemErrors(t *testing.T) {
 		}
 	}
 	write("X_2k.log", "a 1\r\nb 2\r\n")
+	if _, err := LoadLoghubSystem(dir); !errors.Is(err, ErrLoghubData) {
+		t.Errorf("no csv: err = %v, want ErrLoghubData", err)
+	}
+	if _, err := FindLoghubSystems(filepath.Dir(dir)); !errors.Is(err, ErrLoghubData) {
+		t.Errorf("find with no system: err = %v, want ErrLoghubData", err)
+	}
 	for _, csv := range []string{
 		"LineId,Content\n1,a 1\n2,b 2\n",                           // no EventTemplate
 		"LineId,Content,EventTemplate\n1,a 1,a <*>\n",              // too few rows
 		"LineId,Content,EventTemplate\n2,a 1,a <*>\n1,b 2,b <*>\n", // out of order
 	} {
 		write("X_2k.log_structured_corrected.csv", csv)
-		if _, err := LoadLoghubSystem(dir, "X"); !errors.Is(err, ErrLoghubData) {
+		if _, err := LoadLoghubSystem(dir); !errors.Is(err, ErrLoghubData) {
 			t.Errorf("csv %q: err = %v, want ErrLoghubData", csv, err)
 		}
 	}
 	write("X_2k.log_structured_corrected.csv", "LineId,Content,EventTemplate\n1,a 1,a <*>\n2,\"b 2\",b <*>\n")
-	sys, err := LoadLoghubSystem(dir, "X")
+	// An original structured file beside the corrected one is ignored.
+	write("X_2k.log_structured.csv", "LineId,Content,EventTemplate\n1,a 1,x\n2,b 2,x\n")
+	sys, err := LoadLoghubSystem(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sys.Raw) != 2 || string(sys.Raw[1]) != "b 2\r" || string(sys.Content[1]) != "b 2" || sys.Truth[0] != "a <*>" {
+	if sys.Name != "X" || len(sys.Raw) != 2 || string(sys.Raw[1]) != "b 2\r" || string(sys.Content[1]) != "b 2" || sys.Truth[0] != "a <*>" {
 		t.Errorf("loaded %+v", sys)
+	}
+	// Any name will do, and a second log is ambiguous.
+	found, err := FindLoghubSystems(filepath.Dir(dir))
+	if err != nil || len(found) != 1 || found[0] != dir {
+		t.Errorf("FindLoghubSystems = %v, %v; want [%s]", found, err, dir)
+	}
+	if found, err := FindLoghubSystems(dir); err != nil || len(found) != 1 {
+		t.Errorf("FindLoghubSystems(system folder) = %v, %v", found, err)
+	}
+	write("other.log", "c 3\n")
+	if _, err := LoadLoghubSystem(dir); !errors.Is(err, ErrLoghubData) {
+		t.Errorf("two logs: err = %v, want ErrLoghubData", err)
+	}
+}
+
+// TestChooseOnOthers checks that leave-out never looks at the held-out
+// system: its own scores cannot change the choice made for it.
+func TestChooseOnOthers(t *testing.T) {
+	n := len(LeaveOutGrid)
+	mk := func(best int) []Scores {
+		s := make([]Scores, n)
+		s[best].GA = 1
+		return s
+	}
+	// Systems 0 and 1 are best at point 2; system 2 is best at point 5.
+	gc := [][]Scores{mk(2), mk(2), mk(5)}
+	gr := [][]Scores{mk(2), mk(2), mk(5)}
+	if g := chooseOnOthers(gc, gr, 2); g != 2 {
+		t.Errorf("held out 2: chose %d, want 2 (what the others prefer)", g)
+	}
+	gc[2], gr[2] = mk(2), mk(2)
+	if g := chooseOnOthers(gc, gr, 2); g != 2 {
+		t.Errorf("held out 2 changed: chose %d, want 2 still", g)
 	}
 }
 
@@ -92,7 +140,7 @@ func TestLoghub(t *testing.T) {
 	if _, err := os.Stat(loghubDir); err != nil {
 		t.Skipf("loghub corpus not available: %v", err)
 	}
-	rep, err := RunLoghub(context.Background(), loghubDir, logs.Options{})
+	rep, err := RunLoghub(context.Background(), LoghubConfig{Dirs: []string{loghubDir}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,8 +149,8 @@ func TestLoghub(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("loghub 2k, corrected labels:\n%s", b.String())
-	if len(rep.Systems) != len(LoghubSystems) {
-		t.Fatalf("%d systems scored, want %d", len(rep.Systems), len(LoghubSystems))
+	if len(rep.Systems) != 7 {
+		t.Fatalf("%d systems scored, want 7", len(rep.Systems))
 	}
 	if rep.MeanContent.GA < 0.95 {
 		t.Errorf("mean GA on Content = %.4f, want ≥ 0.95", rep.MeanContent.GA)
@@ -119,11 +167,16 @@ func TestLoghubTerminalNoise(t *testing.T) {
 	if _, err := os.Stat(loghubDir); err != nil {
 		t.Skipf("loghub corpus not available: %v", err)
 	}
-	for _, name := range LoghubSystems {
-		sys, err := LoadLoghubSystem(filepath.Join(loghubDir, name), name)
+	paths, err := FindLoghubSystems(loghubDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		sys, err := LoadLoghubSystem(p)
 		if err != nil {
 			t.Fatal(err)
 		}
+		name := sys.Name
 		clean, noisy := logs.NewMiner(logs.Options{}), logs.NewMiner(logs.Options{})
 		for i, l := range sys.Raw {
 			l = []byte(strings.TrimSuffix(string(l), "\r"))
@@ -142,7 +195,7 @@ func TestLoghubTerminalNoise(t *testing.T) {
 func TestRunLoghubCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := RunLoghub(ctx, loghubDir, logs.Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := RunLoghub(ctx, LoghubConfig{Dirs: []string{loghubDir}}); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
 }
@@ -156,7 +209,7 @@ func BenchmarkLoghub(b *testing.B) {
 	var rep *LoghubReport
 	for i := 0; i < b.N; i++ {
 		var err error
-		if rep, err = RunLoghub(context.Background(), loghubDir, logs.Options{}); err != nil {
+		if rep, err = RunLoghub(context.Background(), LoghubConfig{Dirs: []string{loghubDir, loghubOrigDir}}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -173,11 +226,16 @@ func TestLoghubDebug(t *testing.T) {
 	if !*loghubDebug {
 		t.Skip("run with -loghub.debug")
 	}
-	for _, name := range LoghubSystems {
-		sys, err := LoadLoghubSystem(filepath.Join(loghubDir, name), name)
+	paths, err := FindLoghubSystems(loghubDir, loghubOrigDir)
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, p := range paths {
+		sys, err := LoadLoghubSystem(p)
 		if err != nil {
-			t.Skip(err)
+			t.Fatal(err)
 		}
+		name := sys.Name
 		for _, in := range []struct {
 			label string
 			lines [][]byte

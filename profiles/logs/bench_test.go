@@ -15,13 +15,21 @@ var loghubDir = filepath.Join("..", "..", "..", "shared", "corpus", "loghub2k")
 // loghubAvailable reports whether the loghub corpus can be read.
 func loghubAvailable() (os.FileInfo, error) { return os.Stat(loghubDir) }
 
-// loghubRaw returns the raw lines of every loghub system, concatenated, or
-// skips the test when the corpus is absent.
+// loghubRaw returns the raw lines of every loghub system (the seven of
+// loghub2k and the two of loghub2k-orig), concatenated, or skips the test
+// when the corpus is absent.
 func loghubRaw(tb testing.TB) [][]byte {
 	tb.Helper()
 	var lines [][]byte
-	for _, name := range []string{"Apache", "BGL", "HDFS", "Hadoop", "HealthApp", "OpenStack", "Proxifier"} {
-		data, err := os.ReadFile(filepath.Join(loghubDir, name, name+"_2k.log"))
+	orig := filepath.Join(loghubDir, "..", "loghub2k-orig")
+	for _, path := range []string{
+		filepath.Join(loghubDir, "Apache", "Apache_2k.log"), filepath.Join(loghubDir, "BGL", "BGL_2k.log"),
+		filepath.Join(loghubDir, "HDFS", "HDFS_2k.log"), filepath.Join(loghubDir, "Hadoop", "Hadoop_2k.log"),
+		filepath.Join(loghubDir, "HealthApp", "HealthApp_2k.log"), filepath.Join(loghubDir, "OpenStack", "OpenStack_2k.log"),
+		filepath.Join(loghubDir, "Proxifier", "Proxifier_2k.log"),
+		filepath.Join(orig, "Android", "Android_2k.log"), filepath.Join(orig, "Windows", "Windows_2k.log"),
+	} {
+		data, err := os.ReadFile(path)
 		if err != nil {
 			tb.Skipf("loghub corpus not available: %v", err)
 		}
@@ -30,7 +38,7 @@ func loghubRaw(tb testing.TB) [][]byte {
 	return lines
 }
 
-// BenchmarkMinerLoghubRaw measures one-core throughput on the 14,000 raw
+// BenchmarkMinerLoghubRaw measures one-core throughput on the 18,000 raw
 // loghub lines, each pass with a fresh Miner. It reports lines/s over all
 // passes and lines/s-best for the fastest pass, which is the figure to read
 // on a machine shared with other work.

@@ -24,6 +24,8 @@ func FuzzMiner(f *testing.F) {
 		"u1 a b c d\nu2 a b c d\nu3 a b c d\nu4 a b c d\nua a b c d\nub a b c d\nuc a b c d\nud a b c d\nue a b c d",
 		"job fbaaafda ran on a b\njob 3fa9c1e2 ran on a b\njob (kQzTbW) ran on a b\njob (3f) ran on a b\n" +
 			"Registering class org.x.Y for class org.x.Z\nRegistering class org.x.Y2 for class org.x.Z2",
+		"go lock=1, tag=p, name=q, uid=2 now\ngo lock=2, tag=r, name=s, uid=3 now\ngo lock=3, tag=t, name=u, uid=4 now\ngo lock=4, tag=p=, name==",
+		"npm ERR! x\n0 errors\nerrors=0\nFooException: Failed to Connection refused core dumped",
 	} {
 		f.Add([]byte(s))
 	}
@@ -32,6 +34,9 @@ func FuzzMiner(f *testing.F) {
 		m1, m2 := NewMiner(Options{MaxTemplates: 16}), NewMiner(Options{MaxTemplates: 16})
 		next := 0
 		for _, l := range lines {
+			if failure(l) != failure(bytes.Clone(l)) || lineWhy(l) != lineWhy(bytes.Clone(l)) {
+				t.Fatalf("failure is not deterministic on %q", l)
+			}
 			id := m1.Add(l)
 			if id2 := m2.Add(l); id2 != id {
 				t.Fatalf("miners disagree on %q: %d and %d", l, id, id2)

@@ -23,7 +23,28 @@ type Options struct {
 	// template go to the overflow group. Zero or negative means
 	// DefaultMaxTemplates.
 	MaxTemplates int
+	// MergeValues is how many distinct constant words one position of
+	// otherwise equal templates must take before it is made a variable.
+	// Zero or negative means DefaultMergeValues; it is at most
+	// MaxMergeValues.
+	MergeValues int
+	// KeyedMergeValues is how many templates that differ only in the word
+	// values of "key=value" fields make those values variables. Zero or
+	// negative means DefaultKeyedMergeValues; it is at most MaxMergeValues.
+	KeyedMergeValues int
 }
+
+// DefaultKeyedMergeValues is the keyed merge threshold used when
+// Options.KeyedMergeValues is zero or negative.
+const DefaultKeyedMergeValues = 3
+
+// DefaultMergeValues is the merge threshold used when Options.MergeValues is
+// zero or negative.
+const DefaultMergeValues = 8
+
+// MaxMergeValues is the largest merge threshold a Miner accepts; larger
+// Options.MergeValues are clamped to it.
+const MaxMergeValues = 16
 
 // Template is one group of lines that share a template.
 type Template struct {
@@ -36,12 +57,9 @@ type Template struct {
 // Merging: a constant word that takes many values at one position, all
 // other tokens being equal, is a variable the token rules did not recognise
 // ("Invalid user alice from <*>"). Lines whose templates differ only at
-// position p form a family; when a family reaches mergeValues distinct
-// values it is merged into one group with a Wildcard at p.
+// position p form a family; when a family reaches Options.MergeValues
+// distinct values it is merged into one group with a Wildcard at p.
 const (
-	// mergeValues is how many distinct values a position needs before it
-	// is taken for a variable.
-	mergeValues = 8
 	// mergeContext is how many other constant words a template needs
 	// before one of its words may be generalised.
 	mergeContext = 3
@@ -67,6 +85,8 @@ const (
 // always produce the same ids and templates.
 type Miner struct {
 	max      int
+	mergeN   int32 // distinct values that make a position a variable
+	keyedN   int32 // templates that make differing key=value words variables
 	tok      tokenizer
 	index    map[string]int32 // template key → group id (not necessarily a representative)
 	groups   []group
@@ -98,7 +118,7 @@ type group struct {
 type family struct {
 	merged  int32 // representative once merged, else -1
 	n       int32
-	members [mergeValues]int32
+	members [MaxMergeValues]int32
 }
 
 type famHash struct {
@@ -113,11 +133,21 @@ type listEntry struct {
 
 // NewMiner returns an empty Miner.
 func NewMiner(opts Options) *Miner {
-	max := opts.MaxTemplates
-	if max <= 0 {
-		max = DefaultMaxTemplates
+	limit := opts.MaxTemplates
+	if limit <= 0 {
+		limit = DefaultMaxTemplates
 	}
-	return &Miner{max: max, index: make(map[string]int32), families: make(map[uint64]int32),
+	mergeN := opts.MergeValues
+	if mergeN <= 0 {
+		mergeN = DefaultMergeValues
+	}
+	mergeN = min(max(mergeN, 2), MaxMergeValues)
+	keyedN := opts.KeyedMergeValues
+	if keyedN <= 0 {
+		keyedN = DefaultKeyedMergeValues
+	}
+	keyedN = min(max(keyedN, 2), MaxMergeValues)
+	return &Miner{max: limit, mergeN: int32(mergeN), keyedN: int32(keyedN), index: make(map[string]int32), families: make(map[uint64]int32),
 		general: make(map[uint64]int32), specific: make(map[uint64]int32)}
 }
 
@@ -141,6 +171,10 @@ func (m *Miner) Add(line []byte) int {
 		if fi, ok := m.families[fh.hash]; ok && m.fams[fi].merged >= 0 {
 			return m.join(k, m.fams[fi].merged)
 		}
+	}
+	kh := m.keyedHash()
+	if fi, ok := m.families[kh]; ok && kh != 0 && m.fams[fi].merged >= 0 {
+		return m.join(k, m.fams[fi].merged)
 	}
 	m.skeletons()
 	for _, h := range m.skel {
@@ -167,26 +201,36 @@ func (m *Miner) Add(line []byte) int {
 		m.push(m.specific, h, id)
 	}
 	for _, fh := range m.hash {
-		fi, ok := m.families[fh.hash]
-		if !ok {
-			fi = int32(len(m.fams))
-			m.fams = append(m.fams, family{merged: -1})
-			m.families[fh.hash] = fi
-		}
-		f := &m.fams[fi]
-		if f.merged >= 0 {
-			continue
-		}
-		f.members[f.n] = id
-		f.n++
-		if f.n == mergeValues {
-			m.merge(f, fh.pos)
-		}
+		m.joinFamily(fh.hash, id, fh.pos, m.mergeN)
+	}
+	if kh != 0 && m.find(id) == id {
+		m.joinFamily(kh, id, -1, m.keyedN)
 	}
 	if m.find(id) == id { // else merge has seen to it
 		m.absorb(id, wh)
 	}
 	return int(id)
+}
+
+// joinFamily adds the new group id to the family under hash h, and merges
+// the family when it reaches n members, generalising position pos (-1 for
+// none beyond the positions where the members differ).
+func (m *Miner) joinFamily(h uint64, id int32, pos int, n int32) {
+	fi, ok := m.families[h]
+	if !ok {
+		fi = int32(len(m.fams))
+		m.fams = append(m.fams, family{merged: -1})
+		m.families[h] = fi
+	}
+	f := &m.fams[fi]
+	if f.merged >= 0 {
+		return
+	}
+	f.members[f.n] = id
+	f.n++
+	if f.n == n {
+		m.merge(f, pos)
+	}
 }
 
 // join adds a line with the new key k to the group that holds id, and
@@ -317,7 +361,7 @@ func (m *Miner) merge(f *family, pos int) {
 		generalise(rg.elems, g.elems)
 		g.elems = nil
 	}
-	if pos < len(rg.elems) {
+	if pos >= 0 && pos < len(rg.elems) {
 		rg.elems[pos] = wildcardElem(rg.elems[pos])
 	}
 	k := strings.Join(rg.elems, "")
@@ -338,10 +382,95 @@ func generalise(dst, src []string) {
 		return
 	}
 	for i := range dst {
-		if dst[i] != src[i] {
-			dst[i] = wildcardElem(dst[i])
+		if dst[i] == src[i] {
+			continue
+		}
+		if k := keyLen(dst[i]); k > 0 && k == keyLen(src[i]) && dst[i][:k] == src[i][:k] {
+			// The key and trailing punctuation stay: "name=<*>,".
+			v, o := dst[i], src[i]
+			if strings.Contains(v, Wildcard) {
+				v, o = o, v
+			}
+			j := len(v)
+			for j > k && isTrailPunct(v[j-1]) {
+				j--
+			}
+			suf := v[j:]
+			if !strings.HasSuffix(o, suf) {
+				suf = ""
+			}
+			dst[i] = dst[i][:k] + Wildcard + suf
+			continue
+		}
+		dst[i] = wildcardElem(dst[i])
+	}
+}
+
+// contextElem reports whether a key element of kind k tells templates
+// apart as a constant word does: a constant with a letter, or a
+// "key=<*>" whose key is constant.
+func contextElem(k uint8, e string) bool {
+	return k == wordElem || k == wildElem && keyLen(e) > 0
+}
+
+// keyLen returns the length of the separator, key and '=' of a key element
+// "key=value" (an identifier key, a value of at least one byte), or 0.
+func keyLen(e string) int {
+	i := 0
+	for i < len(e) && (e[i] == ' ' || e[i] == '|') {
+		i++
+	}
+	if i == len(e) || !isLetter(e[i]) {
+		return 0
+	}
+	for j := i; j < len(e); j++ {
+		switch c := e[j]; {
+		case c == '=':
+			if j+1 == len(e) {
+				return 0
+			}
+			return j + 1
+		case isAlnum(c) || c == '_' || c == '.' || c == '-':
+		default:
+			return 0
 		}
 	}
+	return 0
+}
+
+// keyedHash returns the hash of the new key, as familyHashes left it, with
+// the value of every "key=value" element whose value is a constant word
+// blanked (the key kept), or 0 when it has no such element or does not take
+// part in merging.
+func (m *Miner) keyedHash() uint64 {
+	if len(m.kinds) == 0 {
+		return 0
+	}
+	var h uint64
+	keyed := false
+	for i, e := range m.elems {
+		if m.kinds[i] == wordElem {
+			if k := keyLen(e); k > 0 && hasLetterString(e[k:]) {
+				keyed = true
+				h += mix64(elemTerm(i, e[:k]) ^ 0x5bd1e9955bd1e995)
+				continue
+			}
+		}
+		h += m.terms[i]
+	}
+	if !keyed {
+		return 0
+	}
+	return mix64(h + uint64(len(m.elems))*0x27d4eb2f165667c5)
+}
+
+func hasLetterString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isLetter(s[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // wildcardElem returns e with its text replaced by a Wildcard, keeping its
@@ -413,7 +542,7 @@ func (m *Miner) familyHashes(key string) {
 	var sum uint64
 	for i, e := range elems {
 		k := elemKind(e)
-		if k == wordElem {
+		if contextElem(k, e) {
 			words++
 		}
 		t := elemTerm(i, e)
@@ -439,8 +568,8 @@ func (m *Miner) familyHashes(key string) {
 func (m *Miner) skeletons() {
 	m.skel = m.skel[:0]
 	words := 0
-	for _, k := range m.kinds {
-		if k == wordElem {
+	for i, k := range m.kinds {
+		if contextElem(k, m.elems[i]) {
 			words++
 		}
 	}
@@ -485,13 +614,13 @@ func (m *Miner) keySkeleton() uint64 {
 	wilds, words := 0, 0
 	var h uint64
 	for i, k := range m.kinds {
-		switch k {
-		case wildElem:
+		if contextElem(k, m.elems[i]) {
+			words++
+		}
+		if k == wildElem {
 			wilds++
 			h += blankTerm(i)
 			continue
-		case wordElem:
-			words++
 		}
 		h += m.terms[i]
 	}
@@ -512,13 +641,14 @@ func wildSkeleton(elems []string) uint64 {
 	wilds, words := 0, 0
 	var h uint64
 	for i, e := range elems {
-		switch elemKind(e) {
-		case wildElem:
+		k := elemKind(e)
+		if contextElem(k, e) {
+			words++
+		}
+		if k == wildElem {
 			wilds++
 			h += blankTerm(i)
 			continue
-		case wordElem:
-			words++
 		}
 		h += elemTerm(i, e)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -83,8 +84,8 @@ func TestMinerCapMemory(t *testing.T) {
 	if len(m.index) > indexFactor*max {
 		t.Errorf("%d index keys past a bound of %d", len(m.index), indexFactor*max)
 	}
-	if len(m.fams) > maxMergeElems*max {
-		t.Errorf("%d families past a bound of %d", len(m.fams), maxMergeElems*max)
+	if len(m.fams) > (maxMergeElems+1)*max {
+		t.Errorf("%d families past a bound of %d", len(m.fams), (maxMergeElems+1)*max)
 	}
 	if m.Overflow() == 0 {
 		t.Error("no overflow counted")
@@ -116,15 +117,15 @@ func TestMinerMerge(t *testing.T) {
 	}
 	// Groups made before the merge keep their ids; later lines go straight
 	// to the merged group.
-	if ids[mergeValues-1] != mergeValues-1 || ids[mergeValues] != 0 {
+	if ids[DefaultMergeValues-1] != DefaultMergeValues-1 || ids[DefaultMergeValues] != 0 {
 		t.Errorf("ids = %v", ids)
 	}
 	got := m.Templates()
 	want := []Template{
 		{ID: 0, Text: "Invalid user <*> from <*> port <*>", Count: len(users), FirstLine: 1},
-		{ID: mergeValues, Text: "VM RUNNING (Lifecycle Event) for instance <*>", Count: 1, FirstLine: len(users) + 1},
-		{ID: mergeValues + 1, Text: "VM STOPPED (Lifecycle Event) for instance <*>", Count: 1, FirstLine: len(users) + 2},
-		{ID: mergeValues + 2, Text: "VM PAUSED (Lifecycle Event) for instance <*>", Count: 1, FirstLine: len(users) + 3},
+		{ID: DefaultMergeValues, Text: "VM RUNNING (Lifecycle Event) for instance <*>", Count: 1, FirstLine: len(users) + 1},
+		{ID: DefaultMergeValues + 1, Text: "VM STOPPED (Lifecycle Event) for instance <*>", Count: 1, FirstLine: len(users) + 2},
+		{ID: DefaultMergeValues + 2, Text: "VM PAUSED (Lifecycle Event) for instance <*>", Count: 1, FirstLine: len(users) + 3},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Templates() =\n%+v\nwant\n%+v", got, want)
@@ -256,7 +257,7 @@ func TestWriteTemplatesFinalTemplates(t *testing.T) {
 	}
 	in.WriteString("Overflow line one\nOverflow line two\n")
 	var out bytes.Buffer
-	if err := WriteTemplates(context.Background(), strings.NewReader(in.String()), &out, Options{MaxTemplates: mergeValues}); err != nil {
+	if err := WriteTemplates(context.Background(), strings.NewReader(in.String()), &out, Options{MaxTemplates: DefaultMergeValues}); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
@@ -312,3 +313,69 @@ func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 type errWriter struct{ err error }
 
 func (w errWriter) Write([]byte) (int, error) { return 0, w.err }
+
+// TestKeyedMerge checks that lines differing only in the word values of
+// "key=value" fields share a template once three such templates are seen,
+// with the keys kept, while two values stay apart.
+func TestKeyedMerge(t *testing.T) {
+	m := NewMiner(Options{})
+	lines := []string{
+		"acquire lock=1, flags=0x1, tag=AudioMix, name=audioserver, uid=1041, pid=3",
+		"acquire lock=2, flags=0x1, tag=ViewLock, name=systemui, uid=1000, pid=4",
+	}
+	a, b := m.Add([]byte(lines[0])), m.Add([]byte(lines[1]))
+	if a == b {
+		t.Fatalf("two templates merged already")
+	}
+	c := m.Add([]byte("acquire lock=3, flags=0x1, tag=RILJ, name=phone, uid=1001, pid=5"))
+	if m.Resolve(a) != m.Resolve(b) || m.Resolve(b) != m.Resolve(c) {
+		t.Fatalf("three templates not merged: %v", m.Templates())
+	}
+	tm, _ := m.Template(c)
+	if want := "acquire lock=<*>, flags=<*>, tag=<*>, name=<*>, uid=<*>, pid=<*>"; tm.Text != want {
+		t.Errorf("merged template %q, want %q", tm.Text, want)
+	}
+	if d := m.Add([]byte("acquire lock=9, flags=0x1, tag=Other, name=android, uid=1, pid=2")); m.Resolve(d) != m.Resolve(a) {
+		t.Errorf("a later line did not join the merged group")
+	}
+	// Another event with the same keys but another constant word stays apart.
+	if e := m.Add([]byte("release lock=9, flags=0x1, tag=Other, name=android, uid=1, pid=2")); m.Resolve(e) == m.Resolve(a) {
+		t.Errorf("release joined acquire")
+	}
+}
+
+// TestMinerMillionDistinct feeds a million distinct lines (each a template
+// of its own: ids without digits, key=value words, and words that vary) to
+// a Miner with the default cap, and checks the heap it holds stays bounded
+// (a tenth as many under the race detector).
+func TestMinerMillionDistinct(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a million lines")
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	n := 1_000_000
+	if raceEnabled {
+		n = 100_000
+	}
+	m := NewMiner(Options{})
+	var b []byte
+	for i := 0; i < n; i++ {
+		b = b[:0]
+		b = fmt.Appendf(b, "2024-05-01 12:00:00 INFO worker %s started job kind=%s for tenant %s",
+			letters(i), letters(i/7), letters(i*31))
+		m.Add(b)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("%d templates, %d overflow lines, heap grew %d KB", len(m.Templates()), m.Overflow(), grown>>10)
+	if len(m.groups) > DefaultMaxTemplates {
+		t.Errorf("%d groups past the cap", len(m.groups))
+	}
+	if grown > 64<<20 {
+		t.Errorf("heap grew %d MB over a million distinct lines, want ≤ 64 MB", grown>>20)
+	}
+	runtime.KeepAlive(m)
+}

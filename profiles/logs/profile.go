@@ -120,7 +120,15 @@ type tmplInfo struct {
 	errText   string
 	errCount  int
 	warnCount int
+	// lines phrased as a failure, at no error level
+	failFirst int
+	failText  string
+	failCount int
 }
+
+// maxOverflowItems bounds the anomalies reported for lines past the
+// template cap; the rest are counted.
+const maxOverflowItems = 100
 
 // Parse mines every line of each stream.
 func Parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
@@ -144,10 +152,39 @@ func parseStream(ctx context.Context, g *evidence.Graph, st evidence.Stream) err
 	defer r.Close()
 	m := NewMiner(Options{})
 	info := map[int]*tmplInfo{}
-	var errLines, warnLines int
+	var errLines, warnLines, failLines int
+	var overflowItems []evidence.Item
+	overflowDropped := 0
 	err = lines.Scan(ctx, r, func(n int, line []byte, long bool) error {
 		id := m.Add(line)
+		clean := lines.Clean(line)
+		lvl := level(clean)
+		why := lineWhy(clean)
+		switch {
+		case lvl == "error":
+			errLines++
+		case lvl == "warning":
+			warnLines++
+		}
+		if why == WhyFailure {
+			failLines++
+		}
 		if id == OverflowID {
+			// Past the template cap a line has no group, but it is still
+			// checked, and reported on its own.
+			if why == "" {
+				return nil
+			}
+			if len(overflowItems) == maxOverflowItems {
+				overflowDropped++
+				return nil
+			}
+			sev := evidence.SeverityError
+			if why == WhyFailure {
+				sev = evidence.SeverityWarning
+			}
+			overflowItems = append(overflowItems, evidence.Item{Kind: evidence.KindAnomaly, Why: why, Line: n,
+				Text: clipText(line), Count: 1, Severity: sev, Span: evidence.Span{Stream: st.Name, From: n, To: n}})
 			return nil
 		}
 		in := info[id]
@@ -155,16 +192,20 @@ func parseStream(ctx context.Context, g *evidence.Graph, st evidence.Stream) err
 			in = &tmplInfo{firstText: clipText(line)}
 			info[id] = in
 		}
-		switch level(lines.Clean(line)) {
-		case "error":
-			errLines++
+		switch {
+		case lvl == "error":
 			in.errCount++
 			if in.errFirst == 0 {
 				in.errFirst, in.errText = n, clipText(line)
 			}
-		case "warning":
-			warnLines++
+		case lvl == "warning":
 			in.warnCount++
+		}
+		if why == WhyFailure {
+			in.failCount++
+			if in.failFirst == 0 {
+				in.failFirst, in.failText = n, clipText(line)
+			}
 		}
 		return nil
 	})
@@ -192,6 +233,10 @@ func parseStream(ctx context.Context, g *evidence.Graph, st evidence.Stream) err
 		if in.errFirst > 0 && (rep.errFirst == 0 || in.errFirst < rep.errFirst) {
 			rep.errFirst, rep.errText = in.errFirst, in.errText
 		}
+		rep.failCount += in.failCount
+		if in.failFirst > 0 && (rep.failFirst == 0 || in.failFirst < rep.failFirst) {
+			rep.failFirst, rep.failText = in.failFirst, in.failText
+		}
 	}
 	total := m.Lines()
 	singletons := 0
@@ -200,7 +245,7 @@ func parseStream(ctx context.Context, g *evidence.Graph, st evidence.Stream) err
 			singletons++
 		}
 	}
-	rarity := total >= minLinesForRarity && singletons <= maxRare && len(tmpls) > 1
+	rarity := rarityApplies(total, tmpls)
 	for i, t := range tmpls {
 		in := info[t.ID]
 		if in == nil {
@@ -210,21 +255,32 @@ func parseStream(ctx context.Context, g *evidence.Graph, st evidence.Stream) err
 		if i < maxTemplateItems {
 			g.Add(evidence.Item{Kind: evidence.KindTemplate, Template: t.Text, Count: t.Count, FirstLine: t.FirstLine, Span: span})
 		}
-		if rarity && t.Count == 1 && in.errCount == 0 {
-			g.Add(evidence.Item{Kind: evidence.KindAnomaly, Why: "rare-template", Line: t.FirstLine, Text: in.firstText,
+		if rarity && t.Count == 1 && in.errCount == 0 && in.failCount == 0 {
+			g.Add(evidence.Item{Kind: evidence.KindAnomaly, Why: WhyRare, Line: t.FirstLine, Text: in.firstText,
 				Count: 1, Severity: evidence.SeverityInfo, Span: span})
 		}
 		if in.errCount > 0 {
-			g.Add(evidence.Item{Kind: evidence.KindAnomaly, Why: "error-level", Line: in.errFirst, Text: in.errText,
+			g.Add(evidence.Item{Kind: evidence.KindAnomaly, Why: WhyErrorLevel, Line: in.errFirst, Text: in.errText,
 				Count: in.errCount, Severity: evidence.SeverityError,
 				Span: evidence.Span{Stream: st.Name, From: in.errFirst, To: in.errFirst}})
 		}
+		if in.failCount > 0 && (in.errCount == 0 || in.failFirst != in.errFirst) {
+			g.Add(evidence.Item{Kind: evidence.KindAnomaly, Why: WhyFailure, Line: in.failFirst, Text: in.failText,
+				Count: in.failCount, Severity: evidence.SeverityWarning,
+				Span: evidence.Span{Stream: st.Name, From: in.failFirst, To: in.failFirst}})
+		}
+	}
+	for _, it := range overflowItems {
+		g.Add(it)
+	}
+	if overflowDropped > 0 {
+		g.Lose("item-cap", "%s: %d more anomalous lines past the template cap beyond the first %d", st.Name, overflowDropped, maxOverflowItems)
 	}
 	if len(tmpls) > maxTemplateItems {
 		g.Lose("item-cap", "%s: %d templates; the %d after the first %d are counted, not listed", st.Name, len(tmpls), len(tmpls)-maxTemplateItems, maxTemplateItems)
 	}
 	if m.Overflow() > 0 {
-		g.Lose("item-cap", "%s: the template cap was reached; %d lines were not templated", st.Name, m.Overflow())
+		g.Lose("item-cap", "%s: the template cap was reached; %d lines were templated as overflow (each still checked for error levels and failures)", st.Name, m.Overflow())
 	}
 	if total >= minLinesForRarity && singletons > maxRare {
 		g.Lose("too-diverse", "%s: %d templates occur once; rarity is not reported for so diverse a log", st.Name, singletons)
@@ -235,6 +291,12 @@ func parseStream(ctx context.Context, g *evidence.Graph, st evidence.Stream) err
 	}
 	if warnLines > 0 {
 		counts["warning_lines"] = warnLines
+	}
+	if failLines > 0 {
+		counts["failure_lines"] = failLines
+	}
+	if m.Overflow() > 0 {
+		counts["overflow_lines"] = m.Overflow()
 	}
 	g.Add(evidence.Item{Kind: evidence.KindSummary, Tool: "logs", Package: st.Name, Counts: counts})
 	return nil

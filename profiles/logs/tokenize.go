@@ -168,6 +168,13 @@ func (t *tokenizer) split() {
 		}
 		j := i + 1
 		for j < len(b) && b[j] != ' ' && b[j] != '|' {
+			if (b[j] == ',' || b[j] == ';') && pairAt(b, j+1) {
+				// "index:3,flag:x": a list of pairs without spaces is split
+				// after each comma, so one pair's value does not swallow
+				// the next pair's key.
+				j++
+				break
+			}
 			j++
 		}
 		if len(t.toks) == 0 {
@@ -178,6 +185,25 @@ func (t *tokenizer) split() {
 		sep = 0
 		i = j
 	}
+}
+
+// pairAt reports whether b[i:] starts with a key=value or key:value pair
+// (an identifier key, then a value of at least one byte) before the next
+// space, '|' or ','.
+func pairAt(b []byte, i int) bool {
+	if i >= len(b) || !isLetter(b[i]) {
+		return false
+	}
+	for k := i; k < len(b); k++ {
+		switch c := b[k]; {
+		case c == '=' || c == ':':
+			return k+1 < len(b) && b[k+1] != ' ' && b[k+1] != '|' && b[k+1] != ',' && b[k+1] != c
+		case isAlnum(c) || c == '_' || c == '.' || c == '-':
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // trimPunct returns the core of b[i:j] without leading opening brackets and

@@ -36,6 +36,11 @@ func TestTemplate(t *testing.T) {
 		{`May I ask`, `May I ask`},
 		{`on Mon 12 Jun`, `on <*>`},
 		{`a|b|12`, `a|b|<*>`},
+		// Pairs joined by commas without spaces keep their keys apart.
+		{`size=12,name=db2,mode=rw`, `size=<*>,name=<*>,mode=rw`},
+		{`k=1;j=2 done`, `k=<*>;j=<*> done`},
+		{`a,b,c`, `a,b,c`},
+		{`1,024 bytes`, `<*>`},
 		{"tab\tseparated\t9", `tab separated <*>`},
 		{`PacketResponder 1 for block blk_38865049064139660 terminating`,
 			`PacketResponder <*> for block <*> terminating`},
