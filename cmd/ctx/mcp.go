@@ -33,7 +33,7 @@ Register it with ctx init claude --mcp (or codex), or by hand:
 		Example: "  ctx mcp",
 		Args:    exactArgs(0, "ctx mcp"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return newMCPServer(ios).Run(cmd.Context(), &mcp.StdioTransport{})
+			return newMCPServer(ios).Run(cmd.Context(), drainTransport{&mcp.StdioTransport{}})
 		},
 	}
 }

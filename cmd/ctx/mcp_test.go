@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,4 +127,45 @@ func text(r *mcp.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+// TestMCPAnswersEverythingReadBeforeEOF: a client that writes its requests
+// and closes stdin at once still gets a reply to each of them (before, only
+// initialize was answered and tools/list was lost).
+func TestMCPAnswersEverythingReadBeforeEOF(t *testing.T) {
+	requests := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ctx_run","arguments":{"argv":["echo","drained"]}}}`,
+	}, "\n") + "\n"
+	bin := ctxBinary(t)
+	for try := range 3 {
+		work := t.TempDir()
+		cmd := exec.Command(bin, "mcp")
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "CTX_STORE="+filepath.Join(work, ".ctx"))
+		cmd.Stdin = strings.NewReader(requests) // EOF right after the last request
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("try %d: ctx mcp: %v\n%s", try, err, out)
+		}
+		replies := map[float64]map[string]any{}
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				t.Fatalf("try %d: reply %q: %v", try, line, err)
+			}
+			id, _ := m["id"].(float64)
+			replies[id] = m
+		}
+		for _, id := range []float64{1, 2, 3} {
+			if replies[id]["result"] == nil {
+				t.Errorf("try %d: request %v has no result (replies: %s)", try, id, out)
+			}
+		}
+		if !strings.Contains(string(out), `drained`) {
+			t.Errorf("try %d: the tool call's output is missing:\n%s", try, out)
+		}
+	}
 }
