@@ -78,8 +78,9 @@ func newRunCmd(ios *IO) *cobra.Command {
 sees a terminal and line-buffers), store every byte, and print a digest: what
 ran, the findings that matter, a coverage receipt, and handles to the rest.
 
-The command runs in its own process group with stdin from /dev/null (or
---stdin), PAGER=cat and GIT_PAGER=cat. On timeout or Ctrl-C the group gets
+The command runs in its own process group with PAGER=cat and GIT_PAGER=cat.
+Its stdin is ctx's own when that is a pipe or a file (echo y | ctx run -- cat),
+stored with the run; /dev/null when it is a terminal; or --stdin FILE. On timeout or Ctrl-C the group gets
 SIGTERM, a grace period, then SIGKILL; the output so far is kept.
 ` + runHelpExit,
 		Example: `  ctx run -- pytest -q
@@ -101,7 +102,7 @@ SIGTERM, a grace period, then SIGKILL; the output so far is kept.
 	f.StringVar(&o.cwd, "cwd", "", "run the command in this directory")
 	f.DurationVar(&o.timeout, "timeout", 10*time.Minute, "stop the command after this long (0 for no limit)")
 	f.DurationVar(&o.grace, "grace", 2*time.Second, "time between SIGTERM and SIGKILL when stopping the command")
-	f.StringVar(&o.stdin, "stdin", "", "feed this file to the command's stdin (- for ctx's own stdin; default /dev/null)")
+	f.StringVar(&o.stdin, "stdin", "", "feed this file to the command's stdin (- for ctx's own stdin; default: ctx's stdin when piped or redirected, else /dev/null)")
 	f.BoolVar(&o.pipe, "pipe", false, "use plain pipes instead of pseudo-terminals")
 	f.StringVar(&o.maxOutput, "max-output", "1G", "per-stream byte cap; beyond it the head and tail are kept and the rest counted")
 	f.BoolVar(&o.json, "json", false, "print the run record, evidence items and receipt as JSON instead of the digest")
@@ -198,6 +199,10 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	var stdin io.Reader
 	switch o.stdin {
 	case "":
+		if stdinIsData(ios.In) {
+			// Piped or redirected: forward it and keep it with the run.
+			stdin = io.TeeReader(ios.In, &lazyStream{sp: sp})
+		}
 	case "-":
 		inW, err := sp.Stream("stdin")
 		if err != nil {
@@ -475,7 +480,7 @@ func passThrough(ctx context.Context, ios *IO, argv []string, dir string, o *run
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, childEnv(os.Environ())
 	cmd.Stdout, cmd.Stderr = ios.Out, ios.Err
-	if o.stdin == "-" {
+	if o.stdin == "-" || o.stdin == "" && stdinIsData(ios.In) {
 		cmd.Stdin = ios.In
 	} else if o.stdin != "" {
 		f, err := os.Open(o.stdin)
