@@ -65,7 +65,9 @@ its two halves, so any line is reachable in a few steps and nothing floods.
 --full prints the whole region regardless (for redirecting to a file).
 
 Exit status: 0 printed; 1 the handle is malformed, unknown, ambiguous (the
-candidates are listed) or the range lies outside the content; 2 usage error;
+candidates are listed) or the range lies outside the content, or --grep
+matched no line (as grep does); 2 usage error; 3 the region was too large and
+a zoom view was printed instead of its bytes (narrow the range, or --full);
 125 the store is locked or damaged.`,
 		Example: `  ctx get run:ba3d1020ee8f#stdout:L40-52
   ctx get run:ba3d10 --lines 100:160
@@ -102,6 +104,13 @@ func exactArgs(n int, form string) cobra.PositionalArgs {
 		return nil
 	}
 }
+
+// Exit statuses of ctx get besides the common ones: a script can tell exact
+// bytes (0) from no match (1, as grep) and from a zoom view (3).
+const (
+	exitNoMatch = 1
+	exitZoom    = 3
+)
 
 // region is a resolved, readable range of stored content.
 type region struct {
@@ -170,7 +179,10 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 		return getJSON(ios.Out, reg, o)
 	}
 	if !o.full && (reg.lineN > int64(o.limit) || reg.size > defaultByteLimit) {
-		return zoom(ctx, ios.Out, reg, o.limit)
+		if err := zoom(ctx, ios.Out, reg, o.limit); err != nil {
+			return err
+		}
+		return &exitError{code: exitZoom}
 	}
 	if t.Kind == "run" {
 		st.RecordRetrieval(store.Retrieval{Time: time.Now().UTC(), Run: t.ID, Handle: reg.describe(), Bytes: reg.size})
@@ -573,6 +585,10 @@ func grepRegion(ctx context.Context, w io.Writer, reg *region, re *regexp.Regexp
 	switch {
 	case matches == 0:
 		fmt.Fprintf(bw, "no line of %s matches %q\n", reg.describe(), re.String())
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		return &exitError{code: exitNoMatch}
 	case firstUnprinted > 0:
 		fmt.Fprintf(bw, "… %d matches in all; output stopped at %d lines. next: ctx get %s:L%d- --grep %q\n",
 			matches, limit, reg.handle, firstUnprinted, re.String())

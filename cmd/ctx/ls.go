@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -16,6 +18,9 @@ type lsOptions struct {
 	n       int
 	json    bool
 	session string
+	failed  bool
+	cmd     string
+	since   string
 }
 
 func newLsCmd(ios *IO) *cobra.Command {
@@ -26,10 +31,17 @@ func newLsCmd(ios *IO) *cobra.Command {
 		Long: `List recent executions, newest first: the run handle, exit status, output size,
 age, and the command. The same run appears once per execution.
 
-Exit status: 0 listed (an empty store lists nothing); 125 the store is locked
-or damaged.`,
+--failed keeps executions that did not succeed (a non-zero exit, a timeout, a
+signal, an interruption); --cmd keeps those whose command line contains the
+text; --since keeps those started within a duration (90m, 2h, 3d) or since a
+date (2026-11-30, or RFC 3339). -n counts what is left after the filters.
+
+Exit status: 0 listed (an empty store lists nothing); 2 usage error; 125 the
+store is locked or damaged.`,
 		Example: `  ctx ls
   ctx ls -n 50
+  ctx ls --failed --since 2h
+  ctx ls --cmd 'go test'
   ctx ls --json | jq -r '.[0].run'`,
 		Args: exactArgs(0, "ctx ls"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runLs(ios, o) },
@@ -37,6 +49,9 @@ or damaged.`,
 	c.Flags().IntVarP(&o.n, "number", "n", 20, "how many executions to list (0 for all)")
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON")
 	c.Flags().StringVar(&o.session, "session", "", "only executions of this agent session")
+	c.Flags().BoolVar(&o.failed, "failed", false, "only executions that failed (non-zero exit, timeout, signal)")
+	c.Flags().StringVar(&o.cmd, "cmd", "", "only executions whose command line contains this `TEXT`")
+	c.Flags().StringVar(&o.since, "since", "", "only executions started within this `AGE` (90m, 2h, 3d) or since a date (2026-11-30)")
 	return c
 }
 
@@ -56,7 +71,37 @@ type lsRow struct {
 	Note     string    `json:"note,omitempty"`
 }
 
+// parseSince reads --since: a duration back from now (Go syntax, or N with a
+// d suffix for days), a date, or an RFC 3339 time.
+func parseSince(s string, now time.Time) (time.Time, error) {
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	if n, err := strconv.Atoi(strings.TrimSuffix(s, "d")); err == nil && strings.HasSuffix(s, "d") && n >= 0 {
+		return now.AddDate(0, 0, -n), nil
+	}
+	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, usagef("--since %q: want an age like 90m, 2h or 3d, a date like 2026-11-30, or an RFC 3339 time", s)
+}
+
+// failed reports whether a run did not succeed.
+func failed(m store.Manifest) bool {
+	return m.Exit != 0 || m.Status != store.StatusExited && m.Status != store.StatusIngested
+}
+
 func runLs(ios *IO, o *lsOptions) error {
+	var since time.Time
+	if o.since != "" {
+		var err error
+		if since, err = parseSince(o.since, time.Now()); err != nil {
+			return err
+		}
+	}
 	st, err := openStore(ios, false)
 	if err != nil {
 		if !isNotFound(err) {
@@ -69,14 +114,24 @@ func runLs(ios *IO, o *lsOptions) error {
 		return nil
 	}
 	defer st.Close()
-	execs, err := st.Execs(o.n, func(e *store.Exec) bool { return o.session == "" || e.Session == o.session })
+	limit := o.n
+	if o.failed {
+		limit = 0 // the run record decides; count after reading it
+	}
+	execs, err := st.Execs(limit, func(e *store.Exec) bool {
+		return (o.session == "" || e.Session == o.session) && (since.IsZero() || !e.Start.Before(since)) &&
+			(o.cmd == "" || strings.Contains(quoteArgs(e.Argv), o.cmd))
+	})
 	if err != nil {
 		return err
 	}
 	rows := make([]lsRow, 0, len(execs))
 	for _, ex := range execs {
+		if o.n > 0 && len(rows) == o.n {
+			break
+		}
 		run, err := st.GetRun(ex.Run)
-		if err != nil {
+		if err != nil || o.failed && !failed(run.Manifest) {
 			continue
 		}
 		row := lsRow{Run: ex.Handle(), Argv: run.Manifest.Argv, Exit: run.Manifest.Exit, Status: run.Manifest.Status,
@@ -92,6 +147,10 @@ func runLs(ios *IO, o *lsOptions) error {
 		return writeJSON(ios.Out, rows)
 	}
 	if len(rows) == 0 {
+		if o.failed || o.cmd != "" || o.since != "" || o.session != "" {
+			fmt.Fprintln(ios.Out, "no executions match")
+			return nil
+		}
 		fmt.Fprintln(ios.Out, "no executions yet: run one with `ctx run -- CMD`")
 		return nil
 	}

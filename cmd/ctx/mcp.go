@@ -139,7 +139,7 @@ a narrower range, or use grep to find lines.`,
 		var out, errb bytes.Buffer
 		err := runGet(ctx, mcpIO(ios, &out, &errb, session), &getOptions{handle: in.Handle, lines: in.Lines, bytes: in.Bytes,
 			grep: in.Grep, around: in.Around, limit: defaultLineLimit})
-		if err != nil {
+		if _, failed := exitOf(err); failed { // a zoom view (exit 3) or no match (1) is an answer
 			return toolError(err, errb.String()), nil, nil
 		}
 		return textResult(out.String()), nil, nil

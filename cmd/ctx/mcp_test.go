@@ -96,6 +96,16 @@ func TestMCPEndToEnd(t *testing.T) {
 	if !strings.Contains(text(zoom), "zoom view") {
 		t.Errorf("ctx_get of 400 lines is not a zoom view:\n%s", text(zoom))
 	}
+	if zoom.IsError {
+		t.Errorf("a zoom view (ctx get exit 3) is an error to the agent")
+	}
+	none, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ctx_get", Arguments: map[string]any{"handle": run, "grep": "no such line"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if none.IsError || !strings.Contains(text(none), "matches") {
+		t.Errorf("grep without a match (ctx get exit 1): %v %q", none.IsError, text(none))
+	}
 	bad, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ctx_get", Arguments: map[string]any{"handle": "run:nothex"}})
 	if err != nil {
 		t.Fatal(err)

@@ -182,19 +182,23 @@ what was shown and left out, and handles that return any omitted span.`,
 			root.AddCommand(commands[name](ios))
 		}
 	}
-	root.CompletionOptions.DisableDefaultCmd = true
+	// ctx --version prints what ctx version prints; ctx completion bash|zsh|
+	// fish|powershell prints a shell completion script (cobra's).
+	root.Version = Version
+	root.SetVersionTemplate(versionLine() + "\n")
+	root.CompletionOptions.HiddenDefaultCmd = false
 	return root
 }
 
 // commands are ctx's subcommands by name, in the order help lists them.
 var (
-	commandOrder = []string{"run", "get", "show", "ls", "ingest", "gc", "pin", "unpin", "receipts", "contract",
-		"templates", "bench", "hook", "init", "doctor", "mcp", "stats", "compact", "version"}
+	commandOrder = []string{"run", "get", "show", "ls", "ingest", "gc", "pin", "unpin", "rm", "receipts", "contract",
+		"templates", "bench", "hook", "init", "doctor", "mcp", "stats", "compact", "version", "glossary"}
 	commands = map[string]func(*IO) *cobra.Command{
 		"run": newRunCmd, "get": newGetCmd, "show": newShowCmd, "ls": newLsCmd, "ingest": newIngestCmd,
-		"gc": newGCCmd, "pin": newPinCmd, "unpin": newUnpinCmd, "receipts": newReceiptsCmd,
+		"gc": newGCCmd, "pin": newPinCmd, "unpin": newUnpinCmd, "rm": newRmCmd, "receipts": newReceiptsCmd,
 		"contract": newContractCmd, "templates": newTemplatesCmd, "bench": newBenchCmd, "hook": newHookCmd,
-		"init": newInitCmd, "doctor": newDoctorCmd, "mcp": newMCPCmd, "stats": newStatsCmd, "compact": newCompactCmd, "version": newVersionCmd,
+		"init": newInitCmd, "doctor": newDoctorCmd, "mcp": newMCPCmd, "stats": newStatsCmd, "compact": newCompactCmd, "version": newVersionCmd, "glossary": newGlossaryTopic,
 	}
 )
 

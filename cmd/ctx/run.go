@@ -18,6 +18,7 @@ import (
 
 	"github.com/ctxhq/ctx/capture"
 	"github.com/ctxhq/ctx/plan"
+	"github.com/ctxhq/ctx/profiles"
 	"github.com/ctxhq/ctx/receipts"
 	"github.com/ctxhq/ctx/store"
 )
@@ -45,7 +46,7 @@ type digestOpts struct {
 func (o *digestOpts) register(c *cobra.Command) {
 	c.Flags().IntVar(&o.budget, "budget", 0, "token budget for the digest (default: the contract's ceiling for the outcome)")
 	c.Flags().StringVar(&o.pressure, "pressure", "", "context pressure: low, normal, high, or the fraction of the context in use (default $CTX_PRESSURE)")
-	c.Flags().StringVar(&o.profile, "profile", "", "use this profile instead of detecting one (see `ctx contract show`)")
+	c.Flags().StringVar(&o.profile, "profile", "", "use the profile `NAME` instead of detecting one ("+strings.Join(profiles.Names(), ", ")+"; see ctx contract show NAME)")
 }
 
 func (o *digestOpts) options(ios *IO, st *store.Store) (receipts.Options, error) {
@@ -91,7 +92,7 @@ SIGTERM, a grace period, then SIGKILL; the output so far is kept.
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return withCode(exitFailed, usagef("no command given: ctx run [flags] -- CMD [ARGS...]"))
+				return usagef("no command given: ctx run [flags] -- CMD [ARGS...]")
 			}
 			o.argv = args
 			return withCode(exitFailed, runRun(cmd.Context(), ios, o))
