@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/ctxhq/ctx/profiles/logs"
+
+	"github.com/ctxhq/ctx/internal/testenv"
 )
 
 // loghubDir is the shared loghub corpus, relative to this package.
@@ -89,9 +91,7 @@ func TestLoadLoghubSystemErrors(t *testing.T) {
 // TestLoghub is the accuracy gate: the mean grouping accuracy over the seven
 // loghub systems must reach 0.95 on the Content column and 0.90 on raw lines.
 func TestLoghub(t *testing.T) {
-	if _, err := os.Stat(loghubDir); err != nil {
-		t.Skipf("loghub corpus not available: %v", err)
-	}
+	testenv.Corpus(t, "loghub2k")
 	rep, err := RunLoghub(context.Background(), loghubDir, logs.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -116,9 +116,7 @@ func TestLoghub(t *testing.T) {
 // around raw lines change nothing: the miner groups the noisy lines exactly
 // as the clean ones.
 func TestLoghubTerminalNoise(t *testing.T) {
-	if _, err := os.Stat(loghubDir); err != nil {
-		t.Skipf("loghub corpus not available: %v", err)
-	}
+	testenv.Corpus(t, "loghub2k")
 	for _, name := range LoghubSystems {
 		sys, err := LoadLoghubSystem(filepath.Join(loghubDir, name), name)
 		if err != nil {
