@@ -14,9 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctxhq/ctx/profiles/logs"
-
 	"github.com/ctxhq/ctx/internal/testenv"
+	"github.com/ctxhq/ctx/profiles/logs"
 )
 
 // loghubDir is the shared loghub corpus, relative to this package.

@@ -8,9 +8,8 @@ import (
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
-	"github.com/ctxhq/ctx/receipts"
-
 	"github.com/ctxhq/ctx/internal/testenv"
+	"github.com/ctxhq/ctx/receipts"
 )
 
 func copyDir(t *testing.T, src string) string {

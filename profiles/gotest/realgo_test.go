@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
-
 	"github.com/ctxhq/ctx/internal/testenv"
 )
 

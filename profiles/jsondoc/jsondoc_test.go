@@ -14,9 +14,8 @@ import (
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
-	"github.com/ctxhq/ctx/profiles/internal/profiletest"
-
 	"github.com/ctxhq/ctx/internal/testenv"
+	"github.com/ctxhq/ctx/profiles/internal/profiletest"
 )
 
 // parseOut parses stdout (and stderr) as the registry would, checks that a

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
-
 	"github.com/ctxhq/ctx/internal/testenv"
 )
 

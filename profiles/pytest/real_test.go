@@ -16,7 +16,6 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/ctxhq/ctx/evidence"
-
 	"github.com/ctxhq/ctx/internal/testenv"
 )
 

@@ -11,9 +11,8 @@ import (
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
-	"github.com/ctxhq/ctx/profiles/internal/profiletest"
-
 	"github.com/ctxhq/ctx/internal/testenv"
+	"github.com/ctxhq/ctx/profiles/internal/profiletest"
 )
 
 func parseTwice(argv []string, exit int, stdout, stderr []byte) (*evidence.Graph, error) {
