@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -21,6 +22,7 @@ type lsOptions struct {
 	failed  bool
 	cmd     string
 	since   string
+	running bool
 }
 
 func newLsCmd(ios *IO) *cobra.Command {
@@ -36,6 +38,10 @@ signal, an interruption); --cmd keeps those whose command line contains the
 text; --since keeps those started within a duration (90m, 2h, 3d) or since a
 date (2026-11-30, or RFC 3339). -n counts what is left after the filters.
 
+Captures still running are listed first (RUN "running", with the output so
+far); --running lists only them (with --json: their argv, start, pid and
+bytes so far).
+
 Exit status: 0 listed (an empty store lists nothing); 2 usage error; 125 the
 store is locked or damaged.`,
 		Example: `  ctx ls
@@ -49,6 +55,7 @@ store is locked or damaged.`,
 	c.Flags().IntVarP(&o.n, "number", "n", 20, "how many executions to list (0 for all)")
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON")
 	c.Flags().StringVar(&o.session, "session", "", "only executions of this agent session")
+	c.Flags().BoolVar(&o.running, "running", false, "only the captures running now")
 	c.Flags().BoolVar(&o.failed, "failed", false, "only executions that failed (non-zero exit, timeout, signal)")
 	c.Flags().StringVar(&o.cmd, "cmd", "", "only executions whose command line contains this `TEXT`")
 	c.Flags().StringVar(&o.since, "since", "", "only executions started within this `AGE` (90m, 2h, 3d) or since a date (2026-11-30)")
@@ -114,6 +121,13 @@ func runLs(ios *IO, o *lsOptions) error {
 		return nil
 	}
 	defer st.Close()
+	var live []store.InFlight
+	if !o.failed && o.cmd == "" && o.session == "" && o.since == "" {
+		live = st.InFlight()
+	}
+	if o.running {
+		return listRunning(ios, o, live)
+	}
 	limit := o.n
 	if o.failed {
 		limit = 0 // the run record decides; count after reading it
@@ -146,7 +160,7 @@ func runLs(ios *IO, o *lsOptions) error {
 	if o.json {
 		return writeJSON(ios.Out, rows)
 	}
-	if len(rows) == 0 {
+	if len(rows) == 0 && len(live) == 0 {
 		if o.failed || o.cmd != "" || o.since != "" || o.session != "" {
 			fmt.Fprintln(ios.Out, "no executions match")
 			return nil
@@ -157,6 +171,10 @@ func runLs(ios *IO, o *lsOptions) error {
 	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tEXIT\tOUTPUT\tAGE\tCOMMAND")
 	now := time.Now()
+	for i := len(live) - 1; i >= 0; i-- { // newest first, like the rest
+		r := live[i]
+		fmt.Fprintf(tw, "running\t…\t%s\t%s\t%s\n", contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Started)), clipLine([]byte(quoteArgs(r.Argv)), 80))
+	}
 	for _, r := range rows {
 		exit := fmt.Sprint(r.Exit)
 		if r.Status != store.StatusExited && r.Status != store.StatusIngested {
@@ -166,6 +184,27 @@ func runLs(ios *IO, o *lsOptions) error {
 			exit = "? recovered"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Run, exit, contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Start)), clipLine([]byte(quoteArgs(r.Argv)), 80))
+	}
+	return tw.Flush()
+}
+
+// listRunning prints the captures running now, newest first.
+func listRunning(ios *IO, o *lsOptions, live []store.InFlight) error {
+	slices.Reverse(live)
+	if o.json {
+		if live == nil {
+			live = []store.InFlight{}
+		}
+		return writeJSON(ios.Out, live)
+	}
+	if len(live) == 0 {
+		fmt.Fprintln(ios.Out, "nothing running")
+		return nil
+	}
+	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PID\tOUTPUT\tAGE\tCOMMAND")
+	for _, r := range live {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.PID, contract.Size(r.Stdout+r.Stderr), age(time.Since(r.Started)), clipLine([]byte(quoteArgs(r.Argv)), 80))
 	}
 	return tw.Flush()
 }

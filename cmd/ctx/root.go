@@ -23,17 +23,20 @@ const Version = "0.1.0"
 
 // IO is where commands read and write; tests replace it with buffers.
 type IO struct {
-	In     io.Reader
-	Out    io.Writer
-	Err    io.Writer
-	IsTTY  bool
+	In    io.Reader
+	Out   io.Writer
+	Err   io.Writer
+	IsTTY bool
+	// ErrTTY: Err is a terminal, so a person is watching (live progress).
+	ErrTTY bool
 	Getwd  func() (string, error)
 	Getenv func(string) string
 }
 
 func systemIO() *IO {
 	return &IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, IsTTY: term.IsTerminal(int(os.Stdout.Fd())),
-		Getwd: os.Getwd, Getenv: os.Getenv}
+		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+		Getwd:  os.Getwd, Getenv: os.Getenv}
 }
 
 // Exit statuses of ctx's own commands (ctx run and ctx ingest pass the

@@ -81,8 +81,14 @@ ran, the findings that matter, a coverage receipt, and handles to the rest.
 
 The command runs in its own process group with PAGER=cat and GIT_PAGER=cat.
 Its stdin is ctx's own when that is a pipe or a file (echo y | ctx run -- cat),
-stored with the run; /dev/null when it is a terminal; or --stdin FILE. On timeout or Ctrl-C the group gets
-SIGTERM, a grace period, then SIGKILL; the output so far is kept.
+stored with the run; /dev/null when it is a terminal; or --stdin FILE. On
+timeout or Ctrl-C the group gets SIGTERM, a grace period, then SIGKILL; the
+output so far is kept.
+
+When ctx's stderr is a terminal, a status line there shows the elapsed time,
+the bytes and lines captured and the last line of output while the command
+runs, and is erased before the digest (CTX_PROGRESS=0 turns it off). It is
+never drawn when stderr is not a terminal, and never stored.
 ` + runHelpExit,
 		Example: `  ctx run -- pytest -q
   ctx run --timeout 2m -- go test ./...
@@ -230,10 +236,12 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	}
 	started = true
 	trace := tracer(ios)
+	prog := startProgress(ios) // nil unless a person watches stderr
 	res, err := capture.Run(ctx, capture.Options{
 		Argv: argv, Dir: dir, Env: childEnv(os.Environ()), Stdin: stdin, Pipe: o.pipe,
-		Timeout: o.timeout, Grace: o.grace, Stdout: outW, Stderr: errW, Cols: 200, Rows: 50,
+		Timeout: o.timeout, Grace: o.grace, Stdout: prog.tap(outW), Stderr: prog.tap(errW), Cols: 200, Rows: 50,
 	})
+	prog.Stop()
 	var se *capture.StartError
 	if errors.As(err, &se) {
 		sp.Abort()
