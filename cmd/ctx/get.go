@@ -137,15 +137,11 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	if o.limit <= 0 {
 		return usagef("--limit %d: want a positive number of lines", o.limit)
 	}
-	st, err := openStore(ios, false)
+	st, t, err := resolveAnywhere(ios, h, o.handle)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	t, err := st.Resolve(h)
-	if err != nil {
-		return err
-	}
 	if t.Kind == "receipt" {
 		return printReceipt(ios, t)
 	}

@@ -3,7 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -23,6 +25,7 @@ type lsOptions struct {
 	cmd     string
 	since   string
 	running bool
+	all     bool
 }
 
 func newLsCmd(ios *IO) *cobra.Command {
@@ -37,6 +40,9 @@ age, and the command. The same run appears once per execution.
 signal, an interruption); --cmd keeps those whose command line contains the
 text; --since keeps those started within a duration (90m, 2h, 3d) or since a
 date (2026-11-30, or RFC 3339). -n counts what is left after the filters.
+
+--all lists every workspace's store that ctx has used (the per-user index
+under $XDG_STATE_HOME/ctx), newest first across them, with a WORKSPACE column.
 
 Captures still running are listed first (RUN "running", with the output so
 far); --running lists only them (with --json: their argv, start, pid and
@@ -55,6 +61,7 @@ store is locked or damaged.`,
 	c.Flags().IntVarP(&o.n, "number", "n", 20, "how many executions to list (0 for all)")
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON")
 	c.Flags().StringVar(&o.session, "session", "", "only executions of this agent session")
+	c.Flags().BoolVar(&o.all, "all", false, "list the executions of every store in the per-user index, not only this workspace's")
 	c.Flags().BoolVar(&o.running, "running", false, "only the captures running now")
 	c.Flags().BoolVar(&o.failed, "failed", false, "only executions that failed (non-zero exit, timeout, signal)")
 	c.Flags().StringVar(&o.cmd, "cmd", "", "only executions whose command line contains this `TEXT`")
@@ -76,6 +83,7 @@ type lsRow struct {
 	Session  string    `json:"session,omitempty"`
 	Cwd      string    `json:"cwd"`
 	Note     string    `json:"note,omitempty"`
+	Store    string    `json:"store,omitempty"` // with --all: the store directory
 }
 
 // parseSince reads --since: a duration back from now (Go syntax, or N with a
@@ -110,6 +118,12 @@ func runLs(ios *IO, o *lsOptions) error {
 		}
 	}
 	st, err := openStore(ios, false)
+	if o.all && (err == nil || isNotFound(err)) {
+		if err == nil {
+			st.Close()
+		}
+		return listAll(ios, o, since)
+	}
 	if err != nil {
 		if !isNotFound(err) {
 			return err
@@ -128,34 +142,9 @@ func runLs(ios *IO, o *lsOptions) error {
 	if o.running {
 		return listRunning(ios, o, live)
 	}
-	limit := o.n
-	if o.failed {
-		limit = 0 // the run record decides; count after reading it
-	}
-	execs, err := st.Execs(limit, func(e *store.Exec) bool {
-		return (o.session == "" || e.Session == o.session) && (since.IsZero() || !e.Start.Before(since)) &&
-			(o.cmd == "" || strings.Contains(quoteArgs(e.Argv), o.cmd))
-	})
+	rows, err := lsRows(st, o, since)
 	if err != nil {
 		return err
-	}
-	rows := make([]lsRow, 0, len(execs))
-	for _, ex := range execs {
-		if o.n > 0 && len(rows) == o.n {
-			break
-		}
-		run, err := st.GetRun(ex.Run)
-		if err != nil || o.failed && !failed(run.Manifest) {
-			continue
-		}
-		row := lsRow{Run: ex.Handle(), Argv: run.Manifest.Argv, Exit: run.Manifest.Exit, Status: run.Manifest.Status,
-			Stdout: run.Manifest.Stdout.Size, Stderr: run.Manifest.Stderr.Size,
-			Lines: run.Manifest.Stdout.Lines + run.Manifest.Stderr.Lines,
-			Start: ex.Start, Duration: ex.Duration.Round(time.Millisecond).String(), Session: ex.Session, Cwd: ex.Cwd, Note: ex.Note}
-		if !ex.Receipt.IsZero() {
-			row.Receipt = "receipt:" + ex.Receipt.Short()
-		}
-		rows = append(rows, row)
 	}
 	if o.json {
 		return writeJSON(ios.Out, rows)
@@ -184,6 +173,95 @@ func runLs(ios *IO, o *lsOptions) error {
 			exit = "? recovered"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Run, exit, contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Start)), clipLine([]byte(quoteArgs(r.Argv)), 80))
+	}
+	return tw.Flush()
+}
+
+// lsRows reads one store's executions, newest first, filtered.
+func lsRows(st *store.Store, o *lsOptions, since time.Time) ([]lsRow, error) {
+	limit := o.n
+	if o.failed {
+		limit = 0 // the run record decides; count after reading it
+	}
+	execs, err := st.Execs(limit, func(e *store.Exec) bool {
+		return (o.session == "" || e.Session == o.session) && (since.IsZero() || !e.Start.Before(since)) &&
+			(o.cmd == "" || strings.Contains(quoteArgs(e.Argv), o.cmd))
+	})
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]lsRow, 0, len(execs))
+	for _, ex := range execs {
+		if o.n > 0 && len(rows) == o.n {
+			break
+		}
+		run, err := st.GetRun(ex.Run)
+		if err != nil || o.failed && !failed(run.Manifest) {
+			continue
+		}
+		row := lsRow{Run: ex.Handle(), Argv: run.Manifest.Argv, Exit: run.Manifest.Exit, Status: run.Manifest.Status,
+			Stdout: run.Manifest.Stdout.Size, Stderr: run.Manifest.Stderr.Size,
+			Lines: run.Manifest.Stdout.Lines + run.Manifest.Stderr.Lines,
+			Start: ex.Start, Duration: ex.Duration.Round(time.Millisecond).String(), Session: ex.Session, Cwd: ex.Cwd, Note: ex.Note}
+		if !ex.Receipt.IsZero() {
+			row.Receipt = "receipt:" + ex.Receipt.Short()
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// listAll lists the executions of this workspace's store and of every store
+// in the per-user index, newest first across them. A store that cannot be
+// read is named on stderr and skipped.
+func listAll(ios *IO, o *lsOptions, since time.Time) error {
+	dirs := store.Indexed()
+	if cwd, err := ios.Getwd(); err == nil {
+		if loc, err := store.Locate(cwd); err == nil && !slices.Contains(dirs, loc.Dir) {
+			if st, err := store.Open(loc, false); err == nil {
+				st.Close()
+				dirs = append([]string{loc.Dir}, dirs...)
+			}
+		}
+	}
+	var rows []lsRow
+	for _, dir := range dirs {
+		st, err := store.OpenDir(dir)
+		if err != nil {
+			fmt.Fprintf(ios.Err, "ctx: skipping the store %s: %v\n", dir, err)
+			continue
+		}
+		rs, err := lsRows(st, o, since)
+		st.Close()
+		if err != nil {
+			fmt.Fprintf(ios.Err, "ctx: skipping the store %s: %v\n", dir, err)
+			continue
+		}
+		for i := range rs {
+			rs[i].Store = dir
+		}
+		rows = append(rows, rs...)
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Start.After(rows[j].Start) })
+	if o.n > 0 && len(rows) > o.n {
+		rows = rows[:o.n]
+	}
+	if o.json {
+		if rows == nil {
+			rows = []lsRow{}
+		}
+		return writeJSON(ios.Out, rows)
+	}
+	if len(rows) == 0 {
+		fmt.Fprintln(ios.Out, "no executions in any known store")
+		return nil
+	}
+	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN\tEXIT\tOUTPUT\tAGE\tWORKSPACE\tCOMMAND")
+	now := time.Now()
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", r.Run, r.Exit, contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Start)),
+			filepath.Dir(r.Store), clipLine([]byte(quoteArgs(r.Argv)), 60))
 	}
 	return tw.Flush()
 }

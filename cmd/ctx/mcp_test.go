@@ -37,7 +37,7 @@ func TestMCPEndToEnd(t *testing.T) {
 	work := t.TempDir()
 	cmd := exec.Command(ctxBinary(t), "mcp")
 	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "CTX_STORE="+filepath.Join(work, ".ctx"), "CTX_SESSION=")
+	cmd.Env = append(os.Environ(), "CTX_STORE="+filepath.Join(work, ".ctx"), "CTX_SESSION=", "XDG_STATE_HOME="+filepath.Join(work, ".state"))
 	client := mcp.NewClient(&mcp.Implementation{Name: "ctx-test", Version: "0"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
@@ -154,7 +154,7 @@ func TestMCPAnswersEverythingReadBeforeEOF(t *testing.T) {
 		work := t.TempDir()
 		cmd := exec.Command(bin, "mcp")
 		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "CTX_STORE="+filepath.Join(work, ".ctx"))
+		cmd.Env = append(os.Environ(), "CTX_STORE="+filepath.Join(work, ".ctx"), "XDG_STATE_HOME="+filepath.Join(work, ".state"))
 		cmd.Stdin = strings.NewReader(requests) // EOF right after the last request
 		out, err := cmd.Output()
 		if err != nil {

@@ -20,7 +20,7 @@ func TestProgressOnTerminal(t *testing.T) {
 	bin := ctxBinary(t)
 	work := t.TempDir()
 	script := `for i in 1 2 3 4 5 6 7 8; do echo "step $i of the build"; sleep 0.15; done`
-	env := append(os.Environ(), "CTX_STORE="+filepath.Join(work, ".ctx"), "CTX_SESSION=", "CTX_PROGRESS=")
+	env := append(os.Environ(), "CTX_STORE="+filepath.Join(work, ".ctx"), "CTX_SESSION=", "CTX_PROGRESS=", "XDG_STATE_HOME="+filepath.Join(work, ".state"))
 
 	ptm, pts, err := pty.Open()
 	if err != nil {

@@ -219,6 +219,9 @@ func openStore(ios *IO, create bool) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if create {
+		_ = st.Register() // best effort: the index only helps find the store from elsewhere
+	}
 	for _, r := range st.Recover() {
 		switch {
 		case r.Run != nil && r.Run.Manifest.Status == store.StatusRecovered:

@@ -43,15 +43,11 @@ func runShow(ctx context.Context, ios *IO, o *showOptions) error {
 	if err != nil {
 		return err
 	}
-	st, err := openStore(ios, false)
+	st, t, err := resolveAnywhere(ios, h, o.handle)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	t, err := st.Resolve(h)
-	if err != nil {
-		return err
-	}
 	var data []byte
 	var id store.ID
 	switch t.Kind {
