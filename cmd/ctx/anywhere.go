@@ -3,6 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/store"
 )
@@ -69,4 +72,31 @@ func resolveAnywhere(ios *IO, h store.Handle, raw string) (*store.Store, *store.
 	}
 	fmt.Fprintf(ios.Err, "ctx: %s is from the store %s\n", raw, found.Dir())
 	return found, target, nil
+}
+
+// completeHandles offers this workspace's recent run handles, with their
+// commands, to shell completion (ctx get <TAB>).
+func completeHandles(ios *IO) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
+		st, err := openStore(ios, false)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		defer st.Close()
+		execs, err := st.Execs(50, nil)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var out []string
+		seen := map[string]bool{}
+		for _, ex := range execs {
+			h := ex.Handle()
+			if seen[h] || !strings.HasPrefix(h, prefix) {
+				continue
+			}
+			seen[h] = true
+			out = append(out, h+"\t"+clipLine([]byte(quoteArgs(ex.Argv)), 60))
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
 }

@@ -74,7 +74,8 @@ a zoom view was printed instead of its bytes (narrow the range, or --full);
   ctx get run:ba3d10#stderr --grep 'panic|FAIL' --around 3
   ctx get blob:4f1c0a9e2b77 --bytes 0:4096 --hex
   ctx get run:ba3d10#stdout --full > out.log`,
-		Args: exactArgs(1, "ctx get HANDLE"),
+		Args:              exactArgs(1, "ctx get HANDLE"),
+		ValidArgsFunction: completeHandles(ios),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.handle = args[0]
 			return runGet(cmd.Context(), ios, o)

@@ -28,7 +28,8 @@ Exit status: 0 printed; 1 unknown, ambiguous or malformed handle; 125 the
 store is locked or damaged.`,
 		Example: `  ctx show run:ba3d1020ee8f
   ctx show receipt:7d0c1e22aa01 --json`,
-		Args: exactArgs(1, "ctx show HANDLE"),
+		Args:              exactArgs(1, "ctx show HANDLE"),
+		ValidArgsFunction: completeHandles(ios),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.handle = args[0]
 			return runShow(cmd.Context(), ios, o)
