@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxhq/ctx/internal/testenv"
 	"github.com/ctxhq/ctx/profiles/logs"
 )
 
@@ -137,9 +138,7 @@ func TestChooseOnOthers(t *testing.T) {
 // TestLoghub is the accuracy gate: the mean grouping accuracy over the seven
 // loghub systems must reach 0.95 on the Content column and 0.90 on raw lines.
 func TestLoghub(t *testing.T) {
-	if _, err := os.Stat(loghubDir); err != nil {
-		t.Skipf("loghub corpus not available: %v", err)
-	}
+	testenv.Corpus(t, "loghub2k")
 	rep, err := RunLoghub(context.Background(), LoghubConfig{Dirs: []string{loghubDir}})
 	if err != nil {
 		t.Fatal(err)
@@ -164,9 +163,7 @@ func TestLoghub(t *testing.T) {
 // around raw lines change nothing: the miner groups the noisy lines exactly
 // as the clean ones.
 func TestLoghubTerminalNoise(t *testing.T) {
-	if _, err := os.Stat(loghubDir); err != nil {
-		t.Skipf("loghub corpus not available: %v", err)
-	}
+	testenv.Corpus(t, "loghub2k")
 	paths, err := FindLoghubSystems(loghubDir)
 	if err != nil {
 		t.Fatal(err)

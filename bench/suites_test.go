@@ -3,12 +3,12 @@ package bench
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/testenv"
 	"github.com/ctxhq/ctx/receipts"
 )
 
@@ -45,13 +45,7 @@ func scratch(t *testing.T) *Scratch {
 // kinds and on a passing suite of 500 tests, through ctx's capture, and
 // measures the digests in real o200k_base tokens.
 func TestRealPytest(t *testing.T) {
-	pytest, err := exec.LookPath("pytest")
-	if err != nil || !strings.HasPrefix(pytest, "/usr/bin") {
-		if _, err := os.Stat("/usr/bin/pytest"); err != nil {
-			t.Skip("pytest is not installed (apt-get install -y python3-pytest)")
-		}
-		pytest = "/usr/bin/pytest"
-	}
+	pytest := testenv.Tool(t, "apt-get install python3-pytest", "pytest", "pytest-3")
 	sc := scratch(t)
 	ctx := context.Background()
 

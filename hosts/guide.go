@@ -55,7 +55,7 @@ func Guide(h Host) string {
 // replacing a previous block in place, or appending one. Idempotent.
 func InstallGuide(path string, h Host) (Change, error) {
 	block := GuideBegin + "\n" + Guide(h) + GuideEnd + "\n"
-	return editFile(path, "install", func(old []byte, exists bool) ([]byte, bool, error) {
+	return editFile(path, "install", textKind(GuideBegin), func(old []byte, exists bool) ([]byte, bool, error) {
 		out, err := putBlock(old, block, GuideBegin, GuideEnd)
 		return out, err == nil, err
 	})
@@ -64,7 +64,7 @@ func InstallGuide(path string, h Host) (Change, error) {
 // RemoveGuide deletes ctx's block from an instruction file, and the file
 // itself if nothing else is left in it.
 func RemoveGuide(path string) (Change, error) {
-	return editFile(path, "remove", func(old []byte, exists bool) ([]byte, bool, error) {
+	return editFile(path, "remove", textKind(GuideBegin), func(old []byte, exists bool) ([]byte, bool, error) {
 		return dropBlock(old, GuideBegin, GuideEnd)
 	})
 }
@@ -75,7 +75,7 @@ func RemoveGuide(path string) (Change, error) {
 func InstallCodexMCP(configPath string, opts InstallOptions) (Change, error) {
 	block := fmt.Sprintf("%s\n[mcp_servers.ctx]\ncommand = %s\nargs = [\"mcp\"]\n%s\n",
 		tomlBegin, tomlString(opts.ctxCommand()), tomlEnd)
-	return editFile(configPath, "install", func(old []byte, exists bool) ([]byte, bool, error) {
+	return editFile(configPath, "install", textKind(tomlBegin), func(old []byte, exists bool) ([]byte, bool, error) {
 		outside, _, _ := cutBlock(old, tomlBegin, tomlEnd)
 		if tomlCtxTable.Match(outside) {
 			return nil, false, fmt.Errorf("%w: config.toml already has an [mcp_servers.ctx] table", ErrConflict)
@@ -87,7 +87,7 @@ func InstallCodexMCP(configPath string, opts InstallOptions) (Change, error) {
 
 // RemoveCodexMCP deletes ctx's block from a Codex config.toml.
 func RemoveCodexMCP(configPath string) (Change, error) {
-	return editFile(configPath, "remove", func(old []byte, exists bool) ([]byte, bool, error) {
+	return editFile(configPath, "remove", textKind(tomlBegin), func(old []byte, exists bool) ([]byte, bool, error) {
 		return dropBlock(old, tomlBegin, tomlEnd)
 	})
 }

@@ -39,15 +39,21 @@ func (e *FileError) Unwrap() error { return e.Err }
 // Change reports what an install or remove step did to one file. Every step
 // is idempotent: repeating it reports Changed false and touches nothing.
 type Change struct {
-	Path    string
-	Changed bool   // the file's content changed
-	Created bool   // the file did not exist before
-	Removed bool   // the file was deleted (it held only ctx's content)
-	Backup  string // where the previous content was saved, if it changed
+	Path    string `json:"path"`
+	Changed bool   `json:"changed"` // the file's content changed
+	Created bool   `json:"created"` // the file did not exist before
+	Removed bool   `json:"removed"` // the file was deleted (it held only ctx's content)
+	// Restored: a remove put back, byte for byte, the content the file had
+	// before ctx's first install (ctx's entries were the only change), and
+	// deleted the backup.
+	Restored bool   `json:"restored"`
+	Backup   string `json:"backup,omitempty"` // where the previous content was saved, if it changed
 }
 
-// BackupSuffix is appended to a file's path to name the copy of its previous
-// content kept before each change.
+// BackupSuffix is appended to a file's path to name the copy of its content
+// before ctx first changed it (and, on a remove that cannot restore it, the
+// content before the remove). A remove that finds ctx's entries were the only
+// change puts the backup back and deletes it.
 const BackupSuffix = ".ctx-backup"
 
 // Default hook commands and timeout written by the installers.
@@ -123,7 +129,10 @@ func RemoveCodex(hooksPath string, opts InstallOptions) (Change, error) {
 }
 
 // isCtxHook reports whether a hook handler object is one ctx installed for
-// host h: a command hook running "<something>ctx hook <host> pre-tool-use".
+// host h. The marker is ctx's hook subcommand at the end of the command —
+// "PROGRAM hook <host> pre-tool-use" — whatever the binary is called or
+// wherever it lives, so a renamed or moved ctx still finds (and replaces, and
+// removes) its own entries.
 func isCtxHook(n *jnode, h Host) bool {
 	if t, _ := n.get("type").str(); t != "command" {
 		return false
@@ -136,8 +145,19 @@ func isCtxHook(n *jnode, h Host) bool {
 	if len(f) < 4 {
 		return false
 	}
-	prog := strings.Trim(f[len(f)-4], `'"`)
-	return baseName(prog) == "ctx" && f[len(f)-3] == "hook" && f[len(f)-2] == h.String() && f[len(f)-1] == "pre-tool-use"
+	return f[len(f)-3] == "hook" && f[len(f)-2] == h.String() && f[len(f)-1] == "pre-tool-use"
+}
+
+// hasCtxHook reports whether a settings document holds a ctx hook for h.
+func hasCtxHook(root *jnode, h Host) bool {
+	for _, g := range root.get("hooks").get("PreToolUse").arrayOrNil() {
+		for _, hd := range g.get("hooks").arrayOrNil() {
+			if isCtxHook(hd, h) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func ctxHookGroup(h Host, opts InstallOptions) *jnode {
@@ -154,7 +174,8 @@ func ctxHookGroup(h Host, opts InstallOptions) *jnode {
 }
 
 func installHook(path string, h Host, opts InstallOptions) (Change, error) {
-	return editJSON(path, "install", func(root *jnode) (bool, error) {
+	ours := func(root *jnode) bool { return hasCtxHook(root, h) }
+	return editJSON(path, "install", ours, func(root *jnode) (bool, error) {
 		hooks := root.get("hooks")
 		if hooks == nil {
 			hooks = newObject()
@@ -191,7 +212,8 @@ func installHook(path string, h Host, opts InstallOptions) (Change, error) {
 }
 
 func removeHook(path string, h Host, opts InstallOptions) (Change, error) {
-	return editJSON(path, "remove", func(root *jnode) (bool, error) {
+	ours := func(root *jnode) bool { return hasCtxHook(root, h) }
+	return editJSON(path, "remove", ours, func(root *jnode) (bool, error) {
 		hooks := root.get("hooks")
 		pre := hooks.get("PreToolUse")
 		if pre == nil || pre.kind != '[' {
@@ -250,7 +272,7 @@ func (n *jnode) arrayOrNil() []*jnode {
 // (top-level mcpServers). An existing "ctx" server that is not ctx's is an
 // ErrConflict.
 func InstallClaudeMCP(path string, opts InstallOptions) (Change, error) {
-	return editJSON(path, "install", func(root *jnode) (bool, error) {
+	return editJSON(path, "install", hasCtxMCP, func(root *jnode) (bool, error) {
 		servers := root.get("mcpServers")
 		if servers == nil {
 			servers = newObject()
@@ -264,6 +286,9 @@ func InstallClaudeMCP(path string, opts InstallOptions) (Change, error) {
 		args := newArray()
 		args.arr = append(args.arr, jsonString("mcp"))
 		want.set("args", args)
+		env := newObject()
+		env.set(mcpMarker, jsonString("ctx init"))
+		want.set("env", env)
 		if cur := servers.get("ctx"); cur != nil {
 			if !isCtxMCP(cur) {
 				return false, fmt.Errorf("%w: an MCP server named \"ctx\" already runs something else", ErrConflict)
@@ -279,7 +304,7 @@ func InstallClaudeMCP(path string, opts InstallOptions) (Change, error) {
 
 // RemoveClaudeMCP removes the "ctx" MCP server if it is ctx's.
 func RemoveClaudeMCP(path string, opts InstallOptions) (Change, error) {
-	return editJSON(path, "remove", func(root *jnode) (bool, error) {
+	return editJSON(path, "remove", hasCtxMCP, func(root *jnode) (bool, error) {
 		servers := root.get("mcpServers")
 		if cur := servers.get("ctx"); cur == nil || !isCtxMCP(cur) {
 			return false, nil
@@ -292,7 +317,18 @@ func RemoveClaudeMCP(path string, opts InstallOptions) (Change, error) {
 	})
 }
 
+// mcpMarker is the environment variable ctx's MCP server entries carry
+// ("CTX_MANAGED_BY": "ctx init"): it marks the entry as ctx's whatever the
+// binary is called.
+const mcpMarker = "CTX_MANAGED_BY"
+
+// isCtxMCP reports whether an MCP server entry is ctx's: it carries ctx's
+// marker, or (entries from before the marker) runs a binary named ctx with
+// the single argument mcp.
 func isCtxMCP(n *jnode) bool {
+	if n.get("env").get(mcpMarker) != nil {
+		return true
+	}
 	cmd, _ := n.get("command").str()
 	args := n.get("args").arrayOrNil()
 	if len(args) != 1 {
@@ -302,29 +338,78 @@ func isCtxMCP(n *jnode) bool {
 	return baseName(cmd) == "ctx" && a == "mcp"
 }
 
+func hasCtxMCP(root *jnode) bool {
+	cur := root.get("mcpServers").get("ctx")
+	return cur != nil && isCtxMCP(cur)
+}
+
+// parseSettings reads a JSON settings document; a blank file is an empty
+// object.
+func parseSettings(data []byte) (*jnode, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return newObject(), nil
+	}
+	root, err := parseJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalidJSON, err)
+	}
+	if root.kind != '{' {
+		return nil, fmt.Errorf("%w: %v", ErrInvalidJSON, errNotObject)
+	}
+	return root, nil
+}
+
+// jsonKind is how editFile treats a JSON settings file; ours reports whether
+// a document holds ctx's entries.
+func jsonKind(ours func(*jnode) bool) fileKind {
+	return fileKind{
+		ours: func(data []byte) bool {
+			root, err := parseSettings(data)
+			return err == nil && ours(root)
+		},
+		same: func(a, b []byte) bool {
+			x, errA := parseSettings(a)
+			y, errB := parseSettings(b)
+			return errA == nil && errB == nil && x.equal(y)
+		},
+	}
+}
+
 // editJSON applies edit to the JSON object in path (a missing or blank file
-// is an empty object) and writes the result if edit reports a change.
-func editJSON(path, op string, edit func(root *jnode) (bool, error)) (Change, error) {
-	return editFile(path, op, func(old []byte, exists bool) ([]byte, bool, error) {
-		var root *jnode
-		if len(bytes.TrimSpace(old)) == 0 {
-			root = newObject()
-		} else {
-			var err error
-			root, err = parseJSON(old)
-			if err != nil {
-				return nil, false, fmt.Errorf("%w: %v", ErrInvalidJSON, err)
-			}
-			if root.kind != '{' {
-				return nil, false, fmt.Errorf("%w: %v", ErrInvalidJSON, errNotObject)
-			}
+// is an empty object) and writes the result if edit reports a change. A
+// remove that leaves an empty object deletes the file (or restores the
+// backup, if the file existed before ctx).
+func editJSON(path, op string, ours func(*jnode) bool, edit func(root *jnode) (bool, error)) (Change, error) {
+	return editFile(path, op, jsonKind(ours), func(old []byte, exists bool) ([]byte, bool, error) {
+		root, err := parseSettings(old)
+		if err != nil {
+			return nil, false, err
 		}
 		changed, err := edit(root)
 		if err != nil || !changed {
 			return nil, false, err
 		}
+		if op == "remove" && len(root.obj) == 0 {
+			return nil, true, nil
+		}
 		return formatJSON(root, old), true, nil
 	})
+}
+
+// fileKind tells editFile how to recognise ctx's part of a file.
+type fileKind struct {
+	// ours reports whether content holds any of ctx's entries.
+	ours func(content []byte) bool
+	// same reports whether two contents mean the same (nil is an empty file).
+	same func(a, b []byte) bool
+}
+
+// textKind is a file where ctx owns a marked block (CLAUDE.md, config.toml).
+func textKind(begin string) fileKind {
+	return fileKind{
+		ours: func(data []byte) bool { return bytes.Contains(data, []byte(begin)) },
+		same: func(a, b []byte) bool { return bytes.Equal(bytes.TrimSpace(a), bytes.TrimSpace(b)) },
+	}
 }
 
 // editFile is the one place that writes host configuration. It reads path
@@ -333,7 +418,13 @@ func editJSON(path, op string, edit func(root *jnode) (bool, error)) (Change, er
 // read-only files, saves the previous content to path+BackupSuffix, and
 // replaces the file atomically with the same permissions. New content nil
 // with changed true deletes the file.
-func editFile(path, op string, edit func(old []byte, exists bool) (newContent []byte, changed bool, err error)) (Change, error) {
+//
+// The backup is the user's own content: an install writes it only when the
+// file holds none of ctx's entries yet, so reinstalling (a new binary path)
+// keeps the first backup. A remove whose result means the same as that
+// backup writes the backup's bytes back and deletes it: install then remove
+// leaves the user's file exactly as it was, and no backup behind.
+func editFile(path, op string, k fileKind, edit func(old []byte, exists bool) (newContent []byte, changed bool, err error)) (Change, error) {
 	ch := Change{Path: path}
 	fail := func(op string, err error) (Change, error) {
 		fe := &FileError{Op: op, Path: path, Err: err}
@@ -377,19 +468,37 @@ func editFile(path, op string, edit func(old []byte, exists bool) (newContent []
 	if exists && mode&0o222 == 0 {
 		return fail(op, ErrReadOnly)
 	}
-	if exists {
-		backup := path + BackupSuffix
+	backup := path + BackupSuffix
+	if op == "remove" {
+		if prev, err := os.ReadFile(backup); err == nil && !k.ours(prev) && k.same(prev, content) {
+			if err := writeAtomic(target, prev, mode); err != nil {
+				return fail("write", err)
+			}
+			if err := os.Remove(backup); err != nil {
+				return fail("backup", err)
+			}
+			ch.Changed, ch.Restored = true, true
+			return ch, nil
+		}
+	}
+	switch {
+	case exists && op == "remove" && content == nil:
+		// Nothing of the user's is left: no copy to keep.
+	case exists && (op == "remove" || !k.ours(old)):
 		if err := writeAtomic(backup, old, mode); err != nil {
 			return fail("backup", err)
 		}
 		ch.Backup = backup
-	} else if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return fail("write", err)
+	case !exists:
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return fail("write", err)
+		}
 	}
 	if content == nil {
 		if err := os.Remove(target); err != nil {
 			return fail("write", err)
 		}
+		removeEmptyHostDir(filepath.Dir(target))
 		ch.Changed, ch.Removed = true, true
 		return ch, nil
 	}
@@ -398,6 +507,15 @@ func editFile(path, op string, edit func(old []byte, exists bool) (newContent []
 	}
 	ch.Changed, ch.Created = true, !exists
 	return ch, nil
+}
+
+// removeEmptyHostDir deletes a host's project directory (.claude, .codex)
+// once the last file ctx put there is gone; a directory with anything else in
+// it stays.
+func removeEmptyHostDir(dir string) {
+	if b := filepath.Base(dir); b == ".claude" || b == ".codex" {
+		_ = os.Remove(dir) // fails, harmlessly, unless empty
+	}
 }
 
 // writeAtomic writes data to a temporary file beside path and renames it

@@ -205,8 +205,11 @@ func TestRemoveClaudeDropsEmptyContainers(t *testing.T) {
 	if _, err := RemoveClaude(path, InstallOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if got := readFile(t, path); got != "{\n  \"model\": \"opus\"\n}\n" {
+	if got := readFile(t, path); got != `{"model":"opus"}` {
 		t.Errorf("got %q", got)
+	}
+	if _, err := os.Stat(path + BackupSuffix); !errors.Is(err, os.ErrNotExist) {
+		t.Error("backup left behind after an exact restore")
 	}
 }
 
@@ -463,7 +466,7 @@ func TestInstallGuide(t *testing.T) {
 	writeFile(t, plain, "no newline at end", 0o644)
 	InstallGuide(plain, HostCodex)
 	RemoveGuide(plain)
-	if got := readFile(t, plain); got != "no newline at end\n" {
+	if got := readFile(t, plain); got != "no newline at end" {
 		t.Errorf("round trip: %q", got)
 	}
 
@@ -512,4 +515,144 @@ func FuzzParseJSONRoundTrip(f *testing.F) {
 			t.Fatalf("round trip changed the document:\n%s\n%s", data, out)
 		}
 	})
+}
+
+// TestInstallRemoveLeavesNoTrace: in a fresh project, install then remove
+// leaves no file, no "{}", no backup and no empty .claude/.codex directory;
+// on existing files it puts back the user's exact bytes (layout included).
+func TestInstallRemoveLeavesNoTrace(t *testing.T) {
+	dir := t.TempDir()
+	opts := InstallOptions{HookCommand: "/opt/tools/ctx-dev hook claude pre-tool-use", CtxCommand: "/opt/tools/ctx-dev"}
+	for _, h := range []Host{HostClaude, HostCodex} {
+		var p Paths
+		if h == HostClaude {
+			p = ClaudePaths(ScopeProject, dir, "", "")
+		} else {
+			p = CodexPaths(ScopeProject, dir, "", "")
+			opts.HookCommand = "/opt/tools/ctx-dev hook codex pre-tool-use"
+		}
+		install := []func() (Change, error){
+			func() (Change, error) { return installHook(p.Hooks, h, opts) },
+			func() (Change, error) { return InstallGuide(p.Guide, h) },
+			func() (Change, error) { return InstallClaudeMCP(p.MCP, opts) },
+		}
+		remove := []func() (Change, error){
+			func() (Change, error) { return removeHook(p.Hooks, h, opts) },
+			func() (Change, error) { return RemoveGuide(p.Guide) },
+			func() (Change, error) { return RemoveClaudeMCP(p.MCP, opts) },
+		}
+		if h == HostCodex {
+			install[2] = func() (Change, error) { return InstallCodexMCP(p.MCP, opts) }
+			remove[2] = func() (Change, error) { return RemoveCodexMCP(p.MCP) }
+		}
+		for round := range 2 { // the second install finds the renamed binary's entries its own
+			for _, f := range install {
+				if _, err := f(); err != nil {
+					t.Fatalf("%v install round %d: %v", h, round, err)
+				}
+			}
+		}
+		for _, f := range remove {
+			ch, err := f()
+			if err != nil || !ch.Removed {
+				t.Fatalf("%v remove: %+v %v", h, ch, err)
+			}
+		}
+	}
+	var left []string
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if path != dir {
+			left = append(left, path)
+		}
+		return nil
+	})
+	if len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
+func TestRemoveRestoresUserBytes(t *testing.T) {
+	dir := t.TempDir()
+	// Layouts a re-encoder would change: tabs, one-line arrays, no final newline.
+	files := map[string]string{
+		"settings.json": "{\n\t\"model\": \"opus\", \"hooks\": {\"PostToolUse\": []},\n\t\"ratio\": 1.50\n}",
+		".mcp.json":     `{"mcpServers": {"other": {"command": "x", "args": []}}}`,
+		"CLAUDE.md":     "# Notes\n\nkeep   this\n\n\n",
+		"config.toml":   "model = \"o3\"\n[mcp_servers.other]\ncommand = \"x\"",
+	}
+	for name, content := range files {
+		writeFile(t, filepath.Join(dir, name), content, 0o600)
+	}
+	at := func(n string) string { return filepath.Join(dir, n) }
+	steps := []struct{ install, remove func() (Change, error) }{
+		{func() (Change, error) { return InstallClaude(at("settings.json"), InstallOptions{}) },
+			func() (Change, error) { return RemoveClaude(at("settings.json"), InstallOptions{}) }},
+		{func() (Change, error) { return InstallClaudeMCP(at(".mcp.json"), InstallOptions{}) },
+			func() (Change, error) { return RemoveClaudeMCP(at(".mcp.json"), InstallOptions{}) }},
+		{func() (Change, error) { return InstallGuide(at("CLAUDE.md"), HostClaude) },
+			func() (Change, error) { return RemoveGuide(at("CLAUDE.md")) }},
+		{func() (Change, error) { return InstallCodexMCP(at("config.toml"), InstallOptions{}) },
+			func() (Change, error) { return RemoveCodexMCP(at("config.toml")) }},
+	}
+	for _, s := range steps {
+		if ch, err := s.install(); err != nil || !ch.Changed || ch.Backup == "" {
+			t.Fatalf("install: %+v %v", ch, err)
+		}
+		// A reinstall with another binary path keeps the first backup.
+		if _, err := s.install(); err != nil {
+			t.Fatal(err)
+		}
+		if ch, err := s.remove(); err != nil || !ch.Restored {
+			t.Fatalf("remove: %+v %v", ch, err)
+		}
+	}
+	for name, content := range files {
+		if got := readFile(t, at(name)); got != content {
+			t.Errorf("%s: got %q, want %q", name, got, content)
+		}
+		if _, err := os.Stat(at(name) + BackupSuffix); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: backup left behind", name)
+		}
+	}
+
+	// The user changed the file while ctx was installed: their change stays,
+	// ctx's entry goes, nothing is restored over it.
+	path := at("settings.json")
+	if _, err := InstallClaude(path, InstallOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	root, _ := parseJSON([]byte(readFile(t, path)))
+	root.set("theme", jsonString("dark"))
+	writeFile(t, path, string(formatJSON(root, nil)), 0o600)
+	ch, err := RemoveClaude(path, InstallOptions{})
+	if err != nil || ch.Restored || !ch.Changed {
+		t.Fatalf("remove after a user edit: %+v %v", ch, err)
+	}
+	got := readFile(t, path)
+	if !strings.Contains(got, `"theme": "dark"`) || strings.Contains(got, "pre-tool-use") {
+		t.Errorf("after remove:\n%s", got)
+	}
+}
+
+// TestRenamedBinaryEntriesAreOurs: entries naming a binary not called ctx are
+// still recognised by their marker; an MCP server "ctx" without the marker
+// running something else is still a conflict.
+func TestRenamedBinaryEntriesAreOurs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".mcp.json")
+	opts := InstallOptions{CtxCommand: "/home/u/bin/ctx-1.2"}
+	for range 2 {
+		if _, err := InstallClaudeMCP(path, opts); err != nil {
+			t.Fatalf("install: %v", err)
+		}
+	}
+	if !strings.Contains(readFile(t, path), `"CTX_MANAGED_BY": "ctx init"`) {
+		t.Errorf("no marker:\n%s", readFile(t, path))
+	}
+	if ch, err := RemoveClaudeMCP(path, opts); err != nil || !ch.Removed {
+		t.Fatalf("remove: %+v %v", ch, err)
+	}
+	writeFile(t, path, `{"mcpServers": {"ctx": {"command": "/usr/bin/other-ctx-tool", "args": ["serve"]}}}`, 0o644)
+	if _, err := InstallClaudeMCP(path, opts); !errors.Is(err, ErrConflict) {
+		t.Errorf("foreign ctx server: err = %v", err)
+	}
 }

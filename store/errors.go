@@ -21,6 +21,8 @@ var (
 	ErrCorrupt = errors.New("store is damaged")
 	// ErrRange: a line or byte range lies outside the content.
 	ErrRange = errors.New("out of range")
+	// ErrPinned: the record is pinned and must be unpinned before removal.
+	ErrPinned = errors.New("pinned")
 )
 
 // Error is an error with a hint for the user: what to do about it.

@@ -65,14 +65,17 @@ its two halves, so any line is reachable in a few steps and nothing floods.
 --full prints the whole region regardless (for redirecting to a file).
 
 Exit status: 0 printed; 1 the handle is malformed, unknown, ambiguous (the
-candidates are listed) or the range lies outside the content; 2 usage error;
+candidates are listed) or the range lies outside the content, or --grep
+matched no line (as grep does); 2 usage error; 3 the region was too large and
+a zoom view was printed instead of its bytes (narrow the range, or --full);
 125 the store is locked or damaged.`,
 		Example: `  ctx get run:ba3d1020ee8f#stdout:L40-52
   ctx get run:ba3d10 --lines 100:160
   ctx get run:ba3d10#stderr --grep 'panic|FAIL' --around 3
   ctx get blob:4f1c0a9e2b77 --bytes 0:4096 --hex
   ctx get run:ba3d10#stdout --full > out.log`,
-		Args: exactArgs(1, "ctx get HANDLE"),
+		Args:              exactArgs(1, "ctx get HANDLE"),
+		ValidArgsFunction: completeHandles(ios),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.handle = args[0]
 			return runGet(cmd.Context(), ios, o)
@@ -103,6 +106,13 @@ func exactArgs(n int, form string) cobra.PositionalArgs {
 	}
 }
 
+// Exit statuses of ctx get besides the common ones: a script can tell exact
+// bytes (0) from no match (1, as grep) and from a zoom view (3).
+const (
+	exitNoMatch = 1
+	exitZoom    = 3
+)
+
 // region is a resolved, readable range of stored content.
 type region struct {
 	handle   string // canonical handle of the whole stream or blob
@@ -128,15 +138,11 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	if o.limit <= 0 {
 		return usagef("--limit %d: want a positive number of lines", o.limit)
 	}
-	st, err := openStore(ios, false)
+	st, t, err := resolveAnywhere(ios, h, o.handle)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	t, err := st.Resolve(h)
-	if err != nil {
-		return err
-	}
 	if t.Kind == "receipt" {
 		return printReceipt(ios, t)
 	}
@@ -170,7 +176,10 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 		return getJSON(ios.Out, reg, o)
 	}
 	if !o.full && (reg.lineN > int64(o.limit) || reg.size > defaultByteLimit) {
-		return zoom(ctx, ios.Out, reg, o.limit)
+		if err := zoom(ctx, ios.Out, reg, o.limit); err != nil {
+			return err
+		}
+		return &exitError{code: exitZoom}
 	}
 	if t.Kind == "run" {
 		st.RecordRetrieval(store.Retrieval{Time: time.Now().UTC(), Run: t.ID, Handle: reg.describe(), Bytes: reg.size})
@@ -573,6 +582,10 @@ func grepRegion(ctx context.Context, w io.Writer, reg *region, re *regexp.Regexp
 	switch {
 	case matches == 0:
 		fmt.Fprintf(bw, "no line of %s matches %q\n", reg.describe(), re.String())
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		return &exitError{code: exitNoMatch}
 	case firstUnprinted > 0:
 		fmt.Fprintf(bw, "… %d matches in all; output stopped at %d lines. next: ctx get %s:L%d- --grep %q\n",
 			matches, limit, reg.handle, firstUnprinted, re.String())

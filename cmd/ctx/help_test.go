@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestEveryCommandHasExamples(t *testing.T) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		for _, sub := range c.Commands() {
-			if sub.Hidden || sub.Name() == "help" {
+			if sub.Hidden || sub.Name() == "help" || !sub.Runnable() && !sub.HasSubCommands() { // help topics
 				continue
 			}
 			path := sub.CommandPath()
@@ -33,4 +34,30 @@ func TestEveryCommandHasExamples(t *testing.T) {
 	var out bytes.Buffer
 	ios := &IO{In: strings.NewReader(""), Out: &out, Err: &out, Getenv: func(string) string { return "" }}
 	walk(newRoot(ios, nil))
+}
+
+// TestGlossaryMatchesDocs: ctx help glossary and docs/glossary.md say the
+// same, and every word of the coverage line is explained.
+func TestGlossaryMatchesDocs(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/glossary.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, _ := strings.Cut(string(doc), "```\n")
+	block, _, _ = strings.Cut(block, "```\n")
+	if block != glossaryText[1:] {
+		t.Errorf("docs/glossary.md and ctx help glossary differ")
+	}
+	var out bytes.Buffer
+	ios := &IO{In: strings.NewReader(""), Out: &out, Err: &out, Getenv: func(string) string { return "" }}
+	if code := run(ios, []string{"help", "glossary"}); code != 0 || !strings.Contains(out.String(), "unrepresented required") {
+		t.Fatalf("ctx help glossary: exit %d\n%s", code, out.String())
+	}
+	for _, term := range []string{"identities", "inline", "retrievable", "unrepresented required", "shown B of C",
+		"REQUIRED", "ELASTIC", "RETRIEVABLE", "census blob", "failure-census", "flood", "dense", "zoom view", "reflex",
+		"pressure", "policy epoch", "! LOSS", "! CONFLICT", "┆", "next:"} {
+		if !strings.Contains(out.String(), "\n  "+term) {
+			t.Errorf("the glossary does not explain %q", term)
+		}
+	}
 }

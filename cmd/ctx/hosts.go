@@ -75,13 +75,17 @@ func newInitCmd(ios *IO) *cobra.Command {
 
   - the PreToolUse hook that rewrites flooding shell commands to ctx run
     (merged into the host's settings; other hooks and keys are kept; a backup
-    of the previous file is written beside it as *.ctx-backup);
+    of the previous file is written beside it as *.ctx-backup), naming this
+    binary by its absolute path, since the host's PATH need not hold ctx;
   - a short usage guide for the agent between marked lines in CLAUDE.md or
     AGENTS.md (an instruction to the agent, not enforcement);
   - with --mcp, the ctx MCP server registration.
 
 --project (the default) writes the project's files, --user the user's.
---remove undoes all of it. Running init twice changes nothing the second time.
+--remove undoes all of it: a file ctx created is deleted, and a file whose
+only change was ctx's gets its previous bytes back (the backup goes too).
+ctx's entries are recognised by a marker, whatever the binary is called.
+Running init twice changes nothing the second time.
 Codex asks the user to review and trust a new hook before it runs.
 
 Exit status: 0 done; 1 a settings file is invalid or not writable (named,
@@ -119,13 +123,14 @@ func runInit(ios *IO, o *initOptions) error {
 	if o.user {
 		scope = hosts.ScopeUser
 	}
-	self, _ := os.Executable()
-	opts := hosts.InstallOptions{}
-	if self != "" && !onPath(self) {
-		// Name the binary by its path when "ctx" on PATH would not find it.
-		opts.CtxCommand = self
-		opts.HookCommand = fmt.Sprintf("%s hook %s pre-tool-use", shellWord(self), o.host)
+	self, err := selfPath()
+	if err != nil && !o.remove {
+		return fmt.Errorf("find the ctx binary to name in the hooks: %w", err)
 	}
+	// The host runs hooks with its own PATH, which need not hold ctx: name
+	// this binary by its absolute path.
+	opts := hosts.InstallOptions{CtxCommand: self,
+		HookCommand: fmt.Sprintf("%s hook %s pre-tool-use", shellWord(self), o.host)}
 	var steps []initStep
 	switch o.host {
 	case "claude":
@@ -168,6 +173,7 @@ func runInit(ios *IO, o *initOptions) error {
 	type row struct {
 		What string `json:"what"`
 		hosts.Change
+		Binary string `json:"binary,omitempty"`
 	}
 	var rows []row
 	for _, s := range steps {
@@ -179,7 +185,11 @@ func runInit(ios *IO, o *initOptions) error {
 			}
 			return err
 		}
-		rows = append(rows, row{s.what, ch})
+		r := row{What: s.what, Change: ch}
+		if s.what != "guide" && !o.remove {
+			r.Binary = self
+		}
+		rows = append(rows, r)
 	}
 	if o.json {
 		return writeJSON(ios.Out, rows)
@@ -187,6 +197,8 @@ func runInit(ios *IO, o *initOptions) error {
 	for _, r := range rows {
 		state := "unchanged"
 		switch {
+		case r.Restored:
+			state = "restored to its content before ctx"
 		case r.Removed:
 			state = "removed (it held only ctx's part)"
 		case r.Created:
@@ -199,6 +211,9 @@ func runInit(ios *IO, o *initOptions) error {
 			line += " (previous content in " + r.Backup + ")"
 		}
 		fmt.Fprintln(ios.Out, line)
+	}
+	if !o.remove {
+		fmt.Fprintf(ios.Out, "The hook and MCP entries run %s (this binary, by absolute path); run ctx init again if you move it.\n", self)
 	}
 	if o.host == "codex" && !o.remove {
 		fmt.Fprintln(ios.Out, "Codex runs a new hook only after you review and trust it: open Codex and approve the ctx hook.")
@@ -219,17 +234,38 @@ func guideStep(path string, h hosts.Host, remove bool) initStep {
 	return initStep{"guide", func() (hosts.Change, error) { return hosts.InstallGuide(path, h) }}
 }
 
-// onPath reports whether "ctx" on PATH is this binary.
-func onPath(self string) bool {
+// selfPath is the absolute path to name this binary by in a host's config:
+// the "ctx" found on PATH when that is this binary (so a symlinked install,
+// /usr/local/bin/ctx → a versioned file, keeps working across upgrades),
+// else the running executable.
+func selfPath() (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if p := onPath(self); p != "" {
+		return p, nil
+	}
+	return filepath.Abs(self)
+}
+
+// onPath returns the absolute path of the "ctx" on PATH if it is the file
+// self, else "".
+func onPath(self string) string {
+	b, err := os.Stat(self)
+	if err != nil {
+		return ""
+	}
 	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
-		p := filepath.Join(d, "ctx")
-		if a, err := os.Stat(p); err == nil {
-			if b, err := os.Stat(self); err == nil && os.SameFile(a, b) {
-				return true
-			}
+		p, err := filepath.Abs(filepath.Join(d, "ctx"))
+		if err != nil {
+			continue
+		}
+		if a, err := os.Stat(p); err == nil && os.SameFile(a, b) {
+			return p
 		}
 	}
-	return false
+	return ""
 }
 
 func shellWord(s string) string { return quoteArgs([]string{s}) }

@@ -3,6 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -16,6 +21,11 @@ type lsOptions struct {
 	n       int
 	json    bool
 	session string
+	failed  bool
+	cmd     string
+	since   string
+	running bool
+	all     bool
 }
 
 func newLsCmd(ios *IO) *cobra.Command {
@@ -26,10 +36,24 @@ func newLsCmd(ios *IO) *cobra.Command {
 		Long: `List recent executions, newest first: the run handle, exit status, output size,
 age, and the command. The same run appears once per execution.
 
-Exit status: 0 listed (an empty store lists nothing); 125 the store is locked
-or damaged.`,
+--failed keeps executions that did not succeed (a non-zero exit, a timeout, a
+signal, an interruption); --cmd keeps those whose command line contains the
+text; --since keeps those started within a duration (90m, 2h, 3d) or since a
+date (2026-11-30, or RFC 3339). -n counts what is left after the filters.
+
+--all lists every workspace's store that ctx has used (the per-user index
+under $XDG_STATE_HOME/ctx), newest first across them, with a WORKSPACE column.
+
+Captures still running are listed first (RUN "running", with the output so
+far); --running lists only them (with --json: their argv, start, pid and
+bytes so far).
+
+Exit status: 0 listed (an empty store lists nothing); 2 usage error; 125 the
+store is locked or damaged.`,
 		Example: `  ctx ls
   ctx ls -n 50
+  ctx ls --failed --since 2h
+  ctx ls --cmd 'go test'
   ctx ls --json | jq -r '.[0].run'`,
 		Args: exactArgs(0, "ctx ls"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runLs(ios, o) },
@@ -37,6 +61,11 @@ or damaged.`,
 	c.Flags().IntVarP(&o.n, "number", "n", 20, "how many executions to list (0 for all)")
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON")
 	c.Flags().StringVar(&o.session, "session", "", "only executions of this agent session")
+	c.Flags().BoolVar(&o.all, "all", false, "list the executions of every store in the per-user index, not only this workspace's")
+	c.Flags().BoolVar(&o.running, "running", false, "only the captures running now")
+	c.Flags().BoolVar(&o.failed, "failed", false, "only executions that failed (non-zero exit, timeout, signal)")
+	c.Flags().StringVar(&o.cmd, "cmd", "", "only executions whose command line contains this `TEXT`")
+	c.Flags().StringVar(&o.since, "since", "", "only executions started within this `AGE` (90m, 2h, 3d) or since a date (2026-11-30)")
 	return c
 }
 
@@ -54,10 +83,47 @@ type lsRow struct {
 	Session  string    `json:"session,omitempty"`
 	Cwd      string    `json:"cwd"`
 	Note     string    `json:"note,omitempty"`
+	Store    string    `json:"store,omitempty"` // with --all: the store directory
+}
+
+// parseSince reads --since: a duration back from now (Go syntax, or N with a
+// d suffix for days), a date, or an RFC 3339 time.
+func parseSince(s string, now time.Time) (time.Time, error) {
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	if n, err := strconv.Atoi(strings.TrimSuffix(s, "d")); err == nil && strings.HasSuffix(s, "d") && n >= 0 {
+		return now.AddDate(0, 0, -n), nil
+	}
+	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, usagef("--since %q: want an age like 90m, 2h or 3d, a date like 2026-11-30, or an RFC 3339 time", s)
+}
+
+// failed reports whether a run did not succeed.
+func failed(m store.Manifest) bool {
+	return m.Exit != 0 || m.Status != store.StatusExited && m.Status != store.StatusIngested
 }
 
 func runLs(ios *IO, o *lsOptions) error {
+	var since time.Time
+	if o.since != "" {
+		var err error
+		if since, err = parseSince(o.since, time.Now()); err != nil {
+			return err
+		}
+	}
 	st, err := openStore(ios, false)
+	if o.all && (err == nil || isNotFound(err)) {
+		if err == nil {
+			st.Close()
+		}
+		return listAll(ios, o, since)
+	}
 	if err != nil {
 		if !isNotFound(err) {
 			return err
@@ -69,14 +135,68 @@ func runLs(ios *IO, o *lsOptions) error {
 		return nil
 	}
 	defer st.Close()
-	execs, err := st.Execs(o.n, func(e *store.Exec) bool { return o.session == "" || e.Session == o.session })
+	var live []store.InFlight
+	if !o.failed && o.cmd == "" && o.session == "" && o.since == "" {
+		live = st.InFlight()
+	}
+	if o.running {
+		return listRunning(ios, o, live)
+	}
+	rows, err := lsRows(st, o, since)
 	if err != nil {
 		return err
 	}
+	if o.json {
+		return writeJSON(ios.Out, rows)
+	}
+	if len(rows) == 0 && len(live) == 0 {
+		if o.failed || o.cmd != "" || o.since != "" || o.session != "" {
+			fmt.Fprintln(ios.Out, "no executions match")
+			return nil
+		}
+		fmt.Fprintln(ios.Out, "no executions yet: run one with `ctx run -- CMD`")
+		return nil
+	}
+	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN\tEXIT\tOUTPUT\tAGE\tCOMMAND")
+	now := time.Now()
+	for i := len(live) - 1; i >= 0; i-- { // newest first, like the rest
+		r := live[i]
+		fmt.Fprintf(tw, "running\t…\t%s\t%s\t%s\n", contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Started)), clipLine([]byte(quoteArgs(r.Argv)), 80))
+	}
+	for _, r := range rows {
+		exit := fmt.Sprint(r.Exit)
+		if r.Status != store.StatusExited && r.Status != store.StatusIngested {
+			exit += " " + r.Status
+		}
+		if r.Status == store.StatusRecovered {
+			exit = "? recovered"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Run, exit, contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Start)), clipLine([]byte(quoteArgs(r.Argv)), 80))
+	}
+	return tw.Flush()
+}
+
+// lsRows reads one store's executions, newest first, filtered.
+func lsRows(st *store.Store, o *lsOptions, since time.Time) ([]lsRow, error) {
+	limit := o.n
+	if o.failed {
+		limit = 0 // the run record decides; count after reading it
+	}
+	execs, err := st.Execs(limit, func(e *store.Exec) bool {
+		return (o.session == "" || e.Session == o.session) && (since.IsZero() || !e.Start.Before(since)) &&
+			(o.cmd == "" || strings.Contains(quoteArgs(e.Argv), o.cmd))
+	})
+	if err != nil {
+		return nil, err
+	}
 	rows := make([]lsRow, 0, len(execs))
 	for _, ex := range execs {
+		if o.n > 0 && len(rows) == o.n {
+			break
+		}
 		run, err := st.GetRun(ex.Run)
-		if err != nil {
+		if err != nil || o.failed && !failed(run.Manifest) {
 			continue
 		}
 		row := lsRow{Run: ex.Handle(), Argv: run.Manifest.Argv, Exit: run.Manifest.Exit, Status: run.Manifest.Status,
@@ -88,25 +208,81 @@ func runLs(ios *IO, o *lsOptions) error {
 		}
 		rows = append(rows, row)
 	}
+	return rows, nil
+}
+
+// listAll lists the executions of this workspace's store and of every store
+// in the per-user index, newest first across them. A store that cannot be
+// read is named on stderr and skipped.
+func listAll(ios *IO, o *lsOptions, since time.Time) error {
+	dirs := store.Indexed()
+	if cwd, err := ios.Getwd(); err == nil {
+		if loc, err := store.Locate(cwd); err == nil && !slices.Contains(dirs, loc.Dir) {
+			if st, err := store.Open(loc, false); err == nil {
+				st.Close()
+				dirs = append([]string{loc.Dir}, dirs...)
+			}
+		}
+	}
+	var rows []lsRow
+	for _, dir := range dirs {
+		st, err := store.OpenDir(dir)
+		if err != nil {
+			fmt.Fprintf(ios.Err, "ctx: skipping the store %s: %v\n", dir, err)
+			continue
+		}
+		rs, err := lsRows(st, o, since)
+		st.Close()
+		if err != nil {
+			fmt.Fprintf(ios.Err, "ctx: skipping the store %s: %v\n", dir, err)
+			continue
+		}
+		for i := range rs {
+			rs[i].Store = dir
+		}
+		rows = append(rows, rs...)
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Start.After(rows[j].Start) })
+	if o.n > 0 && len(rows) > o.n {
+		rows = rows[:o.n]
+	}
 	if o.json {
+		if rows == nil {
+			rows = []lsRow{}
+		}
 		return writeJSON(ios.Out, rows)
 	}
 	if len(rows) == 0 {
-		fmt.Fprintln(ios.Out, "no executions yet: run one with `ctx run -- CMD`")
+		fmt.Fprintln(ios.Out, "no executions in any known store")
 		return nil
 	}
 	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN\tEXIT\tOUTPUT\tAGE\tCOMMAND")
+	fmt.Fprintln(tw, "RUN\tEXIT\tOUTPUT\tAGE\tWORKSPACE\tCOMMAND")
 	now := time.Now()
 	for _, r := range rows {
-		exit := fmt.Sprint(r.Exit)
-		if r.Status != store.StatusExited && r.Status != store.StatusIngested {
-			exit += " " + r.Status
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", r.Run, r.Exit, contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Start)),
+			filepath.Dir(r.Store), clipLine([]byte(quoteArgs(r.Argv)), 60))
+	}
+	return tw.Flush()
+}
+
+// listRunning prints the captures running now, newest first.
+func listRunning(ios *IO, o *lsOptions, live []store.InFlight) error {
+	slices.Reverse(live)
+	if o.json {
+		if live == nil {
+			live = []store.InFlight{}
 		}
-		if r.Status == store.StatusRecovered {
-			exit = "? recovered"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Run, exit, contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Start)), clipLine([]byte(quoteArgs(r.Argv)), 80))
+		return writeJSON(ios.Out, live)
+	}
+	if len(live) == 0 {
+		fmt.Fprintln(ios.Out, "nothing running")
+		return nil
+	}
+	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PID\tOUTPUT\tAGE\tCOMMAND")
+	for _, r := range live {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.PID, contract.Size(r.Stdout+r.Stderr), age(time.Since(r.Started)), clipLine([]byte(quoteArgs(r.Argv)), 80))
 	}
 	return tw.Flush()
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -23,6 +24,8 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
+			// The per-user index of stores stays inside the script's work dir.
+			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, ".state"))
 			env.Setenv("CTX_SESSION", "")
 			env.Setenv("CTX_PRESSURE", "")
 			// No background compaction processes outliving a script; the

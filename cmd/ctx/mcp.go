@@ -33,7 +33,7 @@ Register it with ctx init claude --mcp (or codex), or by hand:
 		Example: "  ctx mcp",
 		Args:    exactArgs(0, "ctx mcp"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return newMCPServer(ios).Run(cmd.Context(), &mcp.StdioTransport{})
+			return newMCPServer(ios).Run(cmd.Context(), drainTransport{&mcp.StdioTransport{}})
 		},
 	}
 }
@@ -139,7 +139,7 @@ a narrower range, or use grep to find lines.`,
 		var out, errb bytes.Buffer
 		err := runGet(ctx, mcpIO(ios, &out, &errb, session), &getOptions{handle: in.Handle, lines: in.Lines, bytes: in.Bytes,
 			grep: in.Grep, around: in.Around, limit: defaultLineLimit})
-		if err != nil {
+		if _, failed := exitOf(err); failed { // a zoom view (exit 3) or no match (1) is an answer
 			return toolError(err, errb.String()), nil, nil
 		}
 		return textResult(out.String()), nil, nil

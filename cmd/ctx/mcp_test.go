@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,7 +37,7 @@ func TestMCPEndToEnd(t *testing.T) {
 	work := t.TempDir()
 	cmd := exec.Command(ctxBinary(t), "mcp")
 	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "CTX_STORE="+filepath.Join(work, ".ctx"), "CTX_SESSION=")
+	cmd.Env = append(os.Environ(), "CTX_STORE="+filepath.Join(work, ".ctx"), "CTX_SESSION=", "XDG_STATE_HOME="+filepath.Join(work, ".state"))
 	client := mcp.NewClient(&mcp.Implementation{Name: "ctx-test", Version: "0"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
@@ -95,6 +96,16 @@ func TestMCPEndToEnd(t *testing.T) {
 	if !strings.Contains(text(zoom), "zoom view") {
 		t.Errorf("ctx_get of 400 lines is not a zoom view:\n%s", text(zoom))
 	}
+	if zoom.IsError {
+		t.Errorf("a zoom view (ctx get exit 3) is an error to the agent")
+	}
+	none, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ctx_get", Arguments: map[string]any{"handle": run, "grep": "no such line"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if none.IsError || !strings.Contains(text(none), "matches") {
+		t.Errorf("grep without a match (ctx get exit 1): %v %q", none.IsError, text(none))
+	}
 	bad, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ctx_get", Arguments: map[string]any{"handle": "run:nothex"}})
 	if err != nil {
 		t.Fatal(err)
@@ -126,4 +137,45 @@ func text(r *mcp.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+// TestMCPAnswersEverythingReadBeforeEOF: a client that writes its requests
+// and closes stdin at once still gets a reply to each of them (before, only
+// initialize was answered and tools/list was lost).
+func TestMCPAnswersEverythingReadBeforeEOF(t *testing.T) {
+	requests := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ctx_run","arguments":{"argv":["echo","drained"]}}}`,
+	}, "\n") + "\n"
+	bin := ctxBinary(t)
+	for try := range 3 {
+		work := t.TempDir()
+		cmd := exec.Command(bin, "mcp")
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "CTX_STORE="+filepath.Join(work, ".ctx"), "XDG_STATE_HOME="+filepath.Join(work, ".state"))
+		cmd.Stdin = strings.NewReader(requests) // EOF right after the last request
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("try %d: ctx mcp: %v\n%s", try, err, out)
+		}
+		replies := map[float64]map[string]any{}
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				t.Fatalf("try %d: reply %q: %v", try, line, err)
+			}
+			id, _ := m["id"].(float64)
+			replies[id] = m
+		}
+		for _, id := range []float64{1, 2, 3} {
+			if replies[id]["result"] == nil {
+				t.Errorf("try %d: request %v has no result (replies: %s)", try, id, out)
+			}
+		}
+		if !strings.Contains(string(out), `drained`) {
+			t.Errorf("try %d: the tool call's output is missing:\n%s", try, out)
+		}
+	}
 }

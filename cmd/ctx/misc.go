@@ -39,12 +39,17 @@ func newVersionCmd(ios *IO) *cobra.Command {
 			if asJSON {
 				return writeJSON(ios.Out, v)
 			}
-			fmt.Fprintf(ios.Out, "ctx %s (%s, %s, policy epoch %s)\n", Version, v["go"], v["platform"], plan.Epoch)
+			fmt.Fprintln(ios.Out, versionLine())
 			return nil
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return c
+}
+
+// versionLine is the one-line answer of ctx version and ctx --version.
+func versionLine() string {
+	return fmt.Sprintf("ctx %s (%s, %s, policy epoch %s)", Version, runtime.Version(), runtime.GOOS+"/"+runtime.GOARCH, plan.Epoch)
 }
 
 func newGCCmd(ios *IO) *cobra.Command {

@@ -23,17 +23,20 @@ const Version = "0.1.0"
 
 // IO is where commands read and write; tests replace it with buffers.
 type IO struct {
-	In     io.Reader
-	Out    io.Writer
-	Err    io.Writer
-	IsTTY  bool
+	In    io.Reader
+	Out   io.Writer
+	Err   io.Writer
+	IsTTY bool
+	// ErrTTY: Err is a terminal, so a person is watching (live progress).
+	ErrTTY bool
 	Getwd  func() (string, error)
 	Getenv func(string) string
 }
 
 func systemIO() *IO {
 	return &IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, IsTTY: term.IsTerminal(int(os.Stdout.Fd())),
-		Getwd: os.Getwd, Getenv: os.Getenv}
+		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+		Getwd:  os.Getwd, Getenv: os.Getenv}
 }
 
 // Exit statuses of ctx's own commands (ctx run and ctx ingest pass the
@@ -182,19 +185,23 @@ what was shown and left out, and handles that return any omitted span.`,
 			root.AddCommand(commands[name](ios))
 		}
 	}
-	root.CompletionOptions.DisableDefaultCmd = true
+	// ctx --version prints what ctx version prints; ctx completion bash|zsh|
+	// fish|powershell prints a shell completion script (cobra's).
+	root.Version = Version
+	root.SetVersionTemplate(versionLine() + "\n")
+	root.CompletionOptions.HiddenDefaultCmd = false
 	return root
 }
 
 // commands are ctx's subcommands by name, in the order help lists them.
 var (
-	commandOrder = []string{"run", "get", "show", "ls", "ingest", "gc", "pin", "unpin", "receipts", "contract",
-		"templates", "bench", "hook", "init", "mcp", "stats", "compact", "version"}
+	commandOrder = []string{"run", "get", "show", "ls", "ingest", "gc", "pin", "unpin", "rm", "receipts", "contract",
+		"templates", "bench", "hook", "init", "doctor", "mcp", "ui", "stats", "compact", "version", "glossary"}
 	commands = map[string]func(*IO) *cobra.Command{
 		"run": newRunCmd, "get": newGetCmd, "show": newShowCmd, "ls": newLsCmd, "ingest": newIngestCmd,
-		"gc": newGCCmd, "pin": newPinCmd, "unpin": newUnpinCmd, "receipts": newReceiptsCmd,
+		"gc": newGCCmd, "pin": newPinCmd, "unpin": newUnpinCmd, "rm": newRmCmd, "receipts": newReceiptsCmd,
 		"contract": newContractCmd, "templates": newTemplatesCmd, "bench": newBenchCmd, "hook": newHookCmd,
-		"init": newInitCmd, "mcp": newMCPCmd, "stats": newStatsCmd, "compact": newCompactCmd, "version": newVersionCmd,
+		"init": newInitCmd, "doctor": newDoctorCmd, "mcp": newMCPCmd, "ui": newUICmd, "stats": newStatsCmd, "compact": newCompactCmd, "version": newVersionCmd, "glossary": newGlossaryTopic,
 	}
 )
 
@@ -211,6 +218,9 @@ func openStore(ios *IO, create bool) (*store.Store, error) {
 	st, err := store.Open(loc, create)
 	if err != nil {
 		return nil, err
+	}
+	if create {
+		_ = st.Register() // best effort: the index only helps find the store from elsewhere
 	}
 	for _, r := range st.Recover() {
 		switch {

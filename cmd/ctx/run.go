@@ -18,6 +18,7 @@ import (
 
 	"github.com/ctxhq/ctx/capture"
 	"github.com/ctxhq/ctx/plan"
+	"github.com/ctxhq/ctx/profiles"
 	"github.com/ctxhq/ctx/receipts"
 	"github.com/ctxhq/ctx/store"
 )
@@ -45,7 +46,7 @@ type digestOpts struct {
 func (o *digestOpts) register(c *cobra.Command) {
 	c.Flags().IntVar(&o.budget, "budget", 0, "token budget for the digest (default: the contract's ceiling for the outcome)")
 	c.Flags().StringVar(&o.pressure, "pressure", "", "context pressure: low, normal, high, or the fraction of the context in use (default $CTX_PRESSURE)")
-	c.Flags().StringVar(&o.profile, "profile", "", "use this profile instead of detecting one (see `ctx contract show`)")
+	c.Flags().StringVar(&o.profile, "profile", "", "use the profile `NAME` instead of detecting one ("+strings.Join(profiles.Names(), ", ")+"; see ctx contract show NAME)")
 }
 
 func (o *digestOpts) options(ios *IO, st *store.Store) (receipts.Options, error) {
@@ -78,9 +79,16 @@ func newRunCmd(ios *IO) *cobra.Command {
 sees a terminal and line-buffers), store every byte, and print a digest: what
 ran, the findings that matter, a coverage receipt, and handles to the rest.
 
-The command runs in its own process group with stdin from /dev/null (or
---stdin), PAGER=cat and GIT_PAGER=cat. On timeout or Ctrl-C the group gets
-SIGTERM, a grace period, then SIGKILL; the output so far is kept.
+The command runs in its own process group with PAGER=cat and GIT_PAGER=cat.
+Its stdin is ctx's own when that is a pipe or a file (echo y | ctx run -- cat),
+stored with the run; /dev/null when it is a terminal; or --stdin FILE. On
+timeout or Ctrl-C the group gets SIGTERM, a grace period, then SIGKILL; the
+output so far is kept.
+
+When ctx's stderr is a terminal, a status line there shows the elapsed time,
+the bytes and lines captured and the last line of output while the command
+runs, and is erased before the digest (CTX_PROGRESS=0 turns it off). It is
+never drawn when stderr is not a terminal, and never stored.
 ` + runHelpExit,
 		Example: `  ctx run -- pytest -q
   ctx run --timeout 2m -- go test ./...
@@ -90,7 +98,7 @@ SIGTERM, a grace period, then SIGKILL; the output so far is kept.
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return withCode(exitFailed, usagef("no command given: ctx run [flags] -- CMD [ARGS...]"))
+				return usagef("no command given: ctx run [flags] -- CMD [ARGS...]")
 			}
 			o.argv = args
 			return withCode(exitFailed, runRun(cmd.Context(), ios, o))
@@ -101,7 +109,7 @@ SIGTERM, a grace period, then SIGKILL; the output so far is kept.
 	f.StringVar(&o.cwd, "cwd", "", "run the command in this directory")
 	f.DurationVar(&o.timeout, "timeout", 10*time.Minute, "stop the command after this long (0 for no limit)")
 	f.DurationVar(&o.grace, "grace", 2*time.Second, "time between SIGTERM and SIGKILL when stopping the command")
-	f.StringVar(&o.stdin, "stdin", "", "feed this file to the command's stdin (- for ctx's own stdin; default /dev/null)")
+	f.StringVar(&o.stdin, "stdin", "", "feed this file to the command's stdin (- for ctx's own stdin; default: ctx's stdin when piped or redirected, else /dev/null)")
 	f.BoolVar(&o.pipe, "pipe", false, "use plain pipes instead of pseudo-terminals")
 	f.StringVar(&o.maxOutput, "max-output", "1G", "per-stream byte cap; beyond it the head and tail are kept and the rest counted")
 	f.BoolVar(&o.json, "json", false, "print the run record, evidence items and receipt as JSON instead of the digest")
@@ -198,6 +206,10 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	var stdin io.Reader
 	switch o.stdin {
 	case "":
+		if stdinIsData(ios.In) {
+			// Piped or redirected: forward it and keep it with the run.
+			stdin = io.TeeReader(ios.In, &lazyStream{sp: sp})
+		}
 	case "-":
 		inW, err := sp.Stream("stdin")
 		if err != nil {
@@ -224,10 +236,12 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	}
 	started = true
 	trace := tracer(ios)
+	prog := startProgress(ios) // nil unless a person watches stderr
 	res, err := capture.Run(ctx, capture.Options{
 		Argv: argv, Dir: dir, Env: childEnv(os.Environ()), Stdin: stdin, Pipe: o.pipe,
-		Timeout: o.timeout, Grace: o.grace, Stdout: outW, Stderr: errW, Cols: 200, Rows: 50,
+		Timeout: o.timeout, Grace: o.grace, Stdout: prog.tap(outW), Stderr: prog.tap(errW), Cols: 200, Rows: 50,
 	})
+	prog.Stop()
 	var se *capture.StartError
 	if errors.As(err, &se) {
 		sp.Abort()
@@ -475,7 +489,7 @@ func passThrough(ctx context.Context, ios *IO, argv []string, dir string, o *run
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, childEnv(os.Environ())
 	cmd.Stdout, cmd.Stderr = ios.Out, ios.Err
-	if o.stdin == "-" {
+	if o.stdin == "-" || o.stdin == "" && stdinIsData(ios.In) {
 		cmd.Stdin = ios.In
 	} else if o.stdin != "" {
 		f, err := os.Open(o.stdin)

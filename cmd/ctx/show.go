@@ -28,7 +28,8 @@ Exit status: 0 printed; 1 unknown, ambiguous or malformed handle; 125 the
 store is locked or damaged.`,
 		Example: `  ctx show run:ba3d1020ee8f
   ctx show receipt:7d0c1e22aa01 --json`,
-		Args: exactArgs(1, "ctx show HANDLE"),
+		Args:              exactArgs(1, "ctx show HANDLE"),
+		ValidArgsFunction: completeHandles(ios),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.handle = args[0]
 			return runShow(cmd.Context(), ios, o)
@@ -43,15 +44,11 @@ func runShow(ctx context.Context, ios *IO, o *showOptions) error {
 	if err != nil {
 		return err
 	}
-	st, err := openStore(ios, false)
+	st, t, err := resolveAnywhere(ios, h, o.handle)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	t, err := st.Resolve(h)
-	if err != nil {
-		return err
-	}
 	var data []byte
 	var id store.ID
 	switch t.Kind {

@@ -1,34 +1,16 @@
 package diag
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/ctxhq/ctx/internal/testenv"
 )
 
 // corpusDir finds shared/corpus/diagnostics beside the repository root (the
 // directory holding go.mod), or skips the test when it is absent.
 func corpusDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpus", "diagnostics")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("corpus absent: %v", err)
-	}
-	return c
+	return testenv.Corpus(t, "diagnostics")
 }
 
 // The figure to hold: at least 98% of the corpus's expected diagnostics

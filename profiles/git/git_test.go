@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/testenv"
 	"github.com/ctxhq/ctx/profiles/internal/profiletest"
 )
 
@@ -39,9 +40,7 @@ var gitEnv = []string{"GIT_CONFIG_NOSYSTEM=1", "HOME=/nonexistent", "GIT_PAGER=c
 
 func newRepo(t *testing.T) *repo {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	testenv.Tool(t, "apt-get install git", "git")
 	r := &repo{t: t, dir: t.TempDir()}
 	r.git("init", "-q", "-b", "main", ".")
 	return r
@@ -513,9 +512,7 @@ func TestExitAndStderr(t *testing.T) {
 }
 
 func TestPlainDiffU(t *testing.T) {
-	if _, err := exec.LookPath("diff"); err != nil {
-		t.Skip("diff not installed")
-	}
+	testenv.Tool(t, "apt-get install diffutils", "diff")
 	dir := t.TempDir()
 	for name, body := range map[string]string{"a/x.txt": "1\n2\n3\n", "b/x.txt": "1\ntwo\n3\n4\n", "a/gone.txt": "g\n", "b/new.txt": "n\n"} {
 		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
@@ -605,25 +602,7 @@ func TestContent(t *testing.T) {
 // corpusDir finds shared/corpus beside the repository root, or skips.
 func corpusDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpus")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("corpus %s absent", c)
-	}
-	return c
+	return testenv.Corpus(t, "")
 }
 
 func TestCorpusIsNotGit(t *testing.T) {

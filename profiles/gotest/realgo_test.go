@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/testenv"
 )
 
 // scratch is a module with one package of each kind of failure. Line numbers
@@ -83,10 +84,7 @@ func TestRealGoTest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
+	goBin := testenv.Tool(t, "install Go", "go")
 	dir := t.TempDir()
 	for name, body := range scratch {
 		p := filepath.Join(dir, filepath.FromSlash(name))

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/testenv"
 	"github.com/ctxhq/ctx/profiles/internal/profiletest"
 )
 
@@ -478,32 +479,14 @@ func TestContent(t *testing.T) {
 // corpusDir finds shared/corpus beside the repository root, or skips.
 func corpusDir(t testing.TB, sub string) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpus", sub)
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("corpus %s absent", c)
-	}
-	return c
+	return testenv.Corpus(t, sub)
 }
 
 // Real `go test -json` streams: every line is a record, read in place.
 func TestCorpusGoTestJSON(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(corpusDir(t, "gotest"), "*.gojson.txt"))
 	if len(files) == 0 {
-		t.Skip("no gojson files")
+		testenv.Missing(t, "*.gojson.txt files in the shared corpus gotest/")
 	}
 	for _, f := range files {
 		in, err := os.ReadFile(f)

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/testenv"
 )
 
 func parseText(t *testing.T, argv []string, exit int, stdout, stderr string) *evidence.Graph {
@@ -319,7 +319,7 @@ func TestContent(t *testing.T) {
 		files = append(files, m...)
 	}
 	if len(files) == 0 {
-		t.Skip("shared corpus is empty")
+		testenv.Missing(t, "files in the shared corpus")
 	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -340,21 +340,5 @@ func TestContent(t *testing.T) {
 // holding go.mod), skipping the test when it is absent.
 func sharedCorpus(t *testing.T) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Dir(file)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	corpus := filepath.Join(dir, "..", "shared", "corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("shared corpus absent: %v", err)
-	}
-	return corpus
+	return testenv.Corpus(t, "")
 }

@@ -16,9 +16,15 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/testenv"
 )
 
-const realPytest = "/usr/bin/pytest"
+// realPytest finds pytest on PATH (Debian's python3-pytest installs pytest
+// and pytest-3); absent, the test is skipped (fails in CI).
+func realPytest(t *testing.T) string {
+	t.Helper()
+	return testenv.Tool(t, "apt-get install python3-pytest", "pytest", "pytest-3")
+}
 
 // expectedFailure is one of the eight failures of testdata/suites/failing.
 type expectedFailure struct {
@@ -81,7 +87,7 @@ func runPytest(t *testing.T, suite string, m realMode) *evidence.Source {
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "suites", suite))); err != nil {
 		t.Fatal(err)
 	}
-	argv := append([]string{realPytest, "-p", "no:cacheprovider"}, m.args...)
+	argv := append([]string{realPytest(t), "-p", "no:cacheprovider"}, m.args...)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LANG=C.UTF-8", "TERM=xterm-256color"}
@@ -119,9 +125,7 @@ func runInPty(cmd *exec.Cmd) ([]byte, error) {
 // checks that every failing identity, class and file:line is recovered and
 // that the counts match.
 func TestRealFailingSuite(t *testing.T) {
-	if _, err := os.Stat(realPytest); err != nil {
-		t.Skipf("%s absent", realPytest)
-	}
+	realPytest(t)
 	for _, m := range realModes {
 		t.Run(m.name, func(t *testing.T) {
 			t.Parallel()
@@ -208,9 +212,7 @@ func TestRealFailingSuite(t *testing.T) {
 
 // TestRealPassingSuite runs pytest on the 500 passing tests in every mode.
 func TestRealPassingSuite(t *testing.T) {
-	if _, err := os.Stat(realPytest); err != nil {
-		t.Skipf("%s absent", realPytest)
-	}
+	realPytest(t)
 	for _, m := range append(realModes, realMode{name: "x", args: []string{"-x", "-q"}, counts: true}) {
 		t.Run(m.name, func(t *testing.T) {
 			t.Parallel()

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/testenv"
 	"github.com/ctxhq/ctx/profiles/internal/profiletest"
 )
 
@@ -310,25 +311,7 @@ func TestContent(t *testing.T) {
 // corpusDir finds shared/corpus beside the repository root, or skips.
 func corpusDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpus")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("corpus %s absent", c)
-	}
-	return c
+	return testenv.Corpus(t, "")
 }
 
 // Compiler, linter, test and log outputs of the external corpus are never
@@ -341,7 +324,7 @@ func TestCorpusIsNotSearch(t *testing.T) {
 		files = append(files, m...)
 	}
 	if len(files) == 0 {
-		t.Skip("empty corpus")
+		testenv.Missing(t, "files in the shared corpus")
 	}
 	for _, f := range files {
 		in, err := os.ReadFile(f)
@@ -356,9 +339,7 @@ func TestCorpusIsNotSearch(t *testing.T) {
 
 // A real grep run, when grep is installed.
 func TestLiveGrep(t *testing.T) {
-	if _, err := exec.LookPath("grep"); err != nil {
-		t.Skip("grep not installed")
-	}
+	testenv.Tool(t, "apt-get install grep", "grep")
 	dir := t.TempDir()
 	for name, body := range map[string]string{
 		"a.txt":     "alpha\nneedle one\nbeta\nneedle two\n",

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/store"
+	"github.com/ctxhq/ctx/ui"
+)
+
+func newUICmd(ios *IO) *cobra.Command {
+	var addr string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "ui [--addr 127.0.0.1:PORT]",
+		Short: "Browse runs in a web page on this machine: digests, coloured output, search, failures",
+		Long: `Serve a web page on the loopback interface for a person to browse this
+workspace's runs: the recent runs with their status; for each, its digest and
+its full output with terminal colour rendered, in pages of 500 lines; line
+numbers that are handles (click one to copy run:ID#stdout:LN); a search box
+(regular expressions); and a jump from failure line to failure line (the
+button, or the n key). Everything is read through the same code as ctx get,
+ctx show and ctx ls. It listens on loopback only and answers only requests
+addressed to a loopback name; stop it with Ctrl-C.
+
+Exit status: 0 stopped; 1 the address cannot be used; 2 usage error.`,
+		Example: "  ctx ui\n  ctx ui --addr 127.0.0.1:8377",
+		Args:    exactArgs(0, "ctx ui"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ln, err := ui.Listen(addr)
+			if err != nil {
+				return usagef("--addr: %v", err)
+			}
+			url := "http://" + ln.Addr().String() + "/"
+			if asJSON {
+				if err := writeJSON(ios.Out, map[string]string{"url": url}); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintf(ios.Out, "ctx ui: %s (Ctrl-C to stop)\n", url)
+			}
+			srv := &http.Server{Handler: ui.Handler(uiSource{ios}), ReadHeaderTimeout: 10 * time.Second}
+			go func() {
+				<-cmd.Context().Done()
+				shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				defer cancel()
+				_ = srv.Shutdown(shut)
+			}()
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "loopback address to listen on (port 0: any free port)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the page's address as JSON")
+	return c
+}
+
+// uiSource answers the page with the commands' own code: ctx ls, ctx show
+// and ctx get, writing into buffers.
+type uiSource struct{ ios *IO }
+
+func (s uiSource) io(out, errb *bytes.Buffer) *IO {
+	return &IO{In: strings.NewReader(""), Out: out, Err: errb, Getwd: s.ios.Getwd, Getenv: s.ios.Getenv}
+}
+
+func (s uiSource) Runs(ctx context.Context, n int) ([]ui.Run, error) {
+	var out, errb bytes.Buffer
+	if err := runLs(s.io(&out, &errb), &lsOptions{n: n, json: true}); err != nil {
+		return nil, err
+	}
+	var rows []lsRow
+	if err := json.Unmarshal(out.Bytes(), &rows); err != nil {
+		return nil, err
+	}
+	runs := make([]ui.Run, len(rows))
+	now := time.Now()
+	for i, r := range rows {
+		runs[i] = ui.Run{Handle: r.Run, Command: quoteArgs(r.Argv), Exit: r.Exit, Status: r.Status,
+			Size: contract.Size(r.Stdout + r.Stderr), Lines: r.Lines, Age: age(now.Sub(r.Start))}
+	}
+	return runs, nil
+}
+
+func (s uiSource) Digest(ctx context.Context, run string) (string, error) {
+	var out, errb bytes.Buffer
+	if err := runShow(ctx, s.io(&out, &errb), &showOptions{handle: run}); err != nil {
+		return "", err
+	}
+	return out.String(), nil
+}
+
+// uiLineMax cuts a line the page shows; the handle still gives all of it.
+const uiLineMax = 8 << 10
+
+func (s uiSource) Lines(ctx context.Context, stream string, from, to int64) ([]string, int64, error) {
+	st, err := openStore(s.ios, false)
+	if err != nil {
+		return nil, 0, err
+	}
+	h, err := store.ParseHandle(stream)
+	if err != nil {
+		st.Close()
+		return nil, 0, err
+	}
+	t, err := st.Resolve(h)
+	st.Close()
+	if err != nil {
+		return nil, 0, err
+	}
+	m := t.Run.Manifest
+	total := m.Stdout.Lines
+	switch t.Stream {
+	case "stderr":
+		total = m.Stderr.Lines
+	case "merged":
+		total += m.Stderr.Lines
+	}
+	if total == 0 || from > total {
+		return nil, total, nil
+	}
+	to = min(to, total)
+	var out, errb bytes.Buffer
+	if err := runGet(ctx, s.io(&out, &errb), &getOptions{handle: fmt.Sprintf("%s:L%d-%d", stream, from, to), full: true, limit: defaultLineLimit}); err != nil {
+		if _, failed := exitOf(err); failed {
+			return nil, total, err
+		}
+	}
+	text := strings.TrimSuffix(out.String(), "\n")
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if len(l) > uiLineMax {
+			lines[i] = l[:uiLineMax] + fmt.Sprintf(" … [line cut at %d bytes; ctx get %s:L%d has all of it]", uiLineMax, stream, from+int64(i))
+		}
+	}
+	return lines, total, nil
+}
+
+func (s uiSource) Grep(ctx context.Context, stream, expr string, limit int) ([]ui.Match, error) {
+	var out, errb bytes.Buffer
+	err := runGet(ctx, s.io(&out, &errb), &getOptions{handle: stream, grep: expr, limit: limit})
+	if _, failed := exitOf(err); failed {
+		return nil, err
+	}
+	var ms []ui.Match
+	for _, l := range strings.Split(out.String(), "\n") {
+		num, text, ok := strings.Cut(l, ":")
+		n, err := strconv.ParseInt(num, 10, 64)
+		if !ok || err != nil {
+			continue
+		}
+		text = string(lines.Clean([]byte(text)))
+		if len(text) > 300 {
+			text = text[:300] + "…"
+		}
+		ms = append(ms, ui.Match{Line: n, Text: text})
+	}
+	return ms, nil
+}
