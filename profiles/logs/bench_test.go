@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/ctxhq/ctx/internal/testenv"
 )
 
 // loghubDir is the shared loghub corpus, relative to this package.
@@ -31,7 +33,7 @@ func loghubRaw(tb testing.TB) [][]byte {
 	} {
 		data, err := os.ReadFile(path)
 		if err != nil {
-			tb.Skipf("loghub corpus not available: %v", err)
+			testenv.Missing(tb, "loghub corpus (../shared/corpus): %v", err)
 		}
 		lines = append(lines, bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))...)
 	}
