@@ -19,6 +19,7 @@ import (
 	"github.com/ctxhq/ctx/profiles/diag"
 	"github.com/ctxhq/ctx/profiles/git"
 	"github.com/ctxhq/ctx/profiles/gotest"
+	"github.com/ctxhq/ctx/profiles/gradle"
 	"github.com/ctxhq/ctx/profiles/jest"
 	"github.com/ctxhq/ctx/profiles/jsondoc"
 	"github.com/ctxhq/ctx/profiles/logs"
@@ -34,6 +35,7 @@ var registry = []evidence.Profile{
 	pytest.Profile,
 	cargotest.Profile,
 	jest.Profile,
+	gradle.Profile,
 	diag.Profile,
 	git.Profile,
 	jsondoc.Profile,
