@@ -23,6 +23,7 @@ import (
 	"github.com/ctxhq/ctx/profiles/jest"
 	"github.com/ctxhq/ctx/profiles/jsondoc"
 	"github.com/ctxhq/ctx/profiles/logs"
+	"github.com/ctxhq/ctx/profiles/maven"
 	"github.com/ctxhq/ctx/profiles/pytest"
 	"github.com/ctxhq/ctx/profiles/search"
 	"github.com/ctxhq/ctx/profiles/text"
@@ -36,6 +37,7 @@ var registry = []evidence.Profile{
 	cargotest.Profile,
 	jest.Profile,
 	gradle.Profile,
+	maven.Profile,
 	diag.Profile,
 	git.Profile,
 	jsondoc.Profile,
