@@ -26,6 +26,7 @@ import (
 	"github.com/ctxhq/ctx/profiles/maven"
 	"github.com/ctxhq/ctx/profiles/pytest"
 	"github.com/ctxhq/ctx/profiles/search"
+	"github.com/ctxhq/ctx/profiles/table"
 	"github.com/ctxhq/ctx/profiles/text"
 )
 
@@ -42,6 +43,7 @@ var registry = []evidence.Profile{
 	git.Profile,
 	jsondoc.Profile,
 	search.Profile,
+	table.Profile,
 	logs.Profile,
 	text.Profile,
 }
