@@ -125,6 +125,9 @@ type region struct {
 	from, to int64     // lines (inclusive) or bytes [from, to)
 	size     int64     // bytes in the region
 	lineN    int64     // lines in the region (0 if unknown)
+	// unordered: a merged view of a run whose capture recorded no arrival
+	// order (ingested files): stdout, then stderr.
+	unordered bool
 }
 
 func runGet(ctx context.Context, ios *IO, o *getOptions) error {
@@ -174,6 +177,9 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	reg, err := openRegion(st, t, rng)
 	if err != nil {
 		return err
+	}
+	if reg.unordered {
+		fmt.Fprintln(ios.Err, "ctx get: no arrival order was recorded for this run (ingested output): #merged is stdout, then stderr")
 	}
 	switch {
 	case o.pointer != "" || o.records != "":
@@ -295,10 +301,14 @@ func openRegion(st *store.Store, t *store.Target, rng store.Range) (*region, err
 		}
 		reg.handle = t.Run.Handle() + "#" + stream
 		if stream == "merged" {
-			r, _, err := st.Merged(t.Run)
+			r, ordered, err := st.Merged(t.Run)
 			if err != nil {
 				return nil, err
 			}
+			// An ingested run's index only records the order ctx read
+			// the files in, not the order a program wrote them.
+			m := t.Run.Manifest
+			reg.unordered = !ordered || m.Mode == "ingest" && m.Stdout.Size > 0 && m.Stderr.Size > 0
 			return mergedRegion(reg, r, rng, t.Run.Manifest.Stdout.Size+t.Run.Manifest.Stderr.Size)
 		}
 		ref, _ := t.Run.StreamBlob(stream)
