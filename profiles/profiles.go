@@ -17,6 +17,7 @@ import (
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/profiles/cargotest"
 	"github.com/ctxhq/ctx/profiles/diag"
+	"github.com/ctxhq/ctx/profiles/dockerbuild"
 	"github.com/ctxhq/ctx/profiles/git"
 	"github.com/ctxhq/ctx/profiles/gotest"
 	"github.com/ctxhq/ctx/profiles/gradle"
@@ -39,6 +40,7 @@ var registry = []evidence.Profile{
 	jest.Profile,
 	gradle.Profile,
 	maven.Profile,
+	dockerbuild.Profile,
 	diag.Profile,
 	git.Profile,
 	jsondoc.Profile,
