@@ -43,6 +43,7 @@ func TestColumns(t *testing.T) {
 		{"lsblk", "NAME | MAJ:MIN | RM | SIZE | RO | TYPE | MOUNTPOINTS"},
 		{"pip-list", "Package | Version"},
 		{"ps-many", "STAT | TT | COMMAND | COMMAND"},
+		{"kubectl-pods", "NAME | READY | STATUS | RESTARTS | AGE"},
 	} {
 		r := find(t, c.run)
 		g := profiletest.Parse(t, Profile, r.Argv, r.Exit, r.Stdout, r.Stderr)
@@ -56,16 +57,23 @@ func TestColumns(t *testing.T) {
 			t.Errorf("%s: columns %q, want %q", c.run, got, c.cols)
 		}
 	}
-	r := find(t, "ps-many")
-	g := profiletest.Parse(t, Profile, r.Argv, r.Exit, r.Stdout, r.Stderr)
-	var rows []string
-	for _, it := range g.Items {
-		if it.Kind == evidence.KindRecord {
-			rows = append(rows, it.Attrs["column"]+"="+it.Attrs["value"])
+	for _, c := range []struct{ run, want string }{
+		{"ps-many", "STAT=T"},
+		{"kubectl-pods", "STATUS=CrashLoopBackOff,STATUS=Pending,STATUS=Completed"},
+		{"pip-list", ""},
+		{"df-h", ""},
+	} {
+		r := find(t, c.run)
+		g := profiletest.Parse(t, Profile, r.Argv, r.Exit, r.Stdout, r.Stderr)
+		var rows []string
+		for _, it := range g.Items {
+			if it.Kind == evidence.KindRecord {
+				rows = append(rows, it.Attrs["column"]+"="+it.Attrs["value"])
+			}
 		}
-	}
-	if strings.Join(rows, ",") != "STAT=T" {
-		t.Errorf("unusual rows %v, want the one stopped process", rows)
+		if strings.Join(rows, ",") != c.want {
+			t.Errorf("%s: unusual rows %v, want %s", c.run, rows, c.want)
+		}
 	}
 }
 
