@@ -3,6 +3,7 @@ package jsondoc
 import (
 	"flag"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -66,6 +67,55 @@ func TestFieldValues(t *testing.T) {
 		}
 		if len(rare) != 1 || !strings.HasPrefix(rare[0], `Action=skip {"Action":"skip"`) {
 			t.Errorf("%s: rare records %q, want the one skip", name, rare)
+		}
+	}
+}
+
+// TestRareValueRule pins the two ways a value is rare: a handful (≤3 and ≤10%)
+// next to anything, or up to a fifth next to a value covering two thirds (a
+// status field: 5 CLOSED among 25 OPEN); and neither next to an event-type
+// field with no dominant value.
+func TestRareValueRule(t *testing.T) {
+	doc := func(states map[string]int) []byte {
+		var b strings.Builder
+		b.WriteString("[")
+		n := 0
+		for _, s := range []string{"OPEN", "CLOSED", "MERGED", "DRAFT"} {
+			for range states[s] {
+				if n > 0 {
+					b.WriteString(",")
+				}
+				n++
+				b.WriteString(`{"number":` + strconv.Itoa(n) + `,"state":"` + s + `","title":"issue ` + strconv.Itoa(n) + `"}`)
+			}
+		}
+		b.WriteString("]\n")
+		return []byte(b.String())
+	}
+	for _, c := range []struct {
+		states map[string]int
+		want   string // rare states listed, with counts
+	}{
+		{map[string]int{"OPEN": 25, "CLOSED": 5}, "CLOSED×5"},
+		{map[string]int{"OPEN": 27, "CLOSED": 2, "DRAFT": 1}, "CLOSED×2 DRAFT×1"},
+		{map[string]int{"OPEN": 15, "CLOSED": 10, "MERGED": 5}, ""},
+		{map[string]int{"OPEN": 18, "CLOSED": 12}, ""},
+	} {
+		g := profiletest.Parse(t, Profile, []string{"gh", "issue", "list", "--json", "number,state,title"}, 0, doc(c.states), nil)
+		counts := map[string]int{}
+		for _, it := range g.Items {
+			if it.Kind == evidence.KindRecord && it.Why == "minority-value" {
+				counts[it.Attrs["value"]]++
+			}
+		}
+		var got []string
+		for _, s := range []string{"OPEN", "CLOSED", "MERGED", "DRAFT"} {
+			if counts[s] > 0 {
+				got = append(got, s+"×"+strconv.Itoa(counts[s]))
+			}
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("%v: rare %q, want %q", c.states, strings.Join(got, " "), c.want)
 		}
 	}
 }
