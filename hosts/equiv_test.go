@@ -27,7 +27,7 @@ import (
 //   - `ctx run --json -- CMD...` runs CMD with the inherited environment and
 //     working directory, exits with CMD's status (DESIGN §3), and prints a
 //     JSON object whose "run" field is the run handle ("run:ba3d1020ee8f");
-//   - `ctx get --full HANDLE#stdout` and `ctx get --full HANDLE#stderr` print the exact
+//   - `ctx get --raw --full HANDLE#stdout` and `... HANDLE#stderr` print the exact
 //     stored bytes of that stream (nothing, successfully, when it is empty);
 //   - `ctx ls --json` prints a JSON array of objects with "run" and "argv";
 //   - CTX_STORE selects the store directory.
@@ -451,7 +451,7 @@ func (sb *sandbox) listRuns(t *testing.T, dir, store string) []lsRun {
 
 func (sb *sandbox) get(t *testing.T, dir, store, handle string) []byte {
 	t.Helper()
-	c := exec.Command(sb.ctxBin, "get", "--full", handle)
+	c := exec.Command(sb.ctxBin, "get", "--raw", "--full", handle)
 	c.Dir, c.Env = dir, sb.env(store, false)
 	out, err := c.Output()
 	if err != nil {
@@ -502,7 +502,7 @@ func shimMain(ctxBin string, args []string) int {
 		lf.Close()
 	}
 	get := func(stream string) ([]byte, error) {
-		c := exec.Command(ctxBin, "get", "--full", rec.Run+"#"+stream)
+		c := exec.Command(ctxBin, "get", "--raw", "--full", rec.Run+"#"+stream)
 		c.Stderr = os.Stderr
 		return c.Output()
 	}

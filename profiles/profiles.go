@@ -17,13 +17,17 @@ import (
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/profiles/cargotest"
 	"github.com/ctxhq/ctx/profiles/diag"
+	"github.com/ctxhq/ctx/profiles/dockerbuild"
 	"github.com/ctxhq/ctx/profiles/git"
 	"github.com/ctxhq/ctx/profiles/gotest"
+	"github.com/ctxhq/ctx/profiles/gradle"
 	"github.com/ctxhq/ctx/profiles/jest"
 	"github.com/ctxhq/ctx/profiles/jsondoc"
 	"github.com/ctxhq/ctx/profiles/logs"
+	"github.com/ctxhq/ctx/profiles/maven"
 	"github.com/ctxhq/ctx/profiles/pytest"
 	"github.com/ctxhq/ctx/profiles/search"
+	"github.com/ctxhq/ctx/profiles/table"
 	"github.com/ctxhq/ctx/profiles/text"
 )
 
@@ -34,10 +38,14 @@ var registry = []evidence.Profile{
 	pytest.Profile,
 	cargotest.Profile,
 	jest.Profile,
+	gradle.Profile,
+	maven.Profile,
+	dockerbuild.Profile,
 	diag.Profile,
 	git.Profile,
 	jsondoc.Profile,
 	search.Profile,
+	table.Profile,
 	logs.Profile,
 	text.Profile,
 }

@@ -37,6 +37,11 @@ type getOptions struct {
 	pointer string
 	records string
 	plain   bool
+	raw     bool
+	// form is what was printed, "plain" or "raw", and note says what plain
+	// text changed; both are filled in by runGet for its callers (MCP).
+	form string
+	note string
 }
 
 // Inline limits: a region larger than these returns a zoom view, not a flood.
@@ -64,6 +69,13 @@ instead: its head and tail, the error-looking lines inside it, and handles to
 its two halves, so any line is reachable in a few steps and nothing floods.
 --full prints the whole region regardless (for redirecting to a file).
 
+Plain by default when stdout is not a terminal (a file, a pipe, an agent):
+terminal escape sequences are removed and carriage-return overwrites folded,
+as a pipe would have carried the output; everything else (line endings,
+trailing spaces, long lines) is kept byte for byte, so a captured patch
+applies. When plain text differs from the stored bytes, stderr says so.
+--raw prints the exact stored bytes; at a terminal they are the default.
+
 Exit status: 0 printed; 1 the handle is malformed, unknown, ambiguous (the
 candidates are listed) or the range lies outside the content, or --grep
 matched no line (as grep does); 2 usage error; 3 the region was too large and
@@ -88,7 +100,8 @@ a zoom view was printed instead of its bytes (narrow the range, or --full);
 	f.IntVar(&o.around, "around", 0, "with --grep: lines of context around each match")
 	f.BoolVar(&o.full, "full", false, "print the whole region even past the inline limit")
 	f.BoolVar(&o.hex, "hex", false, "print a hexdump (for binary output)")
-	f.BoolVar(&o.plain, "plain", false, "print lines as a terminal would show them: colour codes removed, carriage-return overwrites folded")
+	f.BoolVar(&o.plain, "plain", false, "print text as a pipe would have carried it: escape sequences removed, carriage-return overwrites folded (the default when stdout is not a terminal)")
+	f.BoolVar(&o.raw, "raw", false, "print the exact stored bytes (the default at a terminal)")
 	f.IntVar(&o.limit, "limit", defaultLineLimit, "inline limit in lines")
 	f.BoolVar(&o.json, "json", false, "print JSON: the resolved handle, the range and the text (base64 when not UTF-8)")
 	f.StringVar(&o.pointer, "json-pointer", "", "print the JSON value at this RFC 6901 pointer (/items/3/name), exactly as stored")
@@ -122,6 +135,9 @@ type region struct {
 	from, to int64     // lines (inclusive) or bytes [from, to)
 	size     int64     // bytes in the region
 	lineN    int64     // lines in the region (0 if unknown)
+	// unordered: a merged view of a run whose capture recorded no arrival
+	// order (ingested files): stdout, then stderr.
+	unordered bool
 }
 
 func runGet(ctx context.Context, ios *IO, o *getOptions) error {
@@ -137,6 +153,13 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	}
 	if o.limit <= 0 {
 		return usagef("--limit %d: want a positive number of lines", o.limit)
+	}
+	if o.plain && o.raw {
+		return usagef("give --plain or --raw, not both")
+	}
+	o.form = "raw"
+	if o.plain || !o.raw && !ios.IsTTY {
+		o.form = "plain"
 	}
 	st, t, err := resolveAnywhere(ios, h, o.handle)
 	if err != nil {
@@ -161,6 +184,9 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	if err != nil {
 		return err
 	}
+	if reg.unordered {
+		fmt.Fprintln(ios.Err, "ctx get: no arrival order was recorded for this run (ingested output): #merged is stdout, then stderr")
+	}
 	switch {
 	case o.pointer != "" || o.records != "":
 		return getJSONPart(ios.Out, reg, o)
@@ -184,27 +210,44 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	if t.Kind == "run" {
 		st.RecordRetrieval(store.Retrieval{Time: time.Now().UTC(), Run: t.ID, Handle: reg.describe(), Bytes: reg.size})
 	}
-	if o.plain {
-		return plainRegion(ctx, ios.Out, reg)
+	if o.form == "plain" {
+		return plainRegion(ios, reg, o)
 	}
 	return copyRegion(ios.Out, reg)
 }
 
-// plainRegion prints a region's lines cleaned of terminal decoration.
-func plainRegion(ctx context.Context, w io.Writer, reg *region) error {
+// plainRegion prints a region as a pipe would have carried it and, when that
+// differs from the stored bytes, says so on stderr (and in o.note).
+func plainRegion(ios *IO, reg *region, o *getOptions) error {
 	r, err := reg.reader()
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(w)
-	defer bw.Flush()
-	return lines.Scan(ctx, r, func(_ int, line []byte, long bool) error {
-		bw.Write(lines.Clean(line))
-		if long {
-			bw.WriteString("…")
-		}
-		return bw.WriteByte('\n')
-	})
+	ps, err := lines.Plain(ios.Out, r)
+	if err != nil {
+		return err
+	}
+	o.note = plainNote(ps)
+	if o.note != "" {
+		fmt.Fprintln(ios.Err, "ctx get: "+o.note)
+	}
+	return nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// plainNote says what plain text changed, or "" when it changed nothing.
+func plainNote(ps lines.PlainStats) string {
+	if !ps.Changed() {
+		return ""
+	}
+	return fmt.Sprintf("plain text: %s removed, %s folded; --raw prints the exact stored bytes",
+		plural(ps.Escapes, "escape sequence"), plural(ps.Overwrites, "overwritten line"))
 }
 
 // parseSelector reads "A:B", "A:", ":B" or "A" into a range.
@@ -267,10 +310,14 @@ func openRegion(st *store.Store, t *store.Target, rng store.Range) (*region, err
 		}
 		reg.handle = t.Run.Handle() + "#" + stream
 		if stream == "merged" {
-			r, _, err := st.Merged(t.Run)
+			r, ordered, err := st.Merged(t.Run)
 			if err != nil {
 				return nil, err
 			}
+			// An ingested run's index only records the order ctx read
+			// the files in, not the order a program wrote them.
+			m := t.Run.Manifest
+			reg.unordered = !ordered || m.Mode == "ingest" && m.Stdout.Size > 0 && m.Stderr.Size > 0
 			return mergedRegion(reg, r, rng, t.Run.Manifest.Stdout.Size+t.Run.Manifest.Stderr.Size)
 		}
 		ref, _ := t.Run.StreamBlob(stream)
@@ -631,7 +678,15 @@ func getJSON(w io.Writer, reg *region, o *getOptions) error {
 	if err != nil {
 		return err
 	}
-	out := map[string]any{"handle": reg.describe(), "bytes": len(data)}
+	out := map[string]any{"handle": reg.describe(), "bytes": len(data), "form": o.form}
+	if o.form == "plain" {
+		var buf bytes.Buffer
+		ps, _ := lines.Plain(&buf, bytes.NewReader(data))
+		data = buf.Bytes()
+		if o.note = plainNote(ps); o.note != "" {
+			out["note"] = o.note
+		}
+	}
 	if reg.unit == 'L' {
 		out["from_line"], out["to_line"] = reg.from, reg.to
 	} else {

@@ -59,6 +59,7 @@ type getInput struct {
 	Bytes  string `json:"bytes,omitempty" jsonschema:"bytes A:B (0-based, end excluded)"`
 	Grep   string `json:"grep,omitempty" jsonschema:"only lines matching this regular expression, numbered like grep -n"`
 	Around int    `json:"around,omitempty" jsonschema:"with grep: lines of context around each match"`
+	Raw    bool   `json:"raw,omitempty" jsonschema:"the exact stored bytes, terminal escape sequences and carriage-return overwrites included (default: plain text, as a pipe would have carried it)"`
 }
 
 type lsInput struct {
@@ -134,15 +135,22 @@ run:ID#stderr, run:ID#merged), a line range (run:ID#stdout:L40-52), a byte
 range (:B0-4096), a blob (blob:ID) or a span (span:ID). A region over 240 lines
 or 64 KiB comes back as a zoom view — its first and last lines, the
 error-looking lines inside, and handles to its two halves — so ask again with
-a narrower range, or use grep to find lines.`,
+a narrower range, or use grep to find lines. Text comes back plain (escape
+sequences removed, carriage-return overwrites folded; a second block says
+when that changed anything); raw: true returns the exact stored bytes.`,
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in getInput) (*mcp.CallToolResult, any, error) {
 		var out, errb bytes.Buffer
-		err := runGet(ctx, mcpIO(ios, &out, &errb, session), &getOptions{handle: in.Handle, lines: in.Lines, bytes: in.Bytes,
-			grep: in.Grep, around: in.Around, limit: defaultLineLimit})
+		o := &getOptions{handle: in.Handle, lines: in.Lines, bytes: in.Bytes,
+			grep: in.Grep, around: in.Around, limit: defaultLineLimit, raw: in.Raw}
+		err := runGet(ctx, mcpIO(ios, &out, &errb, session), o)
 		if _, failed := exitOf(err); failed { // a zoom view (exit 3) or no match (1) is an answer
 			return toolError(err, errb.String()), nil, nil
 		}
-		return textResult(out.String()), nil, nil
+		res := textResult(out.String())
+		if o.note != "" {
+			res.Content = append(res.Content, &mcp.TextContent{Text: "[ctx: " + o.note + "]"})
+		}
+		return res, nil, nil
 	})
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "ctx_ls",

@@ -113,6 +113,28 @@ func TestMCPEndToEnd(t *testing.T) {
 	if !bad.IsError || !strings.Contains(text(bad), "not hex") {
 		t.Errorf("bad handle: %v %q", bad.IsError, text(bad))
 	}
+	// ctx_get returns plain text by default and says so in a second block;
+	// raw: true returns the stored bytes with their escape sequences.
+	col, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ctx_run", Arguments: map[string]any{"shell": `printf '\033[31mred\033[0m\n 10%%\r100%%\n'`}})
+	if err != nil || col.IsError {
+		t.Fatalf("ctx_run: %v %v", err, text(col))
+	}
+	colRun, _ := col.StructuredContent.(map[string]any)["run"].(string)
+	plain, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ctx_get", Arguments: map[string]any{"handle": colRun + "#stdout"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plain.Content) != 2 || text(&mcp.CallToolResult{Content: plain.Content[:1]}) != "red\n100%\n" ||
+		!strings.Contains(text(plain), "1 escape sequence") && !strings.Contains(text(plain), "2 escape sequences") {
+		t.Errorf("plain ctx_get = %q", text(plain))
+	}
+	raw, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ctx_get", Arguments: map[string]any{"handle": colRun + "#stdout", "raw": true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "\x1b[31mred\x1b[0m\n 10%\r100%\n"; len(raw.Content) != 1 || text(raw) != want {
+		t.Errorf("raw ctx_get = %q, want %q", text(raw), want)
+	}
 	ls, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ctx_ls", Arguments: map[string]any{}})
 	if err != nil {
 		t.Fatal(err)

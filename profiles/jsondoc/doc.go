@@ -6,6 +6,11 @@
 // and line spans, the records whose shape is rare next to a dominant one (at
 // most 3 records, or under 1% of them) and the records that look like errors
 // ("level":"error", a non-empty "error" member, pino's level 50 and above).
+// It also counts the values of category fields — top-level keys whose values
+// are short strings, booleans or null with at most 12 distinct values, fewer
+// than a third of the records — and names the records holding a rare value
+// (a "skip" among "pass", a "CLOSED" among "OPEN"), as a table's unusual
+// status rows are named.
 // For a single document it gives the key and type outline to a bounded depth,
 // with container lengths and the pointer and lines of each path's first
 // occurrence; the elements of a top-level array are records as above.
@@ -13,9 +18,12 @@
 // Items: shape (Name is the signature `{"id":number,"msg":string}`, or for a
 // document the path `/items/*/id`; Count the records or values; Attrs
 // first_record, or pointer, type, length, depth), record (Why
-// "minority-shape"; Attrs record or pointer, shape), anomaly (Why
+// "minority-shape", Attrs record or pointer, shape; or Why "minority-value",
+// Attrs record or pointer, field, value), shape per category field (Name
+// `values of state: "OPEN" 25 · "CLOSED" 5`, Attrs field, values), anomaly (Why
 // "error-record"), one summary (Name "records" or "document"; Counts records,
-// shapes, invalid_lines, minority_records, error_records, elements, keys), and
+// shapes, invalid_lines, minority_records, minority_values, error_records,
+// elements, keys), and
 // a region naming stderr when it was not the parsed stream.
 //
 // Pointer and Records return exact bytes of one value or of a range of

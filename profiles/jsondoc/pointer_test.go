@@ -179,6 +179,7 @@ func FuzzParse(f *testing.F) {
 		`{"level":"error","error":{"code":1}}`,
 		"[[[[[[]]]]]]",
 		`{"a":"\ud800"}`,
+		`[{"s":"OPEN","n":"a"},{"s":"OPEN","n":"b"},{"s":"OPEN","n":"c"},{"s":"OPEN","n":"d"},{"s":"CLOSED","n":"e"},{"s":true,"n":"f"}]`,
 	} {
 		f.Add([]byte(s))
 	}

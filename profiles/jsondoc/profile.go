@@ -23,7 +23,7 @@ var Profile = evidence.Profile{
 
 const (
 	name    = "json"
-	version = 1
+	version = 2
 )
 
 // matchArgv claims jq-family filters that print JSON (not raw strings) and
@@ -233,16 +233,20 @@ func streamItems(g *evidence.Graph, st evidence.Stream, tab *table, rr *recReade
 			Span:  evidence.Span{Stream: stream, From: first.from, To: first.to}})
 	}
 	minority := recordItems(g, stream, tab)
+	counts := map[string]int{
+		"records":          rr.n,
+		"shapes":           len(tab.shapes),
+		"invalid_lines":    rr.invalid,
+		"minority_records": minority,
+		"error_records":    tab.errCount,
+	}
+	if n := fieldItems(g, stream, &tab.fields, tab.total); n > 0 {
+		counts["minority_values"] = n
+	}
 	g.Add(evidence.Item{Kind: evidence.KindSummary, Tool: "json", Name: "records",
-		Counts: map[string]int{
-			"records":          rr.n,
-			"shapes":           len(tab.shapes),
-			"invalid_lines":    rr.invalid,
-			"minority_records": minority,
-			"error_records":    tab.errCount,
-		},
-		Text: fmt.Sprintf("%d records, %d shapes", rr.n, len(tab.shapes)),
-		Span: evidence.Span{Stream: stream, From: 1, To: max(st.Lines, 1)}})
+		Counts: counts,
+		Text:   fmt.Sprintf("%d records, %d shapes", rr.n, len(tab.shapes)),
+		Span:   evidence.Span{Stream: stream, From: 1, To: max(st.Lines, 1)}})
 }
 
 // recordItems adds the minority records and the error-looking records in
@@ -364,6 +368,9 @@ func parseDocument(ctx context.Context, g *evidence.Graph, st evidence.Stream) e
 	case tArray:
 		counts["elements"] = rr.size
 		counts["minority_records"] = recordItems(g, st.Name, tab)
+		if n := fieldItems(g, st.Name, &tab.fields, tab.total); n > 0 {
+			counts["minority_values"] = n
+		}
 		counts["error_records"] = tab.errCount
 		counts["shapes"] = len(tab.shapes)
 	case tObject:

@@ -27,7 +27,22 @@ type recInfo struct {
 	numLevel []byte // the digits of a numeric "level"
 	level    []byte // scratch for a level string
 	sig      []byte // the shape signature, built by signature
+	// vals are the short scalar values of top-level members (strings of at
+	// most maxVal bytes, booleans, null), for the value counts of fields.
+	vals   []keyVal
+	valBuf []byte
 }
+
+// keyVal is one top-level member's scalar value: key bytes in arena, value
+// bytes in valBuf.
+type keyVal struct {
+	koff, kend int
+	voff, vend int
+}
+
+// maxVal is the longest string value counted per field; longer strings are
+// free text, not categories.
+const maxVal = 48
 
 type keyType struct {
 	off, end int // key bytes in arena
@@ -40,6 +55,8 @@ func (ri *recInfo) reset() {
 	ri.arena = ri.arena[:0]
 	ri.errorish, ri.hasMsg = false, false
 	ri.numLevel = ri.numLevel[:0]
+	ri.vals = ri.vals[:0]
+	ri.valBuf = ri.valBuf[:0]
 }
 
 func (ri *recInfo) key(i int) []byte { k := ri.keys[i]; return ri.arena[k.off:k.end] }
@@ -128,8 +145,26 @@ func (s *scanner) recMember(depth int, o *outline, n *onode, ri *recInfo) error 
 		s.num = &ri.numLevel
 		t, size, err = s.value(depth, o, n)
 		s.num = nil
+	case c == '"':
+		voff := len(ri.valBuf)
+		size, err = s.str(&ri.valBuf, voff+maxVal)
+		t = tString
+		if err == nil && size <= maxVal && len(ri.vals) < maxSigKeys {
+			ri.vals = append(ri.vals, keyVal{koff: kt.off, kend: kt.end, voff: voff, vend: len(ri.valBuf)})
+		} else {
+			ri.valBuf = ri.valBuf[:voff]
+		}
 	default:
 		t, size, err = s.value(depth, o, n)
+		if err == nil && (t == tBool || t == tNull) && len(ri.vals) < maxSigKeys {
+			v := "null"
+			if t == tBool {
+				v = map[bool]string{true: "true", false: "false"}[size == 1]
+			}
+			voff := len(ri.valBuf)
+			ri.valBuf = append(ri.valBuf, v...)
+			ri.vals = append(ri.vals, keyVal{koff: kt.off, kend: kt.end, voff: voff, vend: len(ri.valBuf)})
+		}
 	}
 	if err != nil {
 		return err

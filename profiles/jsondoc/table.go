@@ -40,6 +40,7 @@ type table struct {
 	total    int
 	errs     []ref
 	errCount int
+	fields   fields
 }
 
 func newTable() *table { return &table{index: make(map[string]*shape)} }
@@ -70,6 +71,12 @@ func (t *table) add(num, from, to int, ptr string, ri *recInfo, raw []byte) {
 		sh.refs = append(sh.refs, ref{num: num, from: from, to: to, ptr: ptr, preview: preview(raw)})
 		r = &sh.refs[len(sh.refs)-1]
 	}
+	t.fields.add(ri, func() ref {
+		if r != nil {
+			return *r
+		}
+		return ref{num: num, from: from, to: to, ptr: ptr, preview: preview(raw)}
+	})
 	if ri.errorish {
 		t.errCount++
 		if len(t.errs) < maxErrorItems {
