@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -62,7 +63,7 @@ func TestProgressOnTerminal(t *testing.T) {
 	}
 
 	// The stored output is the command's alone.
-	handle := strings.Fields(strings.SplitN(stdout.String(), "\n", 3)[1])[0]
+	handle := regexp.MustCompile(`run:[0-9a-f]+`).FindString(stdout.String())
 	get := exec.Command(bin, "get", handle)
 	get.Dir, get.Env = work, env
 	stored, err := get.Output()

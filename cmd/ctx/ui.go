@@ -133,7 +133,7 @@ func (s uiSource) Lines(ctx context.Context, stream string, from, to int64) ([]s
 	}
 	to = min(to, total)
 	var out, errb bytes.Buffer
-	if err := runGet(ctx, s.io(&out, &errb), &getOptions{handle: fmt.Sprintf("%s:L%d-%d", stream, from, to), full: true, limit: defaultLineLimit}); err != nil {
+	if err := runGet(ctx, s.io(&out, &errb), &getOptions{handle: fmt.Sprintf("%s:L%d-%d", stream, from, to), full: true, raw: true, limit: defaultLineLimit}); err != nil {
 		if _, failed := exitOf(err); failed {
 			return nil, total, err
 		}
