@@ -5,71 +5,20 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
-	"mvdan.cc/sh/v3/shell"
-
+	"github.com/ctxhq/ctx/internal/realrun"
 	"github.com/ctxhq/ctx/receipts"
 )
 
-// RealRunFixture is one recorded run of a real tool: the layout is
-// profiles/*/testdata/realrun/NAME/{cmd,exit,stdout,stderr}, described in
-// profiles/gotest/testdata/realrun/README.md.
-type RealRunFixture struct {
-	Name   string // PROFILE/NAME
-	Argv   []string
-	Exit   int
-	Stdout []byte
-	Stderr []byte
-}
+// RealRunFixture is one recorded run of a real tool (see internal/realrun for
+// the layouts).
+type RealRunFixture = realrun.Fixture
 
 // LoadRealRuns reads every real-run fixture under root (the repository).
-func LoadRealRuns(root string) ([]RealRunFixture, error) {
-	cmds, err := filepath.Glob(filepath.Join(root, "profiles", "*", "testdata", "realrun", "*", "cmd"))
-	if err != nil {
-		return nil, err
-	}
-	var out []RealRunFixture
-	for _, cmd := range cmds {
-		dir := filepath.Dir(cmd)
-		line, err := os.ReadFile(cmd)
-		if err != nil {
-			return nil, err
-		}
-		text := strings.TrimSpace(string(line))
-		argv, err := shell.Fields(text, func(string) string { return "" })
-		if err != nil {
-			argv = []string{"sh", "-c", text} // shell syntax: it ran under sh -c
-		}
-		ex, err := os.ReadFile(filepath.Join(dir, "exit"))
-		if err != nil {
-			return nil, fmt.Errorf("real-run fixture %s: %w", dir, err)
-		}
-		exit, err := strconv.Atoi(strings.TrimSpace(string(ex)))
-		if err != nil {
-			return nil, fmt.Errorf("real-run fixture %s/exit: %w", dir, err)
-		}
-		f := RealRunFixture{Name: filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(dir)))), filepath.Base(dir))),
-			Argv: argv, Exit: exit}
-		for _, s := range []struct {
-			name string
-			into *[]byte
-		}{{"stdout", &f.Stdout}, {"stderr", &f.Stderr}} {
-			b, err := os.ReadFile(filepath.Join(dir, s.name))
-			if err != nil && !os.IsNotExist(err) {
-				return nil, err
-			}
-			*s.into = b
-		}
-		out = append(out, f)
-	}
-	return out, nil
-}
+func LoadRealRuns(root string) ([]RealRunFixture, error) { return realrun.Load(root) }
 
 // RealRunRow is one fixture's figures.
 type RealRunRow struct {

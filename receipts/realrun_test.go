@@ -3,62 +3,33 @@ package receipts
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
-	"mvdan.cc/sh/v3/shell"
-
 	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/realrun"
 )
 
-// realRuns discovers every real-run fixture in the repository: a directory
-// profiles/*/testdata/realrun/NAME holding cmd, exit, stdout and/or stderr
-// (profiles/gotest/testdata/realrun/README.md describes the convention).
+// realRuns discovers every real-run fixture in the repository, in either
+// layout internal/realrun reads (profiles/gotest/testdata/realrun/README.md
+// describes the convention).
 func realRuns(t testing.TB) []goldenCase {
 	t.Helper()
-	cmds, err := filepath.Glob(filepath.Join("..", "profiles", "*", "testdata", "realrun", "*", "cmd"))
+	fixtures, err := realrun.Load("..")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []goldenCase
-	for _, cmd := range cmds {
-		dir := filepath.Dir(cmd)
-		line, err := os.ReadFile(cmd)
-		if err != nil {
-			t.Fatal(err)
+	for _, f := range fixtures {
+		c := goldenCase{name: f.Name, argv: f.Argv, exit: f.Exit}
+		prof := filepath.Join("..", "profiles")
+		if f.StdoutPath != "" {
+			c.stdout, _ = filepath.Rel(prof, f.StdoutPath)
 		}
-		argv, err := shell.Fields(strings.TrimSpace(string(line)), func(string) string { return "" })
-		if err != nil {
-			// Shell syntax (a pipeline, &&): it ran under sh -c.
-			argv = []string{"sh", "-c", strings.TrimSpace(string(line))}
-		}
-		if len(argv) == 0 {
-			t.Fatalf("%s: no command line", cmd)
-		}
-		exitText, err := os.ReadFile(filepath.Join(dir, "exit"))
-		if err != nil {
-			t.Fatalf("%s: every fixture records its exit status: %v", dir, err)
-		}
-		exit, err := strconv.Atoi(strings.TrimSpace(string(exitText)))
-		if err != nil {
-			t.Fatalf("%s/exit: %v", dir, err)
-		}
-		rel, _ := filepath.Rel(filepath.Join("..", "profiles"), dir)
-		c := goldenCase{name: filepath.ToSlash(rel), argv: argv, exit: exit}
-		for _, s := range []string{"stdout", "stderr"} {
-			p := filepath.Join(dir, s)
-			if _, err := os.Stat(p); err == nil {
-				p, _ = filepath.Rel(filepath.Join("..", "profiles"), p)
-				if s == "stdout" {
-					c.stdout = p
-				} else {
-					c.stderr = p
-				}
-			}
+		if f.StderrPath != "" {
+			c.stderr, _ = filepath.Rel(prof, f.StderrPath)
 		}
 		out = append(out, c)
 	}

@@ -145,7 +145,7 @@ func Golden(t testing.TB, path string, got []byte, update bool) {
 func CheckRequired(t testing.TB, g *evidence.Graph, d *plan.Digest) {
 	t.Helper()
 	text := string(d.Text)
-	if ls := strings.SplitN(text, "\n", 3); len(ls) > 1 && strings.HasSuffix(ls[1], "· whole output") {
+	if header, _, _ := strings.Cut(text, "\n"); strings.HasSuffix(header, "· whole output") {
 		if d.Coverage.RequiredUnrepresented != 0 {
 			t.Errorf("receipt: %d REQUIRED items unrepresented", d.Coverage.RequiredUnrepresented)
 		}
