@@ -56,6 +56,16 @@ func (m *blobMeta) Lines() int64 {
 	return n
 }
 
+// hasRaw reports whether any frame was stored uncompressed.
+func (m *blobMeta) hasRaw() bool {
+	for _, f := range m.Frames {
+		if isRawFrame(f) {
+			return true
+		}
+	}
+	return false
+}
+
 // Blob record versions: 1 frames in the frames bucket, 2 frames in a pack file.
 const (
 	blobMetaVersion       = 1

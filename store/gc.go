@@ -53,9 +53,16 @@ type receiptRefs struct {
 
 // GC marks everything reachable from recent executions, pins and standalone
 // receipts, and sweeps the rest: mark and sweep in one write transaction, so a
-// concurrent reader sees the store before or after, never half-swept.
+// concurrent reader sees the store before or after, never half-swept. It
+// holds the maintenance lease (waiting up to the lock timeout for another gc
+// or compaction), so it never sweeps beside a compaction.
 func (s *Store) GC(opts GCOptions) (GCReport, error) {
 	rep := GCReport{DryRun: opts.DryRun}
+	release, err := s.lease(true)
+	if err != nil {
+		return rep, err
+	}
+	defer release()
 	var deadPacks []string
 	if opts.Now.IsZero() {
 		opts.Now = time.Now()
@@ -224,7 +231,6 @@ func (s *Store) GC(opts GCOptions) (GCReport, error) {
 		})
 		return del(tx.Bucket(bucketSessions), deadSessions)
 	}
-	var err error
 	if opts.DryRun {
 		err = s.view(fn)
 		if isEmpty(err) {

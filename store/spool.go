@@ -316,6 +316,7 @@ type finishedStream struct {
 	id        ID
 	meta      *blobMeta
 	frames    *os.File // compressed frames, back to back
+	pack      string   // the pack file the frames were moved to, once packed
 	dropped   int64
 	droppedAt int64
 }

@@ -28,8 +28,10 @@ const (
 // the database before it gives up with ErrLocked.
 const DefaultLockTimeout = 20 * time.Second
 
-// holdLimit is how long a read-only handle on the database is kept open between
-// reads before it is released so writers in other processes can take the lock.
+// holdLimit bounds how long a read-only handle on the database is kept: it is
+// released once it has been open this long (at the next read) or idle this
+// long (by a timer), so writers in other processes can take the lock while
+// this process parses, digests or compresses.
 const holdLimit = 25 * time.Millisecond
 
 // Bucket names: the store schema is specified in docs/store.md.
@@ -61,6 +63,8 @@ type Store struct {
 	db          *bolt.DB
 	readOnly    bool
 	openedAt    time.Time
+	lastRead    time.Time   // end of the latest read transaction
+	idle        *time.Timer // releases a read handle left idle for holdLimit
 	initialized bool // the schema has been checked in this process
 }
 
@@ -295,12 +299,37 @@ func (s *Store) view(fn func(tx *bolt.Tx) error) (err error) {
 			err = damaged(s.dbPath(), fmt.Errorf("read: %v", r))
 		}
 	}()
+	defer s.releaseLater()
 	return s.db.View(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketRuns) == nil {
 			return errEmptyStore
 		}
 		return fn(tx)
 	})
+}
+
+// releaseLater arranges for the read handle to be closed once it has been
+// idle for holdLimit. s.mu is held.
+func (s *Store) releaseLater() {
+	s.lastRead = time.Now()
+	if s.idle == nil {
+		s.idle = time.AfterFunc(holdLimit, s.releaseIdle)
+		return
+	}
+	s.idle.Reset(holdLimit)
+}
+
+func (s *Store) releaseIdle() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.db == nil || !s.readOnly {
+		return
+	}
+	if left := holdLimit - time.Since(s.lastRead); left > 0 {
+		s.idle.Reset(left)
+		return
+	}
+	_ = s.closeLocked()
 }
 
 // update runs fn in a read-write transaction and releases the database after it.

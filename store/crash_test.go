@@ -1,0 +1,238 @@
+package store
+
+import (
+	"bytes"
+	"crypto/rand"
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// randomBytes is incompressible content: a stream of n such bytes is packed
+// when n is past packBytes.
+func randomBytes(t *testing.T, n int) []byte {
+	t.Helper()
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// spool writes stdout into a new spool and returns it, uncommitted.
+func spool(t *testing.T, s *Store, argv []string, stdout []byte) *Spool {
+	t.Helper()
+	sp, err := s.NewSpool(SpoolMeta{Argv: argv, Dir: ".", Mode: "pipe", Started: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := sp.Stream("stdout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for data := stdout; len(data) > 0; {
+		n := min(len(data), 1<<20)
+		if _, err := w.Write(data[:n]); err != nil {
+			t.Fatal(err)
+		}
+		data = data[n:]
+	}
+	return sp
+}
+
+// holdDBLock takes a shared flock on the database through a file description
+// of its own, as a reading ctx process would (`flock -s store.db`), until the
+// returned function is called: reads go on, writes time out.
+func holdDBLock(t *testing.T, s *Store) func() {
+	t.Helper()
+	if err := s.update(func(*boltTx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(s.dbPath(), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH); err != nil {
+		t.Fatal(err)
+	}
+	return func() { f.Close() }
+}
+
+// checkReadable fails unless every run the store lists reads back whole and
+// verified: the invariant that a visible run's bytes are all there.
+func checkReadable(t *testing.T, s *Store) {
+	t.Helper()
+	execs, err := s.Execs(0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ex := range execs {
+		run, err := s.GetRun(ex.Run)
+		if err != nil {
+			t.Errorf("exec %s: %v", ex.Key, err)
+			continue
+		}
+		for _, id := range []ID{run.Manifest.Stdout.Blob, run.Manifest.Stderr.Blob} {
+			b, err := s.Blob(id)
+			if err == nil {
+				_, err = b.ReadAll()
+			}
+			if err != nil {
+				t.Errorf("%s lists blob:%s: %v", run.Handle(), id.Short(), err)
+			}
+		}
+	}
+}
+
+// TestPackAfterLockTimeout: a large output whose commit timed out on the
+// lock was packed already; recovery of its spool must still record the blob
+// (putPack used to return early when the pack file existed, and the
+// recovered run listed a blob that was never recorded).
+func TestPackAfterLockTimeout(t *testing.T) {
+	s := newStore(t)
+	data := randomBytes(t, 12<<20)
+	sp := spool(t, s, []string{"cat", "big.txt"}, data)
+	m := Manifest{Argv: []string{"cat", "big.txt"}, Dir: ".", Mode: "pipe", Status: StatusExited}
+	p, err := s.Prepare(sp, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := holdDBLock(t, s)
+	s.timeout = 100 * time.Millisecond
+	if _, err := s.Commit(p, Exec{Start: time.Now()}, nil); !errors.Is(err, ErrLocked) {
+		t.Fatalf("commit under a held lock: %v, want ErrLocked", err)
+	}
+	if err := sp.SaveResult(p.Run.Manifest); err != nil {
+		t.Fatal(err)
+	}
+	sp.Unlock()
+	release()
+	got := s.Recover()
+	if len(got) != 1 || got[0].Run == nil {
+		t.Fatalf("recover: %+v", got)
+	}
+	if got[0].Run.ID != p.Run.ID {
+		t.Errorf("recovered as %s, want the run it would have been, %s", got[0].Run.Handle(), p.Run.Handle())
+	}
+	if b := readBlob(t, s, got[0].Run.Manifest.Stdout.Blob); !bytes.Equal(b, data) {
+		t.Fatal("recovered bytes differ")
+	}
+	checkReadable(t, s)
+	// gc sweeps the first pack (orphaned by the failed commit), never the one in use.
+	if _, err := s.GC(GCOptions{Now: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	checkReadable(t, s)
+}
+
+// TestGCRacingRerun: gc sweeps a blob no run references while a rerun with
+// the same output, having seen the blob stored, commits. The run must not
+// end up referencing the swept blob.
+func TestGCRacingRerun(t *testing.T) {
+	s := newStore(t)
+	data := randomBytes(t, 10<<20)
+	first := capture(t, s, []string{"gen"}, 0, data, nil)
+	// The rerun is spooled and packed while the blob is still stored…
+	sp := spool(t, s, []string{"gen", "again"}, data)
+	p, err := s.Prepare(sp, Manifest{Argv: []string{"gen", "again"}, Dir: ".", Mode: "pipe", Status: StatusExited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.StoreLarge(); err != nil {
+		t.Fatal(err)
+	}
+	// …then gc drops the only run that referenced it, before the rerun commits.
+	if err := s.update(func(tx *boltTx) error {
+		return tx.Bucket(bucketExecs).ForEach(func(k, _ []byte) error { return tx.Bucket(bucketExecs).Delete(k) })
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.GC(GCOptions{Now: time.Now().Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Blobs == 0 {
+		t.Fatalf("gc swept nothing (%+v): the race was not set up", rep)
+	}
+	if _, err := s.GetRun(first.ID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("the first run survived gc: %v", err)
+	}
+	run, err := s.Commit(p, Exec{Start: time.Now()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := readBlob(t, s, run.Manifest.Stdout.Blob); !bytes.Equal(b, data) {
+		t.Fatal("rerun bytes differ")
+	}
+	checkReadable(t, s)
+}
+
+func packFiles(t *testing.T, s *Store) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(s.dir, packsName, "*", "*"))
+	return files
+}
+
+// floodRun commits a packed stream whose frames are stored raw, so there is
+// something to compact: incompressible bytes, whose zstd frames are raw
+// blocks whatever the compressor's speed.
+func floodRun(t *testing.T, s *Store) (*Run, []byte) {
+	t.Helper()
+	sp, err := s.NewSpool(SpoolMeta{Argv: []string{"flood"}, Dir: ".", Mode: "pipe", Started: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := sp.Stream("stdout")
+	data := randomBytes(t, 10<<20)
+	w.Write(data)
+	run, err := s.CommitSpool(sp, Manifest{Argv: []string{"flood"}, Dir: ".", Status: StatusExited}, Exec{Start: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := s.Blob(run.Manifest.Stdout.Blob)
+	if !b.meta.Packed || !b.meta.hasRaw() {
+		t.Fatalf("the flood was not stored packed with raw frames (packed %v)", b.meta.Packed)
+	}
+	return run, data
+}
+
+// TestConcurrentCompaction: compactions and gcs started together (ctx run
+// starts a background compaction after most runs) never lose a blob.
+func TestConcurrentCompaction(t *testing.T) {
+	for trial := range 4 {
+		s := newStore(t)
+		run, data := floodRun(t, s)
+		loc := Location{Dir: s.dir, Root: s.root}
+		errs := make(chan error, 4)
+		for i := range 4 {
+			go func() {
+				other, err := Open(loc, false)
+				if err != nil {
+					errs <- err
+					return
+				}
+				defer other.Close()
+				if (i+trial)%3 == 2 {
+					_, err = other.GC(GCOptions{Compact: true, Now: time.Now().Add(time.Hour)})
+				} else {
+					_, _, err = other.Compact()
+				}
+				errs <- err
+			}()
+		}
+		for range 4 {
+			if err := <-errs; err != nil && !errors.Is(err, ErrBusy) {
+				t.Error(err)
+			}
+		}
+		if got := readBlob(t, s, run.Manifest.Stdout.Blob); !bytes.Equal(got, data) {
+			t.Fatalf("trial %d: bytes differ after concurrent compaction", trial)
+		}
+		if n := len(packFiles(t, s)); n != 1 {
+			t.Errorf("trial %d: %d pack files left, want 1: %v", trial, n, packFiles(t, s))
+		}
+	}
+}
