@@ -65,7 +65,7 @@ type Store struct {
 	openedAt    time.Time
 	lastRead    time.Time   // end of the latest read transaction
 	idle        *time.Timer // releases a read handle left idle for holdLimit
-	initialized bool // the schema has been checked in this process
+	initialized bool        // the schema has been checked in this process
 }
 
 // Location says where a store lives and which workspace it serves.
