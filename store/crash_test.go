@@ -236,3 +236,133 @@ func TestConcurrentCompaction(t *testing.T) {
 		}
 	}
 }
+
+// TestCrashBetweenCommitAndMark: a crash after the final transaction but
+// before the spool is marked committed must not store the execution twice.
+func TestCrashBetweenCommitAndMark(t *testing.T) {
+	s := newStore(t)
+	sp := spool(t, s, []string{"echo", "once"}, []byte("once\n"))
+	p, err := s.Prepare(sp, Manifest{Argv: []string{"echo", "once"}, Dir: ".", Mode: "pipe", Status: StatusExited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := Exec{Key: sp.Meta.Exec, Start: time.Now()}
+	if _, err := s.commitTx(p, ex, nil); err != nil {
+		t.Fatal(err)
+	}
+	sp.Unlock() // the process dies here
+	for _, r := range s.Recover() {
+		if r.Run != nil || r.Err != nil {
+			t.Errorf("recovery stored the spool again: %+v", r)
+		}
+	}
+	execs, _ := s.Execs(0, nil)
+	if len(execs) != 1 {
+		t.Errorf("%d execution records, want 1", len(execs))
+	}
+	if _, err := os.Stat(sp.Dir()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("spool left behind: %v", err)
+	}
+}
+
+// TestFullDiskKeepsExitStatus: when the spool cannot be written (a full
+// disk), the command's exit status is still saved, and recovery stores it
+// with the bytes that did not fit counted as dropped.
+func TestFullDiskKeepsExitStatus(t *testing.T) {
+	s := newStore(t)
+	sp := spool(t, s, []string{"make"}, []byte("line 1\nline 2\n"))
+	w, _ := sp.Stream("stdout")
+	w.raw.Close() // every further write fails, as on a full disk
+	if _, err := w.Write([]byte("line 3\n")); err == nil {
+		t.Fatal("a write to a closed spool succeeded")
+	}
+	m := Manifest{Argv: []string{"make"}, Dir: ".", Mode: "pipe", Exit: 2, Status: StatusExited}
+	if err := sp.SaveResult(m); err != nil {
+		t.Fatal(err)
+	}
+	sp.Unlock()
+	got := s.Recover()
+	if len(got) != 1 || got[0].Run == nil {
+		t.Fatalf("recover: %+v", got)
+	}
+	rm := got[0].Run.Manifest
+	if rm.Exit != 2 || rm.Status != StatusExited {
+		t.Errorf("recovered exit %d status %q, want 2 exited", rm.Exit, rm.Status)
+	}
+	if rm.Stdout.Dropped != 7 || rm.Stdout.DroppedAt != 14 {
+		t.Errorf("dropped %d at %d, want 7 at 14", rm.Stdout.Dropped, rm.Stdout.DroppedAt)
+	}
+}
+
+// TestHostileSpool: links and forged files in a spool are never followed or
+// ingested; the spool is quarantined with a message.
+func TestHostileSpool(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(outside, []byte("precious\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		plant  func(dir string) error
+		data   string // the capture's output, default "0123456789ab" (past its cap of 8)
+		stored bool   // the spool itself is sound: it is stored, the link replaced, not followed
+	}{
+		{name: "raw symlink", plant: func(dir string) error {
+			os.Remove(filepath.Join(dir, "stdout.raw"))
+			return os.Symlink(outside, filepath.Join(dir, "stdout.raw"))
+		}},
+		{name: "frames.recovered symlink", plant: func(dir string) error {
+			return os.Symlink(outside, filepath.Join(dir, "stdout.frames.recovered"))
+		}, stored: true},
+		{name: "raw without header", plant: func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "stdout.raw"), []byte("forged output\n"), 0o600)
+		}},
+		{name: "meta.json symlink", plant: func(dir string) error {
+			os.Remove(filepath.Join(dir, "meta.json"))
+			return os.Symlink(outside, filepath.Join(dir, "meta.json"))
+		}},
+		{name: "meta.json garbage", plant: func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "meta.json"), []byte(`{"argv":[],"mode":"x"}`), 0o600)
+		}},
+		{name: "ringpos past an unfilled ring", plant: func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "stdout.ringpos"), []byte{0x7f, 0, 0, 0, 0, 0, 0, 0}, 0o600)
+		}, data: "012345"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStore(t)
+			sp, err := s.NewSpool(SpoolMeta{Argv: []string{"x"}, Dir: ".", Mode: "pipe", Started: time.Now(), Cap: 8})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, _ := sp.Stream("stdout")
+			data := tc.data
+			if data == "" {
+				data = "0123456789ab"
+			}
+			w.Write([]byte(data))
+			sp.Unlock()
+			if err := tc.plant(sp.Dir()); err != nil {
+				t.Fatal(err)
+			}
+			got := s.Recover()
+			if b, _ := os.ReadFile(outside); string(b) != "precious\n" {
+				t.Fatalf("the file outside the store was changed: %q", b)
+			}
+			if tc.stored {
+				if len(got) != 1 || got[0].Run == nil {
+					t.Fatalf("recover: %+v", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Run != nil || got[0].Quarantined == "" {
+				t.Fatalf("recover: %+v", got)
+			}
+			if execs, _ := s.Execs(0, nil); len(execs) != 0 {
+				t.Errorf("a hostile spool was stored: %+v", execs[0])
+			}
+			if again := s.Recover(); len(again) != 0 {
+				t.Errorf("the quarantined spool was seen again: %+v", again)
+			}
+		})
+	}
+}

@@ -230,6 +230,9 @@ func (s *Store) Commit(p *Pending, ex Exec, extra *Extra) (*Run, error) {
 	run, m := p.Run, p.Run.Manifest
 	ex.Run = run.ID
 	if ex.Key == "" {
+		ex.Key = p.sp.Meta.Exec
+	}
+	if ex.Key == "" {
 		ex.Key = execKey(ex.Start)
 	}
 	ex.RawBytes = m.Stdout.Size + m.Stderr.Size + m.Stdout.Dropped + m.Stderr.Dropped

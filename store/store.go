@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"time"
@@ -130,6 +131,9 @@ func Open(loc Location, create bool) (*Store, error) {
 			return nil, storeErr(loc.Dir, "create store", err)
 		}
 	}
+	if err := checkStoreDir(loc.Dir); err != nil {
+		return nil, err
+	}
 	if create {
 		ign := filepath.Join(loc.Dir, ".gitignore")
 		if _, err := os.Stat(ign); errors.Is(err, fs.ErrNotExist) {
@@ -139,6 +143,21 @@ func Open(loc Location, create bool) (*Store, error) {
 		}
 	}
 	return s, nil
+}
+
+// checkStoreDir refuses a store directory that is not this user's own: one
+// owned by someone else, or that others can write to, could hold planted
+// files (a repository can ship a .ctx/ directory).
+func checkStoreDir(dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return storeErr(dir, "open store", err)
+	}
+	if err := checkInfo(dir, fi, true); err != nil {
+		return hint(fmt.Errorf("refusing store %s: %v: %w", dir, err, ErrUnsafe),
+			"use a store directory of your own (chown it to you and `chmod go-w %s`), or set %s to one", dir, EnvStore)
+	}
+	return nil
 }
 
 // storeErr names the store path and adds a hint for the common causes.
@@ -206,7 +225,10 @@ func (s *Store) openLocked(readOnly bool) error {
 			return errEmptyStore
 		}
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{
+	if err := checkDBFile(path); err != nil {
+		return err
+	}
+	db, err := openBolt(path, &bolt.Options{
 		Timeout:  s.timeout,
 		ReadOnly: readOnly,
 		// The freelist is synced: without it every open rebuilds it by walking
@@ -215,6 +237,9 @@ func (s *Store) openLocked(readOnly bool) error {
 		FreelistType: bolt.FreelistMapType,
 	})
 	if err != nil {
+		if errors.Is(err, ErrCorrupt) {
+			return err
+		}
 		switch {
 		case errors.Is(err, berrors.ErrTimeout):
 			return hint(fmt.Errorf("open store %s: another ctx process held its lock for %s: %w", path, s.timeout, ErrLocked),
@@ -270,16 +295,31 @@ func (s *Store) openLocked(readOnly bool) error {
 	return nil
 }
 
+// openBolt opens the database, turning a panic or a memory fault inside
+// bbolt (it trusts the file) into ErrCorrupt.
+func openBolt(path string, opts *bolt.Options) (db *bolt.DB, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			db, err = nil, damaged(path, fmt.Errorf("open: %v", r))
+		}
+	}()
+	return bolt.Open(path, 0o600, opts)
+}
+
 // errEmptyStore: a read found no database yet; reads treat it as "nothing stored".
 var errEmptyStore = fmt.Errorf("the store is empty: %w", ErrNotFound)
 
 func damaged(path string, err error) error {
-	if errors.Is(err, ErrCorrupt) {
-		return hint(fmt.Errorf("open store %s: %w", path, err),
-			"move %s aside (keeping it for inspection) and rerun; ctx starts a new store and keeps spooled captures", path)
+	var e *Error
+	if errors.As(err, &e) {
+		return err // already explained
 	}
-	return hint(fmt.Errorf("open store %s: %v: %w", path, err, ErrCorrupt),
-		"move %s aside (keeping it for inspection) and rerun; ctx starts a new store and keeps spooled captures", path)
+	if !errors.Is(err, ErrCorrupt) {
+		err = fmt.Errorf("%v: %w", err, ErrCorrupt)
+	}
+	return hint(fmt.Errorf("store database %s is damaged: %w", path, err),
+		"run `ctx check` to see what is damaged; to go on now, move %s aside (keeping it for inspection): ctx starts a new store and keeps spooled captures and pack files", path)
 }
 
 // view runs fn in a read-only transaction. Panics inside bbolt (which it raises
@@ -293,6 +333,7 @@ func (s *Store) view(fn func(tx *bolt.Tx) error) (err error) {
 	if err := s.openLocked(true); err != nil {
 		return err
 	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			_ = s.closeLocked()
@@ -339,6 +380,7 @@ func (s *Store) update(fn func(tx *bolt.Tx) error) (err error) {
 	if err := s.openLocked(false); err != nil {
 		return err
 	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			err = damaged(s.dbPath(), fmt.Errorf("write: %v", r))

@@ -144,7 +144,7 @@ func classify(err error) int {
 	switch {
 	case errors.As(err, &ue):
 		return exitUsage
-	case errors.Is(err, store.ErrLocked), errors.Is(err, store.ErrCorrupt):
+	case errors.Is(err, store.ErrLocked), errors.Is(err, store.ErrCorrupt), errors.Is(err, store.ErrUnsafe), errors.Is(err, store.ErrBusy):
 		return exitFailed
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrAmbiguous), errors.Is(err, store.ErrBadHandle), errors.Is(err, store.ErrRange):
 		return exitBad
@@ -218,6 +218,12 @@ func openStore(ios *IO, create bool) (*store.Store, error) {
 			fmt.Fprintf(ios.Err, "ctx: recovered the output of an interrupted capture (%s) as %s\n", quoteArgs(r.Argv), r.Run.Handle())
 		case r.Run != nil:
 			fmt.Fprintf(ios.Err, "ctx: stored a finished capture that could not be stored earlier (%s) as %s\n", quoteArgs(r.Argv), r.Run.Handle())
+		case r.Quarantined != "":
+			fmt.Fprintf(ios.Err, "ctx: %v\n", r.Err)
+			var se *store.Error
+			if errors.As(r.Err, &se) && se.Hint != "" {
+				fmt.Fprintf(ios.Err, "  hint: %s\n", se.Hint)
+			}
 		case r.Err != nil:
 			fmt.Fprintf(ios.Err, "ctx: could not recover the interrupted capture in %s: %v\n", r.Spool, r.Err)
 		}
