@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/ctxhq/ctx/capture"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -100,7 +101,7 @@ func run(ios *IO, args []string) int {
 			}
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signalContext()
 	defer stop()
 	root := newRoot(ios, args)
 	root.SetArgs(args)
@@ -109,6 +110,28 @@ func run(ios *IO, args []string) int {
 	root.SetErr(ios.Err)
 	err := root.ExecuteContext(ctx)
 	return report(ios, err)
+}
+
+// signalContext is cancelled when ctx receives SIGINT, SIGTERM or SIGHUP,
+// with the signal as its cause, so ctx run exits 128+N for signal N.
+func signalContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			n, _ := sig.(syscall.Signal)
+			cancel(&capture.Interrupt{Signal: n})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(done)
+		cancel(nil)
+	}
 }
 
 // report prints an error with its hint and returns the exit status.

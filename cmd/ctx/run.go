@@ -67,7 +67,8 @@ func (o *digestOpts) options(ios *IO, st *store.Store) (receipts.Options, error)
 const runHelpExit = `
 Exit status: the command's own; 124 if it ran past --timeout; 125 if ctx itself
 failed; 126 if the command cannot be executed; 127 if it was not found; 128+N if
-it was killed by signal N; 130 if ctx was interrupted (Ctrl-C) and stopped it.`
+it was killed by signal N; 128+N if ctx itself got signal N (130 Ctrl-C, 143
+SIGTERM, 129 SIGHUP) and stopped it.`
 
 func newRunCmd(ios *IO) *cobra.Command {
 	o := &runOptions{}
