@@ -45,7 +45,7 @@ func (s *Store) Blob(id ID) (*Blob, error) {
 			return fmt.Errorf("blob:%s: %w", id.Short(), ErrNotFound)
 		}
 		var err error
-		meta, err = decodeBlobMeta(v)
+		meta, err = decodeBlobMeta(id, v)
 		if err != nil {
 			return fmt.Errorf("blob:%s: %w", id.Short(), err)
 		}
@@ -287,7 +287,7 @@ func (s *Store) blobMeta(id ID) (*blobMeta, error) {
 			return fmt.Errorf("blob:%s: %w", id.Short(), ErrNotFound)
 		}
 		var err error
-		meta, err = decodeBlobMeta(v)
+		meta, err = decodeBlobMeta(id, v)
 		return err
 	})
 	return meta, err

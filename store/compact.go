@@ -45,8 +45,11 @@ func (s *Store) compactAll() (int, int64, error) {
 	var ids []ID
 	err := s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketBlobs).ForEach(func(k, v []byte) error {
-			m, err := decodeBlobMeta(v)
-			if err != nil || len(k) != 32 {
+			if len(k) != 32 {
+				return nil
+			}
+			m, err := decodeBlobMeta(ID(k), v)
+			if err != nil {
 				return nil
 			}
 			for _, f := range m.Frames {
@@ -87,11 +90,19 @@ func (s *Store) compact(id ID) (int64, error) {
 		return 0, err
 	}
 	meta := b.meta
+	// The record as stored, for the compare-and-swap (an older version
+	// of the record encodes differently from meta.encode).
+	var stored []byte
+	if err := s.view(func(tx *bolt.Tx) error {
+		stored = bytes.Clone(tx.Bucket(bucketBlobs).Get(id[:]))
+		return nil
+	}); err != nil {
+		return 0, err
+	}
 	before := compressedSize(meta)
 	enc := betterEncoder() // nobody waits on compaction
 	if !meta.Packed {
 		// Compress first (reads take the store's lock), then write all at once.
-		old := meta.encode()
 		packedFrames := map[int][]byte{}
 		for i, f := range meta.Frames {
 			if !isRawFrame(f) {
@@ -105,7 +116,7 @@ func (s *Store) compact(id ID) (int64, error) {
 			meta.Frames[i].CLen = uint32(len(packedFrames[i]))
 		}
 		err := s.update(func(tx *bolt.Tx) error {
-			if cur := tx.Bucket(bucketBlobs).Get(id[:]); cur == nil || !bytes.Equal(cur, old) {
+			if cur := tx.Bucket(bucketBlobs).Get(id[:]); cur == nil || !bytes.Equal(cur, stored) {
 				return fmt.Errorf("blob:%s changed during compaction", id.Short())
 			}
 			for i, c := range packedFrames {
@@ -113,7 +124,7 @@ func (s *Store) compact(id ID) (int64, error) {
 					return err
 				}
 			}
-			return tx.Bucket(bucketBlobs).Put(id[:], meta.encode())
+			return tx.Bucket(bucketBlobs).Put(id[:], meta.encode(id))
 		})
 		return before - compressedSize(meta), err
 	}
@@ -170,10 +181,10 @@ func (s *Store) compact(id ID) (int64, error) {
 	syncDir(filepath.Dir(final))
 	err = s.update(func(tx *bolt.Tx) error {
 		cur := tx.Bucket(bucketBlobs).Get(id[:])
-		if cur == nil || !bytes.Equal(cur, meta.encode()) {
+		if cur == nil || !bytes.Equal(cur, stored) {
 			return fmt.Errorf("blob:%s changed during compaction", id.Short())
 		}
-		return tx.Bucket(bucketBlobs).Put(id[:], newMeta.encode())
+		return tx.Bucket(bucketBlobs).Put(id[:], newMeta.encode(id))
 	})
 	if err != nil {
 		return 0, err

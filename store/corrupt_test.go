@@ -107,3 +107,41 @@ func TestFlippedDatabaseBytes(t *testing.T) {
 	}
 	t.Logf("300 flips: %d detected, the rest harmless", detected)
 }
+
+// TestFrameTableChecksum: a flipped bit anywhere in a blob's record (a
+// newline count above all: it would return the wrong lines with no error)
+// is detected.
+func TestFrameTableChecksum(t *testing.T) {
+	s := newStore(t)
+	data := logLines(20000) // several frames
+	run := capture(t, s, []string{"gen"}, 0, data, nil)
+	id := run.Manifest.Stdout.Blob
+	want := bytes.Join(bytes.SplitAfter(data, []byte("\n"))[14999:15002], nil)
+	var rec []byte
+	if err := s.view(func(tx *boltTx) error {
+		rec = bytes.Clone(tx.Bucket(bucketBlobs).Get(id[:]))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for bit := range len(rec) * 8 {
+		bad := bytes.Clone(rec)
+		bad[bit/8] ^= 1 << (bit % 8)
+		if err := s.update(func(tx *boltTx) error { return tx.Bucket(bucketBlobs).Put(id[:], bad) }); err != nil {
+			t.Fatal(err)
+		}
+		b, err := s.Blob(id)
+		if err == nil {
+			var off, end int64
+			off, end, err = b.LineRange(15000, 15002)
+			if err == nil && !bytes.Equal(data[off:end], want) {
+				t.Fatalf("bit %d flipped: lines 15000-15002 read from the wrong offsets with no error", bit)
+			}
+		}
+		if err == nil {
+			t.Errorf("bit %d of the record flipped: not detected", bit)
+		} else if !errors.Is(err, ErrCorrupt) {
+			t.Errorf("bit %d: %v, want ErrCorrupt", bit, err)
+		}
+	}
+}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -125,8 +127,14 @@ func (s *Store) GC(opts GCOptions) (GCReport, error) {
 		// Mark blobs.
 		for id := range runs {
 			run, err := decodeRun(tx, id)
-			if err != nil {
+			if errors.Is(err, ErrNotFound) {
 				continue
+			}
+			if err != nil {
+				// What a damaged run references is unknown: sweeping now
+				// could delete the last copy of its output.
+				return hint(fmt.Errorf("gc stopped, nothing deleted: %w", err),
+					"run `ctx check` to see what is damaged, then `ctx check --repair`")
 			}
 			m := run.Manifest
 			for _, b := range []ID{m.Stdout.Blob, m.Stderr.Blob, m.Stdin, run.Interleave} {
@@ -183,7 +191,7 @@ func (s *Store) GC(opts GCOptions) (GCReport, error) {
 		// Note the packs of blobs about to be swept.
 		_ = tx.Bucket(bucketBlobs).ForEach(func(k, v []byte) error {
 			if len(k) == 32 && !blobs[ID(k)] {
-				if m, err := decodeBlobMeta(v); err == nil && m.Packed {
+				if m, err := decodeBlobMeta(ID(k), v); err == nil && m.Packed {
 					deadPacks = append(deadPacks, s.packPath(ID(k), m.Gen))
 					rep.Bytes += compressedSize(m)
 				}
@@ -292,9 +300,17 @@ func (s *Store) orphanPacks(now time.Time) ([]string, error) {
 		return nil, err
 	}
 	want := map[string]bool{}
+	unsure := map[string]bool{} // ids whose record is damaged: none of their packs is removed
 	err = s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketBlobs).ForEach(func(k, v []byte) error {
-			if m, err := decodeBlobMeta(v); err == nil && m.Packed && len(k) == 32 {
+			if len(k) != 32 {
+				return nil
+			}
+			m, err := decodeBlobMeta(ID(k), v)
+			switch {
+			case err != nil:
+				unsure[ID(k).String()] = true
+			case m.Packed:
 				want[s.packPath(ID(k), m.Gen)] = true
 			}
 			return nil
@@ -305,7 +321,8 @@ func (s *Store) orphanPacks(now time.Time) ([]string, error) {
 	}
 	var out []string
 	for _, f := range files {
-		if !want[f] {
+		base := strings.TrimPrefix(filepath.Base(f), ".")
+		if !want[f] && (len(base) < 64 || !unsure[base[:64]]) {
 			out = append(out, f)
 		}
 	}

@@ -154,6 +154,11 @@ func decodeRun(tx *bolt.Tx, id ID) (*Run, error) {
 	if err := json.Unmarshal(v, run); err != nil {
 		return nil, fmt.Errorf("run:%s record: %v: %w", id.Short(), err, ErrCorrupt)
 	}
+	// The run id is the hash of its manifest: a record that no longer
+	// hashes to its key has been damaged.
+	if run.ID != id || run.Manifest.ID() != id {
+		return nil, fmt.Errorf("run:%s record does not hash to its id: %w", id.Short(), ErrCorrupt)
+	}
 	return run, nil
 }
 

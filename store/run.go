@@ -305,7 +305,7 @@ func (s *Store) commitTx(p *Pending, ex Exec, extra *Extra) (spare []string, err
 			if !fs.meta.Packed {
 				return errNeedPack
 			}
-			if err := tx.Bucket(bucketBlobs).Put(fs.id[:], fs.meta.encode()); err != nil {
+			if err := tx.Bucket(bucketBlobs).Put(fs.id[:], fs.meta.encode(fs.id)); err != nil {
 				return err
 			}
 		}
@@ -426,7 +426,7 @@ func putStream(tx *bolt.Tx, fs *finishedStream) error {
 		}
 		off += int64(f.CLen)
 	}
-	return blobs.Put(fs.id[:], fs.meta.encode())
+	return blobs.Put(fs.id[:], fs.meta.encode(fs.id))
 }
 
 // CommitSpool prepares and commits a spool with no extras (recovery, tests).
@@ -554,7 +554,7 @@ func putSmallBlob(tx *bolt.Tx, id ID, data []byte) error {
 		meta.Newlines += int64(bytes.Count(data[:n], []byte{'\n'}))
 		data = data[n:]
 	}
-	return blobs.Put(id[:], meta.encode())
+	return blobs.Put(id[:], meta.encode(id))
 }
 
 // PutBlob stores small content (at most a few MiB) and returns its id.
@@ -574,15 +574,9 @@ func execKey(t time.Time) string {
 func (s *Store) GetRun(id ID) (*Run, error) {
 	var run *Run
 	err := s.view(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketRuns).Get(id[:])
-		if v == nil {
-			return fmt.Errorf("run:%s: %w", id.Short(), ErrNotFound)
-		}
-		run = &Run{}
-		if err := json.Unmarshal(v, run); err != nil {
-			return fmt.Errorf("run:%s record: %v: %w", id.Short(), err, ErrCorrupt)
-		}
-		return nil
+		var err error
+		run, err = decodeRun(tx, id)
+		return err
 	})
 	if isEmpty(err) {
 		return nil, fmt.Errorf("run:%s: %w", id.Short(), ErrNotFound)

@@ -49,7 +49,14 @@ var (
 	allBuckets     = [][]byte{bucketBlobs, bucketFrames, bucketRuns, bucketExecs, bucketReceipts, bucketSpans, bucketPins, bucketSessions, bucketMeta}
 )
 
-const schemaVersion = "1"
+// schemaVersion is the store schema (docs/store.md). Version 2 added
+// checksummed blob records; a version 1 store is upgraded in place (its
+// records stay readable), so an older ctx refuses it rather than misreading
+// the new records.
+const (
+	schemaVersion    = "2"
+	schemaUpgradable = "1"
+)
 
 // Store is one workspace's store: a directory holding the bbolt database and the
 // spool. The database is opened lazily and held only for short transactions, so
@@ -261,10 +268,11 @@ func (s *Store) openLocked(readOnly bool) error {
 			if m == nil {
 				return nil
 			}
-			if v := m.Get([]byte("schema")); v != nil && string(v) != schemaVersion {
+			v := m.Get([]byte("schema"))
+			if v != nil && string(v) != schemaVersion && string(v) != schemaUpgradable {
 				return fmt.Errorf("store schema %s, this ctx reads %s: %w", v, schemaVersion, ErrCorrupt)
 			}
-			ready = true
+			ready = string(v) == schemaVersion
 			for _, b := range allBuckets {
 				ready = ready && tx.Bucket(b) != nil
 			}
@@ -278,7 +286,7 @@ func (s *Store) openLocked(readOnly bool) error {
 					}
 				}
 				m := tx.Bucket(bucketMeta)
-				if v := m.Get([]byte("schema")); v == nil {
+				if v := m.Get([]byte("schema")); v == nil || string(v) == schemaUpgradable {
 					return m.Put([]byte("schema"), []byte(schemaVersion))
 				} else if string(v) != schemaVersion {
 					return fmt.Errorf("store schema %s, this ctx reads %s: %w", v, schemaVersion, ErrCorrupt)
