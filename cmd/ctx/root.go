@@ -212,12 +212,12 @@ what was shown and left out, and handles that return any omitted span.`,
 // commands are ctx's subcommands by name, in the order help lists them.
 var (
 	commandOrder = []string{"run", "get", "show", "ls", "ingest", "gc", "pin", "unpin", "receipts", "contract",
-		"templates", "bench", "hook", "init", "mcp", "stats", "compact", "version"}
+		"templates", "bench", "hook", "init", "mcp", "stats", "check", "compact", "version"}
 	commands = map[string]func(*IO) *cobra.Command{
 		"run": newRunCmd, "get": newGetCmd, "show": newShowCmd, "ls": newLsCmd, "ingest": newIngestCmd,
 		"gc": newGCCmd, "pin": newPinCmd, "unpin": newUnpinCmd, "receipts": newReceiptsCmd,
 		"contract": newContractCmd, "templates": newTemplatesCmd, "bench": newBenchCmd, "hook": newHookCmd,
-		"init": newInitCmd, "mcp": newMCPCmd, "stats": newStatsCmd, "compact": newCompactCmd, "version": newVersionCmd,
+		"init": newInitCmd, "mcp": newMCPCmd, "stats": newStatsCmd, "compact": newCompactCmd, "check": newCheckCmd, "version": newVersionCmd,
 	}
 )
 
