@@ -66,7 +66,15 @@ func corruptStore(t *testing.T) (*Store, []byte, map[ID][]byte) {
 // pages loses nothing.
 func TestTruncatedDatabase(t *testing.T) {
 	s, db, want := corruptStore(t)
-	for _, n := range []int{1, 100, 4096, 4097, 8192, 12288, len(db) / 2, len(db) - 4096, len(db) - 1} {
+	cuts := []int{0, 1, 100, 4096, 4097, 8192, 12288, len(db) / 2, len(db) - 4096, len(db) - 1}
+	if os.Getenv("CTX_TORTURE_FLIPS") == "all" {
+		cuts = cuts[:0]
+		for n := 0; n < len(db); n += 256 {
+			cuts = append(cuts, n, n+1)
+		}
+	}
+	detected := 0
+	for _, n := range cuts {
 		if err := os.WriteFile(s.dbPath(), db[:n], 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -74,29 +82,41 @@ func TestTruncatedDatabase(t *testing.T) {
 		execs, _ := s.Execs(0, nil)
 		s.Close()
 		if err == nil {
-			// Only free pages were cut: everything is there.
+			// Only free pages were cut: what is listed is all there.
 			if len(execs) != 3 {
 				t.Errorf("truncated to %d of %d bytes: %d runs listed with no error, want 3", n, len(db), len(execs))
 			}
 			continue
 		}
+		detected++
 		if !errors.Is(err, ErrCorrupt) {
 			t.Errorf("truncated to %d bytes: %v, want ErrCorrupt", n, err)
 		}
 	}
+	t.Logf("%d truncations of a %d-byte store.db: %d detected, the rest cut only free pages", len(cuts), len(db), detected)
 }
 
 // TestFlippedDatabaseBytes flips single bytes of store.db: every read either
-// fails or returns the right bytes; none crashes. (The torture benchmark
-// flips every byte; this is a sample.)
+// fails or returns the right bytes; none crashes. A sample of 300 flips;
+// CTX_TORTURE_FLIPS=all flips every byte of the file (the torture figure in
+// BENCHMARKS.md).
 func TestFlippedDatabaseBytes(t *testing.T) {
 	s, db, want := corruptStore(t)
 	rng := rand.New(rand.NewPCG(1, 2))
+	offsets := make([]int, 300)
+	for i := range offsets {
+		offsets[i] = rng.IntN(len(db))
+	}
+	if os.Getenv("CTX_TORTURE_FLIPS") == "all" {
+		offsets = offsets[:0]
+		for off := range db {
+			offsets = append(offsets, off)
+		}
+	}
 	detected := 0
-	for range 300 {
-		off := rng.IntN(len(db))
-		bad := bytes.Clone(db)
-		bad[off] ^= 1 << rng.IntN(8)
+	bad := bytes.Clone(db)
+	for _, off := range offsets {
+		bad[off] ^= 0xff
 		if err := os.WriteFile(s.dbPath(), bad, 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -104,8 +124,60 @@ func TestFlippedDatabaseBytes(t *testing.T) {
 			detected++
 		}
 		s.Close()
+		bad[off] = db[off]
 	}
-	t.Logf("300 flips: %d detected, the rest harmless", detected)
+	t.Logf("%d single-byte flips of a %d-byte store.db: %d detected, %d harmless (every byte read back right), 0 wrong bytes",
+		len(offsets), len(db), detected, len(offsets)-detected)
+}
+
+// TestFlippedPackBytes flips single bytes of a pack file: a read of the blob
+// fails or returns the right bytes. A sample; CTX_TORTURE_FLIPS=all flips
+// one byte in every 512.
+func TestFlippedPackBytes(t *testing.T) {
+	s := newStore(t)
+	run := capture(t, s, []string{"big"}, 0, randomBytes(t, 9<<20), nil)
+	files := packFiles(t, s)
+	if len(files) != 1 {
+		t.Fatalf("pack files %v", files)
+	}
+	pack, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := readBlob(t, s, run.Manifest.Stdout.Blob)
+	step := len(pack) / 40
+	if os.Getenv("CTX_TORTURE_FLIPS") == "all" {
+		step = 512
+	}
+	detected, trials := 0, 0
+	f, err := os.OpenFile(files[0], os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for off := 0; off < len(pack); off += step {
+		trials++
+		if _, err := f.WriteAt([]byte{pack[off] ^ 0xff}, int64(off)); err != nil {
+			t.Fatal(err)
+		}
+		b, err := s.Blob(run.Manifest.Stdout.Blob)
+		var got []byte
+		if err == nil {
+			got, err = b.ReadAll()
+		}
+		if err != nil {
+			detected++
+		} else if !bytes.Equal(got, want) {
+			t.Fatalf("byte %d of the pack flipped: wrong bytes read back with no error", off)
+		}
+		if _, err := f.WriteAt(pack[off:off+1], int64(off)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d single-byte flips of a %d-byte pack: %d detected, 0 wrong bytes", trials, len(pack), detected)
+	if detected != trials {
+		t.Errorf("%d flips went unnoticed", trials-detected)
+	}
 }
 
 // TestFrameTableChecksum: a flipped bit anywhere in a blob's record (a

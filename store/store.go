@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -228,8 +229,14 @@ func (s *Store) openLocked(readOnly bool) error {
 	}
 	path := s.dbPath()
 	if readOnly {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		fi, err := os.Stat(path)
+		if errors.Is(err, fs.ErrNotExist) {
 			return errEmptyStore
+		}
+		if err == nil && fi.Size() == 0 {
+			if err := s.checkEmptyDB(path); err != nil {
+				return err
+			}
 		}
 	}
 	if err := checkDBFile(path); err != nil {
@@ -299,6 +306,29 @@ func (s *Store) openLocked(readOnly bool) error {
 			return damaged(path, err)
 		}
 		s.initialized = true
+	}
+	return nil
+}
+
+// checkEmptyDB judges an empty store.db met by a reader: empty while
+// another process creates it (it holds the lock), else truncated. bbolt
+// would try to initialise it through a read-only handle.
+func (s *Store) checkEmptyDB(path string) error {
+	f, err := openNoFollow(path, os.O_RDONLY, 0)
+	if err != nil {
+		return storeErr(path, "open store", err)
+	}
+	defer f.Close()
+	deadline := time.Now().Add(s.timeout)
+	for syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil {
+		if time.Now().After(deadline) {
+			return hint(fmt.Errorf("open store %s: another ctx process held its lock for %s: %w", path, s.timeout, ErrLocked),
+				"retry when the other ctx command finishes, or raise %s (now %s)", EnvTimeout, s.timeout)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if fi, err := f.Stat(); err == nil && fi.Size() == 0 {
+		return damaged(path, errors.New("the file is empty (truncated, or its creation was cut short)"))
 	}
 	return nil
 }
