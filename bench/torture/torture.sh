@@ -16,9 +16,9 @@
 # left), `ctx gc --keep 0` (sweep, orphan packs) and `ctx compact`. A spared
 # `ctx run` must exit with its command's status (0).
 #
-# Phase 2, concurrency: CONCURRENT `ctx run`s at once (exit i mod 7) beside a
-# capture of seq 1..BIG_LINES and a loop of `ctx gc` and `ctx compact`; each
-# must exit with its command's own status.
+# Phase 2, concurrency: CONCURRENT `ctx run`s at once (exit i mod 7), two
+# seconds into a capture of seq 1..BIG_LINES, beside a loop of `ctx gc` and
+# `ctx compact`; each must exit with its command's own status.
 #
 # Verification: every listed execution's run is read back whole
 # (`ctx get --full`) and compared with the output its command printed (a run
@@ -109,19 +109,24 @@ while [ "$i" -lt "$n" ]; do
 done
 "$CTX" ls >/dev/null 2>&1 # recover whatever the last kills left
 
-# Phase 2: concurrent runs beside a big capture and a gc/compact loop.
+# Phase 2: concurrent runs beside a big capture and a gc/compact loop, with
+# default settings (ctx run starts its background compactions again).
 concok=0
 if [ "$conc" -gt 0 ]; then
+	unset CTX_NO_COMPACT
 	"$CTX" run --pipe -- seq 1 "$big" >/dev/null 2>&1 &
 	bigpid=$!
 	(
 		while kill -0 "$bigpid" 2>/dev/null; do
 			"$CTX" gc --keep 0 >/dev/null 2>&1
-			CTX_NO_COMPACT= "$CTX" compact >/dev/null 2>&1
+			"$CTX" compact >/dev/null 2>&1
 			sleep 0.3
 		done
 	) &
 	loop=$!
+	# All at once, two seconds in: the big capture is then packing and
+	# digesting (where ctx used to hold its read lock for the whole digest).
+	sleep 2
 	j=0
 	while [ "$j" -lt "$conc" ]; do
 		("$CTX" run -- sh -c "echo concurrent $j; exit $((j % 7))" >/dev/null 2>"out/c$j.err"; echo $? >"out/c$j.rc") &
