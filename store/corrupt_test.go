@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -215,5 +216,36 @@ func TestFrameTableChecksum(t *testing.T) {
 		} else if !errors.Is(err, ErrCorrupt) {
 			t.Errorf("bit %d: %v, want ErrCorrupt", bit, err)
 		}
+	}
+}
+
+// TestSpanRecordVerified: a span record that no longer hashes to its token
+// (here its line range changed) is refused, not resolved to other lines.
+func TestSpanRecordVerified(t *testing.T) {
+	s := newStore(t)
+	run := capture(t, s, []string{"gen"}, 0, logLines(100), nil)
+	sp := Span{Stream: "stdout", Kind: "item", From: 10, To: 12}
+	if err := s.PutSpans(run, []Span{sp}); err != nil {
+		t.Fatal(err)
+	}
+	sp.Run = run.ID
+	tok, err := sp.Token(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := ParseHandle("span:" + tok.Short())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tg, err := s.Resolve(h); err != nil || tg.Range.From != 10 || tg.Range.To != 12 {
+		t.Fatalf("resolve: %+v %v", tg, err)
+	}
+	sp.To = 90
+	rec, _ := json.Marshal(sp)
+	if err := s.update(func(tx *boltTx) error { return tx.Bucket(bucketSpans).Put(tok[:], rec) }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Resolve(h); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("a span record changed to lines 10-90: %v, want ErrCorrupt", err)
 	}
 }
