@@ -147,7 +147,7 @@ func (s *Store) compact(id ID) (int64, error) {
 			os.Remove(written)
 		}
 	}()
-	old, err := openNoFollow(s.packPath(id, meta.Gen), os.O_RDONLY, 0)
+	old, err := openPack(s.packPath(id, meta.Gen))
 	if err != nil {
 		return 0, damagedBlob(id, fmt.Sprintf("its pack file is missing (%v)", err))
 	}

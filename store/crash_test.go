@@ -366,3 +366,35 @@ func TestHostileSpool(t *testing.T) {
 		})
 	}
 }
+
+// TestUnsafeStoreDir: a store directory others can write to (or one planted
+// by another user) is refused, and a FIFO or link planted as a pack file is
+// reported damaged instead of blocking or being followed.
+func TestUnsafeStoreDir(t *testing.T) {
+	s := newStore(t)
+	run := capture(t, s, []string{"big"}, 0, randomBytes(t, 9<<20), nil)
+	files := packFiles(t, s)
+	if len(files) != 1 {
+		t.Fatalf("pack files %v", files)
+	}
+	if err := os.Remove(files[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(files[0], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Blob(run.Manifest.Stdout.Blob)
+	if err == nil {
+		_, err = b.ReadAll()
+	}
+	if !errors.Is(err, ErrCorrupt) {
+		t.Errorf("a FIFO in place of a pack: %v, want ErrCorrupt", err)
+	}
+	if err := os.Chmod(s.dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(s.dir, 0o700)
+	if _, err := Open(Location{Dir: s.dir, Root: s.root}, false); !errors.Is(err, ErrUnsafe) {
+		t.Errorf("a world-writable store: %v, want ErrUnsafe", err)
+	}
+}
