@@ -52,8 +52,8 @@ var (
 
 // schemaVersion is the store schema (docs/store.md). Version 2 added
 // checksummed blob records; a version 1 store is upgraded in place (its
-// records stay readable), so an older ctx refuses it rather than misreading
-// the new records.
+// records stay readable), so an older ctx refuses to write to it (and
+// reports the new records as damaged rather than misreading them).
 const (
 	schemaVersion    = "2"
 	schemaUpgradable = "1"
