@@ -69,6 +69,15 @@ type Result struct {
 	Detached bool
 }
 
+// Interrupt is the cause a caller gives the context it cancels when ctx
+// itself receives a signal: the run then exits 128+Signal (143 for SIGTERM,
+// 129 for SIGHUP, 130 for SIGINT), as a shell would report it.
+type Interrupt struct {
+	Signal syscall.Signal
+}
+
+func (i *Interrupt) Error() string { return "interrupted by " + i.Signal.String() }
+
 // StartError is a command that could not be started; Exit is 126 or 127.
 type StartError struct {
 	Argv0  string
@@ -104,6 +113,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	cmd := &exec.Cmd{Path: path, Args: o.Argv, Dir: o.Dir, Env: o.Env}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	setDeathSignal(cmd.SysProcAttr)
 
 	var ends []*end
 	if o.Pipe {
@@ -247,6 +257,10 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		}
 	case res.Status == StatusInterrupted:
 		res.Exit = ExitInterrupted
+		var ic *Interrupt
+		if errors.As(context.Cause(ctx), &ic) && ic.Signal > 0 {
+			res.Exit = 128 + int(ic.Signal) // SIGTERM 143, SIGHUP 129, as a shell reports them
+		}
 		if ws.Signaled() {
 			res.Signal = int(ws.Signal())
 		}

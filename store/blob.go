@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"syscall"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -45,7 +46,7 @@ func (s *Store) Blob(id ID) (*Blob, error) {
 			return fmt.Errorf("blob:%s: %w", id.Short(), ErrNotFound)
 		}
 		var err error
-		meta, err = decodeBlobMeta(v)
+		meta, err = decodeBlobMeta(id, v)
 		if err != nil {
 			return fmt.Errorf("blob:%s: %w", id.Short(), err)
 		}
@@ -248,11 +249,11 @@ func (b *Blob) StoredSize() int64 { return compressedSize(b.meta) }
 func (s *Store) packFetcher(id ID, meta *blobMeta) func(int) ([]byte, error) {
 	gen, offs, clens := packLayout(meta)
 	return func(i int) ([]byte, error) {
-		f, err := os.Open(s.packPath(id, gen))
+		f, err := openPack(s.packPath(id, gen))
 		if errors.Is(err, os.ErrNotExist) {
 			if fresh, ferr := s.blobMeta(id); ferr == nil && fresh.Packed && fresh.Gen != gen && len(fresh.Frames) == len(offs) {
 				gen, offs, clens = packLayout(fresh)
-				f, err = os.Open(s.packPath(id, gen))
+				f, err = openPack(s.packPath(id, gen))
 			}
 		}
 		if err != nil {
@@ -265,6 +266,21 @@ func (s *Store) packFetcher(id ID, meta *blobMeta) func(int) ([]byte, error) {
 		}
 		return buf, nil
 	}
+}
+
+// openPack opens a pack file for reading: never through a link, never a
+// FIFO or device planted in its place (O_NONBLOCK keeps a FIFO from blocking
+// the open; a regular file ignores it).
+func openPack(path string) (*os.File, error) {
+	f, err := openNoFollow(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOwnedFile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 func packLayout(m *blobMeta) (gen uint64, offs []int64, clens []uint32) {
@@ -287,7 +303,7 @@ func (s *Store) blobMeta(id ID) (*blobMeta, error) {
 			return fmt.Errorf("blob:%s: %w", id.Short(), ErrNotFound)
 		}
 		var err error
-		meta, err = decodeBlobMeta(v)
+		meta, err = decodeBlobMeta(id, v)
 		return err
 	})
 	return meta, err

@@ -12,8 +12,16 @@ import (
 
 // Compact recompresses every blob holding frames that a flood left stored raw.
 // It returns how many blobs it compacted and the bytes saved. It is safe to
-// run beside other ctx processes.
-func (s *Store) Compact() (int, int64, error) { return s.compactAll() }
+// run beside other ctx processes: it holds the maintenance lease, and returns
+// ErrBusy at once when another gc or compaction holds it.
+func (s *Store) Compact() (int, int64, error) {
+	release, err := s.lease(false)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer release()
+	return s.compactAll()
+}
 
 // HasRaw reports whether the pending run's streams hold frames stored raw
 // (so a compaction is worth starting once it is committed).
@@ -31,13 +39,17 @@ func (p *Pending) HasRaw() bool {
 	return false
 }
 
-// compactAll recompresses every blob that holds raw frames.
+// compactAll recompresses every blob that holds raw frames. The caller holds
+// the maintenance lease.
 func (s *Store) compactAll() (int, int64, error) {
 	var ids []ID
 	err := s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketBlobs).ForEach(func(k, v []byte) error {
-			m, err := decodeBlobMeta(v)
-			if err != nil || len(k) != 32 {
+			if len(k) != 32 {
+				return nil
+			}
+			m, err := decodeBlobMeta(ID(k), v)
+			if err != nil {
 				return nil
 			}
 			for _, f := range m.Frames {
@@ -78,11 +90,19 @@ func (s *Store) compact(id ID) (int64, error) {
 		return 0, err
 	}
 	meta := b.meta
+	// The record as stored, for the compare-and-swap (an older version
+	// of the record encodes differently from meta.encode).
+	var stored []byte
+	if err := s.view(func(tx *bolt.Tx) error {
+		stored = bytes.Clone(tx.Bucket(bucketBlobs).Get(id[:]))
+		return nil
+	}); err != nil {
+		return 0, err
+	}
 	before := compressedSize(meta)
 	enc := betterEncoder() // nobody waits on compaction
 	if !meta.Packed {
 		// Compress first (reads take the store's lock), then write all at once.
-		old := meta.encode()
 		packedFrames := map[int][]byte{}
 		for i, f := range meta.Frames {
 			if !isRawFrame(f) {
@@ -96,7 +116,7 @@ func (s *Store) compact(id ID) (int64, error) {
 			meta.Frames[i].CLen = uint32(len(packedFrames[i]))
 		}
 		err := s.update(func(tx *bolt.Tx) error {
-			if cur := tx.Bucket(bucketBlobs).Get(id[:]); cur == nil || !bytes.Equal(cur, old) {
+			if cur := tx.Bucket(bucketBlobs).Get(id[:]); cur == nil || !bytes.Equal(cur, stored) {
 				return fmt.Errorf("blob:%s changed during compaction", id.Short())
 			}
 			for i, c := range packedFrames {
@@ -104,26 +124,30 @@ func (s *Store) compact(id ID) (int64, error) {
 					return err
 				}
 			}
-			return tx.Bucket(bucketBlobs).Put(id[:], meta.encode())
+			return tx.Bucket(bucketBlobs).Put(id[:], meta.encode(id))
 		})
 		return before - compressedSize(meta), err
 	}
 	newMeta := *meta
 	newMeta.Frames = append([]frame(nil), meta.Frames...)
-	newMeta.Gen = meta.Gen + 1
-	path := s.packPath(id, newMeta.Gen)
-	out, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	// The new generation has a name no other writer uses, and is written
+	// under a temporary name and renamed into place once synced: a crash
+	// leaves the old generation in use and at most an orphan.
+	newMeta.Gen = newGen()
+	final := s.packPath(id, newMeta.Gen)
+	tmp := filepath.Join(filepath.Dir(final), "."+filepath.Base(final)+".tmp")
+	out, err := openNoFollow(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
-		return 0, storeErr(filepath.Dir(path), "compact pack", err)
+		return 0, storeErr(filepath.Dir(final), "compact pack", err)
 	}
-	ok := false
+	written := tmp // removed unless the record ends up pointing at it
 	defer func() {
 		out.Close()
-		if !ok {
-			os.Remove(path)
+		if written != "" {
+			os.Remove(written)
 		}
 	}()
-	old, err := os.Open(s.packPath(id, meta.Gen))
+	old, err := openPack(s.packPath(id, meta.Gen))
 	if err != nil {
 		return 0, damagedBlob(id, fmt.Sprintf("its pack file is missing (%v)", err))
 	}
@@ -143,24 +167,29 @@ func (s *Store) compact(id ID) (int64, error) {
 			}
 		}
 		if _, err := out.Write(c); err != nil {
-			return 0, storeErr(filepath.Dir(path), "compact pack", err)
+			return 0, storeErr(filepath.Dir(final), "compact pack", err)
 		}
 		newMeta.Frames[i].CLen = uint32(len(c))
 	}
 	if err := out.Sync(); err != nil {
-		return 0, storeErr(filepath.Dir(path), "compact pack", err)
+		return 0, storeErr(filepath.Dir(final), "compact pack", err)
 	}
+	if err := os.Rename(tmp, final); err != nil {
+		return 0, storeErr(filepath.Dir(final), "compact pack", err)
+	}
+	written = final
+	syncDir(filepath.Dir(final))
 	err = s.update(func(tx *bolt.Tx) error {
 		cur := tx.Bucket(bucketBlobs).Get(id[:])
-		if cur == nil || !bytes.Equal(cur, meta.encode()) {
+		if cur == nil || !bytes.Equal(cur, stored) {
 			return fmt.Errorf("blob:%s changed during compaction", id.Short())
 		}
-		return tx.Bucket(bucketBlobs).Put(id[:], newMeta.encode())
+		return tx.Bucket(bucketBlobs).Put(id[:], newMeta.encode(id))
 	})
 	if err != nil {
 		return 0, err
 	}
-	ok = true
+	written = ""
 	_ = os.Remove(s.packPath(id, meta.Gen))
 	return before - compressedSize(&newMeta), nil
 }

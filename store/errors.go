@@ -19,6 +19,9 @@ var (
 	ErrLocked = errors.New("store is locked")
 	// ErrCorrupt: stored bytes do not match their hash, or a record cannot be decoded.
 	ErrCorrupt = errors.New("store is damaged")
+	// ErrUnsafe: the store directory or a file in it is not this user's own
+	// (another owner, writable by others, a symbolic link).
+	ErrUnsafe = errors.New("store is not safe to use")
 	// ErrRange: a line or byte range lies outside the content.
 	ErrRange = errors.New("out of range")
 	// ErrPinned: the record is pinned and must be unpinned before removal.

@@ -56,18 +56,35 @@ func (m *blobMeta) Lines() int64 {
 	return n
 }
 
-// Blob record versions: 1 frames in the frames bucket, 2 frames in a pack file.
+// hasRaw reports whether any frame was stored uncompressed.
+func (m *blobMeta) hasRaw() bool {
+	for _, f := range m.Frames {
+		if isRawFrame(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// Blob record versions: 1 frames in the frames bucket, 2 frames in a pack
+// file (both read only: older stores); 3 and 4 the same, followed by a
+// checksum, so a damaged frame table (a flipped newline count returns the
+// wrong lines) is detected instead of trusted.
 const (
-	blobMetaVersion       = 1
-	blobMetaVersionPacked = 2
+	blobMetaVersion              = 1
+	blobMetaVersionPacked        = 2
+	blobMetaVersionChecked       = 3
+	blobMetaVersionPackedChecked = 4
 )
 
-func (m *blobMeta) encode() []byte {
-	b := make([]byte, 0, 32+len(m.Frames)*20)
+// encode returns the record of blob id: version 3 or 4, ending with the
+// xxhash64 (little-endian) of the blob id followed by everything before it.
+func (m *blobMeta) encode(id ID) []byte {
+	b := make([]byte, 0, 40+len(m.Frames)*20)
 	if m.Packed {
-		b = append(b, blobMetaVersionPacked)
+		b = append(b, blobMetaVersionPackedChecked)
 	} else {
-		b = append(b, blobMetaVersion)
+		b = append(b, blobMetaVersionChecked)
 	}
 	b = binary.AppendUvarint(b, uint64(m.Size))
 	b = binary.AppendUvarint(b, uint64(m.Newlines))
@@ -85,15 +102,40 @@ func (m *blobMeta) encode() []byte {
 		b = binary.AppendUvarint(b, uint64(f.CLen))
 		b = binary.AppendUvarint(b, uint64(f.NL))
 	}
-	return b
+	return binary.LittleEndian.AppendUint64(b, recordSum(id, b))
 }
 
-func decodeBlobMeta(b []byte) (*blobMeta, error) {
-	bad := fmt.Errorf("blob record: %w", ErrCorrupt)
-	if len(b) < 1 || (b[0] != blobMetaVersion && b[0] != blobMetaVersionPacked) {
+func recordSum(id ID, rec []byte) uint64 {
+	d := xxhash.New()
+	d.Write(id[:])
+	d.Write(rec)
+	return d.Sum64()
+}
+
+// decodeBlobMeta decodes and checks the record of blob id.
+func decodeBlobMeta(id ID, b []byte) (*blobMeta, error) {
+	bad := fmt.Errorf("blob:%s record: %w", id.Short(), ErrCorrupt)
+	if len(b) < 1 {
 		return nil, bad
 	}
-	packed := b[0] == blobMetaVersionPacked
+	var packed bool
+	switch b[0] {
+	case blobMetaVersion:
+	case blobMetaVersionPacked:
+		packed = true
+	case blobMetaVersionChecked, blobMetaVersionPackedChecked:
+		packed = b[0] == blobMetaVersionPackedChecked
+		if len(b) < 9 {
+			return nil, bad
+		}
+		body := b[:len(b)-8]
+		if binary.LittleEndian.Uint64(b[len(b)-8:]) != recordSum(id, body) {
+			return nil, fmt.Errorf("blob:%s record fails its checksum: %w", id.Short(), ErrCorrupt)
+		}
+		b = body
+	default:
+		return nil, bad
+	}
 	b = b[1:]
 	next := func() (uint64, bool) {
 		v, n := binary.Uvarint(b)
@@ -122,18 +164,19 @@ func decodeBlobMeta(b []byte) (*blobMeta, error) {
 		}
 	}
 	m.Frames = make([]frame, count)
-	var off int64
+	var off, nl int64
 	for i := range m.Frames {
 		l, ok1 := next()
 		cl, ok2 := next()
-		nl, ok3 := next()
-		if !ok1 || !ok2 || !ok3 {
+		fnl, ok3 := next()
+		if !ok1 || !ok2 || !ok3 || int64(fnl) < nl || int64(fnl) > m.Newlines {
 			return nil, bad
 		}
-		m.Frames[i] = frame{Off: off, Len: uint32(l), CLen: uint32(cl), NL: int64(nl)}
+		m.Frames[i] = frame{Off: off, Len: uint32(l), CLen: uint32(cl), NL: int64(fnl)}
 		off += int64(l)
+		nl = int64(fnl)
 	}
-	if off != m.Size {
+	if off != m.Size || len(b) != 0 {
 		return nil, bad
 	}
 	return m, nil

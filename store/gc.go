@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -53,9 +55,16 @@ type receiptRefs struct {
 
 // GC marks everything reachable from recent executions, pins and standalone
 // receipts, and sweeps the rest: mark and sweep in one write transaction, so a
-// concurrent reader sees the store before or after, never half-swept.
+// concurrent reader sees the store before or after, never half-swept. It
+// holds the maintenance lease (waiting up to the lock timeout for another gc
+// or compaction), so it never sweeps beside a compaction.
 func (s *Store) GC(opts GCOptions) (GCReport, error) {
 	rep := GCReport{DryRun: opts.DryRun}
+	release, err := s.lease(true)
+	if err != nil {
+		return rep, err
+	}
+	defer release()
 	var deadPacks []string
 	if opts.Now.IsZero() {
 		opts.Now = time.Now()
@@ -118,8 +127,14 @@ func (s *Store) GC(opts GCOptions) (GCReport, error) {
 		// Mark blobs.
 		for id := range runs {
 			run, err := decodeRun(tx, id)
-			if err != nil {
+			if errors.Is(err, ErrNotFound) {
 				continue
+			}
+			if err != nil {
+				// What a damaged run references is unknown: sweeping now
+				// could delete the last copy of its output.
+				return hint(fmt.Errorf("gc stopped, nothing deleted: %w", err),
+					"run `ctx check` to see what is damaged, then `ctx check --repair`")
 			}
 			m := run.Manifest
 			for _, b := range []ID{m.Stdout.Blob, m.Stderr.Blob, m.Stdin, run.Interleave} {
@@ -176,7 +191,7 @@ func (s *Store) GC(opts GCOptions) (GCReport, error) {
 		// Note the packs of blobs about to be swept.
 		_ = tx.Bucket(bucketBlobs).ForEach(func(k, v []byte) error {
 			if len(k) == 32 && !blobs[ID(k)] {
-				if m, err := decodeBlobMeta(v); err == nil && m.Packed {
+				if m, err := decodeBlobMeta(ID(k), v); err == nil && m.Packed {
 					deadPacks = append(deadPacks, s.packPath(ID(k), m.Gen))
 					rep.Bytes += compressedSize(m)
 				}
@@ -224,7 +239,6 @@ func (s *Store) GC(opts GCOptions) (GCReport, error) {
 		})
 		return del(tx.Bucket(bucketSessions), deadSessions)
 	}
-	var err error
 	if opts.DryRun {
 		err = s.view(fn)
 		if isEmpty(err) {
@@ -286,9 +300,17 @@ func (s *Store) orphanPacks(now time.Time) ([]string, error) {
 		return nil, err
 	}
 	want := map[string]bool{}
+	unsure := map[string]bool{} // ids whose record is damaged: none of their packs is removed
 	err = s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketBlobs).ForEach(func(k, v []byte) error {
-			if m, err := decodeBlobMeta(v); err == nil && m.Packed && len(k) == 32 {
+			if len(k) != 32 {
+				return nil
+			}
+			m, err := decodeBlobMeta(ID(k), v)
+			switch {
+			case err != nil:
+				unsure[ID(k).String()] = true
+			case m.Packed:
 				want[s.packPath(ID(k), m.Gen)] = true
 			}
 			return nil
@@ -299,7 +321,8 @@ func (s *Store) orphanPacks(now time.Time) ([]string, error) {
 	}
 	var out []string
 	for _, f := range files {
-		if !want[f] {
+		base := strings.TrimPrefix(filepath.Base(f), ".")
+		if !want[f] && (len(base) < 64 || !unsure[base[:64]]) {
 			out = append(out, f)
 		}
 	}

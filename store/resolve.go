@@ -132,6 +132,11 @@ func (s *Store) Resolve(h Handle) (*Target, error) {
 			if err != nil {
 				return err
 			}
+			// The token is a hash of what the span names: a record that
+			// no longer hashes to it would return the wrong lines.
+			if tok, err := rec.Token(run); err != nil || tok != c.id {
+				return fmt.Errorf("span:%s record does not hash to its token: %w", c.id.Short(), ErrCorrupt)
+			}
 			t.Kind, t.ID, t.Run, t.Stream = "run", run.ID, run, rec.Stream
 			t.Range = Range{Unit: 'L', From: rec.From, To: rec.To}
 		case "receipt":
@@ -153,6 +158,11 @@ func decodeRun(tx *bolt.Tx, id ID) (*Run, error) {
 	run := &Run{}
 	if err := json.Unmarshal(v, run); err != nil {
 		return nil, fmt.Errorf("run:%s record: %v: %w", id.Short(), err, ErrCorrupt)
+	}
+	// The run id is the hash of its manifest: a record that no longer
+	// hashes to its key has been damaged.
+	if run.ID != id || run.Manifest.ID() != id {
+		return nil, fmt.Errorf("run:%s record does not hash to its id: %w", id.Short(), ErrCorrupt)
 	}
 	return run, nil
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -213,11 +214,13 @@ type SessionUpdate struct {
 func ReceiptID(data []byte) ID { return Sum(append([]byte("ctx-receipt-v1\n"), data...)) }
 
 // Commit stores a pending run and records the execution. Identical blobs are
-// stored once; a run identical to a stored one keeps its id. Frames of large
-// streams go in first, in batches of short transactions; everything else —
-// blob records, the run, the execution, the extras — in one final transaction,
-// so a crash mid-commit leaves at most unreferenced frames that gc sweeps,
-// never a half-visible run. The spool is removed once the run is durable.
+// stored once; a run identical to a stored one keeps its id. Large streams
+// become pack files first; everything else — blob records, the run, the
+// execution, the extras — goes in one final transaction, so a crash
+// mid-commit leaves at most unreferenced packs that gc sweeps, never a
+// half-visible run. The final transaction checks that every blob the run
+// references has its record, in that same transaction. The spool is removed
+// once the run is durable.
 func (s *Store) Commit(p *Pending, ex Exec, extra *Extra) (*Run, error) {
 	defer func() {
 		for _, w := range p.sp.streams {
@@ -227,31 +230,82 @@ func (s *Store) Commit(p *Pending, ex Exec, extra *Extra) (*Run, error) {
 	run, m := p.Run, p.Run.Manifest
 	ex.Run = run.ID
 	if ex.Key == "" {
+		ex.Key = p.sp.Meta.Exec
+	}
+	if ex.Key == "" {
 		ex.Key = execKey(ex.Start)
 	}
 	ex.RawBytes = m.Stdout.Size + m.Stderr.Size + m.Stdout.Dropped + m.Stderr.Dropped
-	// Large streams: their frames first, in batches, outside the final transaction.
+	// A stream whose blob was stored already is not packed; if that record
+	// is gone by the final transaction (gc swept it meanwhile), the
+	// transaction fails with errNeedPack, the stream is packed and the
+	// transaction retried, so a run never commits a reference to a swept blob.
 	if err := p.StoreLarge(); err != nil {
 		return nil, err
 	}
-	var small, packed []*finishedStream
+	var err error
+	for attempt := 0; ; attempt++ {
+		var spare []string
+		spare, err = s.commitTx(p, ex, extra)
+		if errors.Is(err, errNeedPack) && attempt == 0 {
+			if err = p.packAll(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		// Packs that lost to a record another process committed.
+		for _, path := range spare {
+			_ = os.Remove(path)
+		}
+		break
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.sp.markCommitted(run)
+	p.sp.Release()
+	return run, nil
+}
+
+// errNeedPack: the final transaction found a large stream's blob record gone
+// (gc swept it after StoreLarge saw it) and the stream not packed.
+var errNeedPack = errors.New("a large stream must be packed again")
+
+// commitTx is Commit's final transaction. It returns the pack files this
+// commit made that a record already stored made redundant (removed only once
+// the transaction has committed).
+func (s *Store) commitTx(p *Pending, ex Exec, extra *Extra) (spare []string, err error) {
+	run := p.Run
+	var small, large []*finishedStream
 	for _, fs := range p.streams {
 		switch {
 		case fs.meta.Size == 0:
-		case fs.meta.Packed:
-			packed = append(packed, fs)
-		case compressedSize(fs.meta) <= packBytes:
+		case fs.meta.Packed || compressedSize(fs.meta) > packBytes:
+			large = append(large, fs)
+		default:
 			small = append(small, fs)
 		}
 	}
-	err := s.update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
+		spare = spare[:0]
 		for _, fs := range small {
 			if err := putStream(tx, fs); err != nil {
 				return err
 			}
 		}
-		for _, fs := range packed {
-			if err := tx.Bucket(bucketBlobs).Put(fs.id[:], fs.meta.encode()); err != nil {
+		for _, fs := range large {
+			if tx.Bucket(bucketBlobs).Get(fs.id[:]) != nil {
+				// Stored already: keep that record (its pack is in use)
+				// and drop the pack this commit made, if any.
+				if fs.pack != "" {
+					spare = append(spare, fs.pack)
+				}
+				continue
+			}
+			if !fs.meta.Packed {
+				return errNeedPack
+			}
+			if err := tx.Bucket(bucketBlobs).Put(fs.id[:], fs.meta.encode(fs.id)); err != nil {
 				return err
 			}
 		}
@@ -308,11 +362,9 @@ func (s *Store) Commit(p *Pending, ex Exec, extra *Extra) (*Run, error) {
 		return tx.Bucket(bucketExecs).Put([]byte(ex.Key), eb)
 	})
 	if err != nil {
-		return nil, err
+		spare = nil
 	}
-	p.sp.markCommitted(run)
-	p.sp.Release()
-	return run, nil
+	return spare, err
 }
 
 // StoreLarge makes the pending run's large streams pack files. It may run
@@ -325,13 +377,27 @@ func (p *Pending) StoreLarge() error {
 			if fs.meta.Size == 0 || compressedSize(fs.meta) <= packBytes {
 				continue
 			}
-			if err := p.s.putPack(fs); err != nil {
+			if err := p.s.putPack(fs, false); err != nil {
 				p.largeErr = err
 				return
 			}
 		}
 	})
 	return p.largeErr
+}
+
+// packAll packs every large stream not packed yet, whether or not its blob
+// is stored.
+func (p *Pending) packAll() error {
+	for _, fs := range p.streams {
+		if fs.meta.Size == 0 || fs.meta.Packed || compressedSize(fs.meta) <= packBytes {
+			continue
+		}
+		if err := p.s.putPack(fs, true); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func compressedSize(m *blobMeta) int64 {
@@ -360,7 +426,7 @@ func putStream(tx *bolt.Tx, fs *finishedStream) error {
 		}
 		off += int64(f.CLen)
 	}
-	return blobs.Put(fs.id[:], fs.meta.encode())
+	return blobs.Put(fs.id[:], fs.meta.encode(fs.id))
 }
 
 // CommitSpool prepares and commits a spool with no extras (recovery, tests).
@@ -398,43 +464,60 @@ func (s *Store) packPath(id ID, gen uint64) string {
 	return filepath.Join(s.dir, packsName, h[:2], name)
 }
 
-// putPack makes a large stream's spooled frames a pack file: it flushes them
-// (their writeback started while the command ran), moves the file into
-// packs/, and syncs the directory. The blob record that makes the pack
-// reachable is written by Commit's final transaction; until then an orphan
-// pack is garbage that gc removes.
-func (s *Store) putPack(fs *finishedStream) error {
-	var exists bool
-	err := s.view(func(tx *bolt.Tx) error {
-		exists = tx.Bucket(bucketBlobs).Get(fs.id[:]) != nil
-		return nil
-	})
-	if err != nil && !isEmpty(err) {
-		return err
-	}
-	if exists {
-		return nil // the same content is stored already
+// newGen returns a pack generation no other writer picks: every pack file
+// has a name of its own, so two processes packing or compacting the same
+// content never write, rename over or remove each other's file.
+func newGen() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return binary.BigEndian.Uint64(b[:])>>12 | 1 // 52 bits, never 0
+}
+
+// putPack makes a large stream's spooled frames a pack file of a new
+// generation: it flushes them (their writeback started while the command
+// ran), moves the file into packs/ under its own name, and syncs the
+// directory. Unless force is set, a stream whose blob is stored already is
+// left alone. The blob record that makes the pack reachable is written by
+// Commit's final transaction; until then the pack is garbage that gc removes.
+func (s *Store) putPack(fs *finishedStream, force bool) error {
+	if !force {
+		var exists bool
+		err := s.view(func(tx *bolt.Tx) error {
+			exists = tx.Bucket(bucketBlobs).Get(fs.id[:]) != nil
+			return nil
+		})
+		if err != nil && !isEmpty(err) {
+			return err
+		}
+		if exists {
+			return nil // the same content is stored already
+		}
 	}
 	if err := fs.frames.Sync(); err != nil {
 		return storeErr(s.dir, "sync spool", err)
 	}
-	dst := s.packPath(fs.id, 0)
+	gen := newGen()
+	dst := s.packPath(fs.id, gen)
 	dir := filepath.Dir(dst)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return storeErr(dir, "create pack", err)
 	}
-	if _, err := os.Stat(dst); err == nil {
-		return nil // another process packed the same content
-	}
 	if err := os.Rename(fs.frames.Name(), dst); err != nil {
 		return storeErr(dir, "store pack", err)
 	}
+	// gc judges unreferenced packs by age: date this one from its move.
+	now := time.Now()
+	_ = os.Chtimes(dst, now, now)
+	syncDir(dir)
+	fs.meta.Packed, fs.meta.Gen, fs.pack = true, gen, dst
+	return nil
+}
+
+func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync()
 		d.Close()
 	}
-	fs.meta.Packed = true
-	return nil
 }
 
 func isEmpty(err error) bool { return err == errEmptyStore }
@@ -471,7 +554,7 @@ func putSmallBlob(tx *bolt.Tx, id ID, data []byte) error {
 		meta.Newlines += int64(bytes.Count(data[:n], []byte{'\n'}))
 		data = data[n:]
 	}
-	return blobs.Put(id[:], meta.encode())
+	return blobs.Put(id[:], meta.encode(id))
 }
 
 // PutBlob stores small content (at most a few MiB) and returns its id.
@@ -491,15 +574,9 @@ func execKey(t time.Time) string {
 func (s *Store) GetRun(id ID) (*Run, error) {
 	var run *Run
 	err := s.view(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketRuns).Get(id[:])
-		if v == nil {
-			return fmt.Errorf("run:%s: %w", id.Short(), ErrNotFound)
-		}
-		run = &Run{}
-		if err := json.Unmarshal(v, run); err != nil {
-			return fmt.Errorf("run:%s record: %v: %w", id.Short(), err, ErrCorrupt)
-		}
-		return nil
+		var err error
+		run, err = decodeRun(tx, id)
+		return err
 	})
 	if isEmpty(err) {
 		return nil, fmt.Errorf("run:%s: %w", id.Short(), ErrNotFound)

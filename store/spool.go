@@ -46,6 +46,10 @@ type SpoolMeta struct {
 	PID     int       `json:"pid"`
 	Session string    `json:"session,omitempty"`
 	Cap     int64     `json:"cap"`
+	// Exec is the key the capture's execution record is stored under. It is
+	// chosen when the capture starts, so recovery can tell whether a spool
+	// whose clean-up was cut short was stored already.
+	Exec string `json:"exec,omitempty"`
 }
 
 // DefaultCap is the default per-stream byte cap.
@@ -80,9 +84,17 @@ func (s *Store) NewSpool(meta SpoolMeta) (*Spool, error) {
 	if meta.Cap <= 0 {
 		meta.Cap = DefaultCap
 	}
+	if meta.Exec == "" {
+		meta.Exec = execKey(meta.Started)
+	}
 	mb, _ := json.Marshal(meta)
 	dir := filepath.Join(root, name)
 	err = writeFileSync(filepath.Join(tmp, "meta.json"), mb)
+	if err == nil {
+		// Room for how the command ended, taken now: when the disk fills
+		// during the capture, the exit status can still be written.
+		err = writeFileSync(filepath.Join(tmp, resultName), resultPlaceholder)
+	}
 	if err == nil {
 		err = os.Rename(tmp, dir)
 	}
@@ -190,6 +202,7 @@ type StreamWriter struct {
 	head  int64 // bytes kept at the front
 	ring  int64 // ring size
 	total int64 // bytes received
+	lost  int64 // bytes received that the spool could not hold (recovery after a full disk)
 	err   error
 }
 
@@ -316,6 +329,7 @@ type finishedStream struct {
 	id        ID
 	meta      *blobMeta
 	frames    *os.File // compressed frames, back to back
+	pack      string   // the pack file the frames were moved to, once packed
 	dropped   int64
 	droppedAt int64
 }
@@ -354,6 +368,12 @@ func (w *StreamWriter) finish() (*finishedStream, error) {
 		return nil, err
 	}
 	fs.id, fs.meta = id, meta
+	if w.lost > 0 {
+		if fs.dropped == 0 {
+			fs.droppedAt = meta.Size
+		}
+		fs.dropped += w.lost
+	}
 	return fs, nil
 }
 
@@ -401,7 +421,7 @@ func (s *Store) orphanSpools() []string {
 			}
 			continue
 		}
-		f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_RDWR, 0)
+		f, err := openNoFollow(filepath.Join(dir, "lock"), os.O_RDWR, 0)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				// A spool still being created, or one whose lock file was lost:
@@ -440,10 +460,39 @@ type spoolResult struct {
 	Exit   int    `json:"exit"`
 	Status string `json:"status"`
 	Signal int    `json:"signal,omitempty"`
+	// Received is how many bytes each stream received, kept or not: more
+	// than its spool holds when the disk filled during the capture.
+	Received map[string]int64 `json:"received,omitempty"`
 }
+
+// resultName holds the spoolResult. It is created with the spool, as
+// resultPlaceholder, and overwritten in place, so saving the result needs
+// no new disk space.
+const resultName = "result.json"
+
+var resultPlaceholder = append([]byte("{}"), bytes.Repeat([]byte(" "), 510)...)
 
 // SaveResult records in the spool how the command ended.
 func (sp *Spool) SaveResult(m Manifest) error {
-	b, _ := json.Marshal(spoolResult{Exit: m.Exit, Status: m.Status, Signal: m.Signal})
-	return writeFileSync(filepath.Join(sp.dir, "result.json"), b)
+	res := spoolResult{Exit: m.Exit, Status: m.Status, Signal: m.Signal, Received: map[string]int64{}}
+	for name, w := range sp.streams {
+		res.Received[name] = w.Total()
+	}
+	b, _ := json.Marshal(res)
+	if len(b) > len(resultPlaceholder) {
+		res.Received = nil
+		b, _ = json.Marshal(res)
+	}
+	f, err := openNoFollow(filepath.Join(sp.dir, resultName), os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	// Spaces pad the record to the placeholder's length: valid JSON, and
+	// no byte beyond what was allocated.
+	b = append(b, bytes.Repeat([]byte(" "), len(resultPlaceholder)-len(b))...)
+	if _, err := f.WriteAt(b, 0); err != nil {
+		return err
+	}
+	return f.Sync()
 }

@@ -6,8 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -28,8 +30,10 @@ const (
 // the database before it gives up with ErrLocked.
 const DefaultLockTimeout = 20 * time.Second
 
-// holdLimit is how long a read-only handle on the database is kept open between
-// reads before it is released so writers in other processes can take the lock.
+// holdLimit bounds how long a read-only handle on the database is kept: it is
+// released once it has been open this long (at the next read) or idle this
+// long (by a timer), so writers in other processes can take the lock while
+// this process parses, digests or compresses.
 const holdLimit = 25 * time.Millisecond
 
 // Bucket names: the store schema is specified in docs/store.md.
@@ -46,7 +50,14 @@ var (
 	allBuckets     = [][]byte{bucketBlobs, bucketFrames, bucketRuns, bucketExecs, bucketReceipts, bucketSpans, bucketPins, bucketSessions, bucketMeta}
 )
 
-const schemaVersion = "1"
+// schemaVersion is the store schema (docs/store.md). Version 2 added
+// checksummed blob records; a version 1 store is upgraded in place (its
+// records stay readable), so an older ctx refuses to write to it (and
+// reports the new records as damaged rather than misreading them).
+const (
+	schemaVersion    = "2"
+	schemaUpgradable = "1"
+)
 
 // Store is one workspace's store: a directory holding the bbolt database and the
 // spool. The database is opened lazily and held only for short transactions, so
@@ -61,7 +72,9 @@ type Store struct {
 	db          *bolt.DB
 	readOnly    bool
 	openedAt    time.Time
-	initialized bool // the schema has been checked in this process
+	lastRead    time.Time   // end of the latest read transaction
+	idle        *time.Timer // releases a read handle left idle for holdLimit
+	initialized bool        // the schema has been checked in this process
 }
 
 // Location says where a store lives and which workspace it serves.
@@ -126,6 +139,9 @@ func Open(loc Location, create bool) (*Store, error) {
 			return nil, storeErr(loc.Dir, "create store", err)
 		}
 	}
+	if err := checkStoreDir(loc.Dir); err != nil {
+		return nil, err
+	}
 	if create {
 		ign := filepath.Join(loc.Dir, ".gitignore")
 		if _, err := os.Stat(ign); errors.Is(err, fs.ErrNotExist) {
@@ -135,6 +151,21 @@ func Open(loc Location, create bool) (*Store, error) {
 		}
 	}
 	return s, nil
+}
+
+// checkStoreDir refuses a store directory that is not this user's own: one
+// owned by someone else, or that others can write to, could hold planted
+// files (a repository can ship a .ctx/ directory).
+func checkStoreDir(dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return storeErr(dir, "open store", err)
+	}
+	if err := checkInfo(dir, fi, true); err != nil {
+		return hint(fmt.Errorf("refusing store %s: %v: %w", dir, err, ErrUnsafe),
+			"use a store directory of your own (chown it to you and `chmod go-w %s`), or set %s to one", dir, EnvStore)
+	}
+	return nil
 }
 
 // storeErr names the store path and adds a hint for the common causes.
@@ -198,11 +229,20 @@ func (s *Store) openLocked(readOnly bool) error {
 	}
 	path := s.dbPath()
 	if readOnly {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		fi, err := os.Stat(path)
+		if errors.Is(err, fs.ErrNotExist) {
 			return errEmptyStore
 		}
+		if err == nil && fi.Size() == 0 {
+			if err := s.checkEmptyDB(path); err != nil {
+				return err
+			}
+		}
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{
+	if err := checkDBFile(path); err != nil {
+		return err
+	}
+	db, err := openBolt(path, &bolt.Options{
 		Timeout:  s.timeout,
 		ReadOnly: readOnly,
 		// The freelist is synced: without it every open rebuilds it by walking
@@ -211,6 +251,9 @@ func (s *Store) openLocked(readOnly bool) error {
 		FreelistType: bolt.FreelistMapType,
 	})
 	if err != nil {
+		if errors.Is(err, ErrCorrupt) {
+			return err
+		}
 		switch {
 		case errors.Is(err, berrors.ErrTimeout):
 			return hint(fmt.Errorf("open store %s: another ctx process held its lock for %s: %w", path, s.timeout, ErrLocked),
@@ -232,10 +275,11 @@ func (s *Store) openLocked(readOnly bool) error {
 			if m == nil {
 				return nil
 			}
-			if v := m.Get([]byte("schema")); v != nil && string(v) != schemaVersion {
+			v := m.Get([]byte("schema"))
+			if v != nil && string(v) != schemaVersion && string(v) != schemaUpgradable {
 				return fmt.Errorf("store schema %s, this ctx reads %s: %w", v, schemaVersion, ErrCorrupt)
 			}
-			ready = true
+			ready = string(v) == schemaVersion
 			for _, b := range allBuckets {
 				ready = ready && tx.Bucket(b) != nil
 			}
@@ -249,7 +293,7 @@ func (s *Store) openLocked(readOnly bool) error {
 					}
 				}
 				m := tx.Bucket(bucketMeta)
-				if v := m.Get([]byte("schema")); v == nil {
+				if v := m.Get([]byte("schema")); v == nil || string(v) == schemaUpgradable {
 					return m.Put([]byte("schema"), []byte(schemaVersion))
 				} else if string(v) != schemaVersion {
 					return fmt.Errorf("store schema %s, this ctx reads %s: %w", v, schemaVersion, ErrCorrupt)
@@ -266,16 +310,54 @@ func (s *Store) openLocked(readOnly bool) error {
 	return nil
 }
 
+// checkEmptyDB judges an empty store.db met by a reader: empty while
+// another process creates it (it holds the lock), else truncated. bbolt
+// would try to initialise it through a read-only handle.
+func (s *Store) checkEmptyDB(path string) error {
+	f, err := openNoFollow(path, os.O_RDONLY, 0)
+	if err != nil {
+		return storeErr(path, "open store", err)
+	}
+	defer f.Close()
+	deadline := time.Now().Add(s.timeout)
+	for syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil {
+		if time.Now().After(deadline) {
+			return hint(fmt.Errorf("open store %s: another ctx process held its lock for %s: %w", path, s.timeout, ErrLocked),
+				"retry when the other ctx command finishes, or raise %s (now %s)", EnvTimeout, s.timeout)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if fi, err := f.Stat(); err == nil && fi.Size() == 0 {
+		return damaged(path, errors.New("the file is empty (truncated, or its creation was cut short)"))
+	}
+	return nil
+}
+
+// openBolt opens the database, turning a panic or a memory fault inside
+// bbolt (it trusts the file) into ErrCorrupt.
+func openBolt(path string, opts *bolt.Options) (db *bolt.DB, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			db, err = nil, damaged(path, fmt.Errorf("open: %v", r))
+		}
+	}()
+	return bolt.Open(path, 0o600, opts)
+}
+
 // errEmptyStore: a read found no database yet; reads treat it as "nothing stored".
 var errEmptyStore = fmt.Errorf("the store is empty: %w", ErrNotFound)
 
 func damaged(path string, err error) error {
-	if errors.Is(err, ErrCorrupt) {
-		return hint(fmt.Errorf("open store %s: %w", path, err),
-			"move %s aside (keeping it for inspection) and rerun; ctx starts a new store and keeps spooled captures", path)
+	var e *Error
+	if errors.As(err, &e) {
+		return err // already explained
 	}
-	return hint(fmt.Errorf("open store %s: %v: %w", path, err, ErrCorrupt),
-		"move %s aside (keeping it for inspection) and rerun; ctx starts a new store and keeps spooled captures", path)
+	if !errors.Is(err, ErrCorrupt) {
+		err = fmt.Errorf("%v: %w", err, ErrCorrupt)
+	}
+	return hint(fmt.Errorf("store database %s is damaged: %w", path, err),
+		"run `ctx check` to see what is damaged; to go on now, move %s aside (keeping it for inspection): ctx starts a new store and keeps spooled captures and pack files", path)
 }
 
 // view runs fn in a read-only transaction. Panics inside bbolt (which it raises
@@ -289,18 +371,44 @@ func (s *Store) view(fn func(tx *bolt.Tx) error) (err error) {
 	if err := s.openLocked(true); err != nil {
 		return err
 	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			_ = s.closeLocked()
 			err = damaged(s.dbPath(), fmt.Errorf("read: %v", r))
 		}
 	}()
+	defer s.releaseLater()
 	return s.db.View(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketRuns) == nil {
 			return errEmptyStore
 		}
 		return fn(tx)
 	})
+}
+
+// releaseLater arranges for the read handle to be closed once it has been
+// idle for holdLimit. s.mu is held.
+func (s *Store) releaseLater() {
+	s.lastRead = time.Now()
+	if s.idle == nil {
+		s.idle = time.AfterFunc(holdLimit, s.releaseIdle)
+		return
+	}
+	s.idle.Reset(holdLimit)
+}
+
+func (s *Store) releaseIdle() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.db == nil || !s.readOnly {
+		return
+	}
+	if left := holdLimit - time.Since(s.lastRead); left > 0 {
+		s.idle.Reset(left)
+		return
+	}
+	_ = s.closeLocked()
 }
 
 // update runs fn in a read-write transaction and releases the database after it.
@@ -310,6 +418,7 @@ func (s *Store) update(fn func(tx *bolt.Tx) error) (err error) {
 	if err := s.openLocked(false); err != nil {
 		return err
 	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			err = damaged(s.dbPath(), fmt.Errorf("write: %v", r))

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -387,7 +388,7 @@ func TestResolveAmbiguous(t *testing.T) {
 	}
 	for _, m := range []Manifest{a, b} {
 		id := m.ID()
-		rb := []byte(fmt.Sprintf(`{"id":"%s","manifest":{"argv":[]}}`, id))
+		rb, _ := json.Marshal(Run{ID: id, Manifest: m})
 		if err := s.update(func(tx *boltTx) error { return tx.Bucket(bucketRuns).Put(id[:], rb) }); err != nil {
 			t.Fatal(err)
 		}

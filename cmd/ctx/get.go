@@ -49,6 +49,7 @@ const (
 	defaultLineLimit = 240
 	defaultByteLimit = 64 << 10
 	hexLimit         = 4 << 10
+	grepLineClip     = 1 << 10 // a --grep line longer than this is clipped
 )
 
 func newGetCmd(ios *IO) *cobra.Command {
@@ -128,13 +129,16 @@ const (
 
 // region is a resolved, readable range of stored content.
 type region struct {
-	handle   string // canonical handle of the whole stream or blob
-	blob     *store.Blob
-	merged   io.Reader // when reading a merged view (no random access)
-	unit     byte      // 'L', 'B' or 0 (all)
-	from, to int64     // lines (inclusive) or bytes [from, to)
-	size     int64     // bytes in the region
-	lineN    int64     // lines in the region (0 if unknown)
+	handle string // canonical handle of the whole stream or blob
+	blob   *store.Blob
+	// A merged view has no random access: openMerged reads it from the
+	// start, and the region is its bytes [mStart, mEnd).
+	openMerged   func() (io.Reader, error)
+	mStart, mEnd int64
+	unit         byte  // 'L', 'B' or 0 (all)
+	from, to     int64 // lines (inclusive) or bytes [from, to)
+	size         int64 // bytes in the region
+	lineN        int64 // lines in the region (0 if unknown)
 	// unordered: a merged view of a run whose capture recorded no arrival
 	// order (ingested files): stdout, then stderr.
 	unordered bool
@@ -310,15 +314,17 @@ func openRegion(st *store.Store, t *store.Target, rng store.Range) (*region, err
 		}
 		reg.handle = t.Run.Handle() + "#" + stream
 		if stream == "merged" {
-			r, ordered, err := st.Merged(t.Run)
-			if err != nil {
-				return nil, err
+			run := t.Run
+			open := func() (io.Reader, error) {
+				r, _, err := st.Merged(run)
+				return r, err
 			}
 			// An ingested run's index only records the order ctx read
 			// the files in, not the order a program wrote them.
-			m := t.Run.Manifest
+			m := run.Manifest
+			ordered := !run.Interleave.IsZero() || m.Stdout.Size == 0 || m.Stderr.Size == 0
 			reg.unordered = !ordered || m.Mode == "ingest" && m.Stdout.Size > 0 && m.Stderr.Size > 0
-			return mergedRegion(reg, r, rng, t.Run.Manifest.Stdout.Size+t.Run.Manifest.Stderr.Size)
+			return mergedRegion(reg, open, rng, m.Stdout.Size+m.Stderr.Size)
 		}
 		ref, _ := t.Run.StreamBlob(stream)
 		blobID = ref.Blob
@@ -347,8 +353,8 @@ func openRegion(st *store.Store, t *store.Target, rng store.Range) (*region, err
 		reg.size = end - off
 		reg.lineN = reg.to - reg.from + 1
 	case 'B':
-		to := rng.To
-		if to < 0 || to == 0 && rng.From == 0 {
+		to := rng.To // B0-0 is empty: the end is excluded
+		if to < 0 {
 			to = b.Size()
 		}
 		if rng.From > b.Size() {
@@ -366,59 +372,112 @@ func openRegion(st *store.Store, t *store.Target, rng store.Range) (*region, err
 	return reg, nil
 }
 
-// mergedRegion selects from a merged view by reading it in order.
-func mergedRegion(reg *region, r io.Reader, rng store.Range, total int64) (*region, error) {
-	var buf bytes.Buffer
-	switch rng.Unit {
-	case 'B':
-		if _, err := io.CopyN(io.Discard, r, rng.From); err != nil && err != io.EOF {
-			return nil, err
+// mergedRegion selects from a merged view. It reads the view once to find
+// where the selection starts and ends, keeping nothing; the bytes are read
+// again, streamed, when printed — so any region of any size is printed in
+// bounded memory.
+func mergedRegion(reg *region, open func() (io.Reader, error), rng store.Range, total int64) (*region, error) {
+	reg.openMerged = open
+	if rng.Unit == 'B' {
+		// The merged view holds every byte of both streams.
+		if rng.From > total {
+			return nil, fmt.Errorf("%s: byte %d: %w (the content has %d bytes)", reg.handle, rng.From, store.ErrRange, total)
 		}
-		n := rng.To - rng.From
-		if rng.To < 0 {
-			n = total
+		to := rng.To
+		if to < 0 || to > total {
+			to = total
 		}
-		if _, err := io.CopyN(&buf, r, n); err != nil && err != io.EOF {
-			return nil, err
-		}
-		reg.from, reg.to = rng.From, rng.From+int64(buf.Len())
-	default:
-		from, to := int64(1), int64(0)
-		if rng.Unit == 'L' {
-			from, to = rng.From, rng.To
-		}
-		br := bufio.NewReaderSize(r, 64<<10)
-		var n int64
-		for to == 0 || n < to {
-			line, err := br.ReadBytes('\n')
-			if len(line) > 0 {
-				n++
-				if n >= from {
-					buf.Write(line)
-				}
-			}
-			if err != nil {
+		reg.from, reg.to = rng.From, to
+		reg.mStart, reg.mEnd = rng.From, to
+		reg.size = to - rng.From
+		return reg, nil
+	}
+	from, to := int64(1), int64(0)
+	if rng.Unit == 'L' {
+		from, to = rng.From, rng.To
+	}
+	r, err := open()
+	if err != nil {
+		return nil, err
+	}
+	start, end, n, err := scanLines(r, from, to)
+	if err != nil {
+		return nil, err
+	}
+	if from > n && !(from == 1 && n == 0) {
+		return nil, fmt.Errorf("%s: line %d: %w (the content has %d lines)", reg.handle, from, store.ErrRange, n)
+	}
+	reg.unit, reg.from, reg.to = 'L', from, max(from, min(to, n))
+	if to == 0 {
+		reg.to = n
+	}
+	reg.lineN = reg.to - reg.from + 1
+	if n == 0 {
+		reg.from, reg.lineN = 0, 0
+	}
+	reg.mStart, reg.mEnd = start, end
+	reg.size = end - start
+	return reg, nil
+}
+
+// scanLines reads r to find the byte offsets [start, end) of lines from..to
+// (1-based, inclusive; to 0 for the last line) and the number of lines it
+// read: all of them, or up to line to. Memory use is one buffer.
+func scanLines(r io.Reader, from, to int64) (start, end, n int64, err error) {
+	buf := make([]byte, 64<<10)
+	var pos, nl int64
+	var last byte
+	for {
+		k, rerr := r.Read(buf)
+		chunk := buf[:k]
+		for len(chunk) > 0 {
+			i := bytes.IndexByte(chunk, '\n')
+			if i < 0 {
 				break
 			}
+			nl++
+			lineEnd := pos + int64(i) + 1
+			if nl == from-1 {
+				start = lineEnd
+			}
+			if to > 0 && nl == to {
+				return start, lineEnd, nl, nil
+			}
+			pos = lineEnd
+			chunk = chunk[i+1:]
 		}
-		if from > n && !(from == 1 && n == 0) {
-			return nil, fmt.Errorf("%s: line %d: %w (the content has %d lines)", reg.handle, from, store.ErrRange, n)
+		pos += int64(len(chunk))
+		if k > 0 {
+			last = buf[k-1]
 		}
-		reg.unit, reg.from, reg.to = 'L', from, max(from, min(to, n))
-		if to == 0 {
-			reg.to = n
+		if rerr == io.EOF {
+			break
 		}
-		reg.lineN = reg.to - reg.from + 1
+		if rerr != nil {
+			return 0, 0, 0, rerr
+		}
 	}
-	reg.size = int64(buf.Len())
-	reg.merged = bytes.NewReader(buf.Bytes())
-	return reg, nil
+	n = nl
+	if pos > 0 && last != '\n' {
+		n++ // bytes after the last newline form one more line
+	}
+	if from > n {
+		start = pos
+	}
+	return start, pos, n, nil
 }
 
 // reader returns the region's bytes.
 func (reg *region) reader() (io.Reader, error) {
-	if reg.merged != nil {
-		return reg.merged, nil
+	if reg.openMerged != nil {
+		r, err := reg.openMerged()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := io.CopyN(io.Discard, r, reg.mStart); err != nil {
+			return nil, err
+		}
+		return io.LimitReader(r, reg.mEnd-reg.mStart), nil
 	}
 	if reg.unit == 'B' {
 		return reg.blob.Section(reg.from, reg.to), nil
@@ -461,7 +520,9 @@ func zoom(ctx context.Context, w io.Writer, reg *region, limit int) error {
 	if reg.unit == 'B' || reg.lineN <= 1 {
 		// Too many bytes in too few lines: halve by bytes.
 		from, to := reg.from, reg.to
-		if reg.unit != 'B' {
+		if reg.openMerged != nil {
+			from, to = reg.mStart, reg.mEnd
+		} else if reg.unit != 'B' {
 			off, end, err := reg.blob.LineRange(reg.from, reg.to)
 			if err != nil {
 				return err
@@ -471,8 +532,8 @@ func zoom(ctx context.Context, w io.Writer, reg *region, limit int) error {
 		mid := from + (to-from)/2
 		fmt.Fprintf(bw, "%s is %s — over the inline limit of %s; a zoom view:\n", reg.describe(), contract.Size(reg.size), contract.Size(defaultByteLimit))
 		head := make([]byte, min(to-from, 512))
-		if reg.blob != nil {
-			n, _ := io.ReadFull(reg.blob.Section(from, from+int64(len(head))), head)
+		if r, err := reg.reader(); err == nil {
+			n, _ := io.ReadFull(r, head)
 			fmt.Fprintf(bw, "first %d bytes: %s\n", n, printable(head[:n]))
 		}
 		fmt.Fprintf(bw, "halves: %s:B%d-%d · %s:B%d-%d\n", reg.handle, from, mid, reg.handle, mid, to)
@@ -577,14 +638,23 @@ func grepRegion(ctx context.Context, w io.Writer, reg *region, re *regexp.Regexp
 		n = 0
 	}
 	var firstUnprinted int64
+	// Output stops at limit lines or defaultByteLimit bytes, whichever comes
+	// first; a line longer than grepLineClip is clipped (its handle has it all).
+	var written int
+	full := func() bool { return printed >= limit || written >= defaultByteLimit }
 	emit := func(ln int64, sep byte, text string) {
-		if printed >= limit {
+		if full() {
 			return
 		}
 		if lastPrinted >= 0 && ln > lastPrinted+1 {
 			bw.WriteString("--\n")
+			written += 3
 		}
-		fmt.Fprintf(bw, "%d%c%s\n", ln, sep, text)
+		if len(text) > grepLineClip {
+			text = clipLine([]byte(text), grepLineClip)
+		}
+		k, _ := fmt.Fprintf(bw, "%d%c%s\n", ln, sep, text)
+		written += k
 		lastPrinted = ln
 		printed++
 	}
@@ -596,7 +666,7 @@ func grepRegion(ctx context.Context, w io.Writer, reg *region, re *regexp.Regexp
 		}
 		if re.Match(lines.Clean(line)) {
 			matches++
-			if printed >= limit {
+			if full() {
 				if firstUnprinted == 0 {
 					firstUnprinted = n
 				}
@@ -634,8 +704,8 @@ func grepRegion(ctx context.Context, w io.Writer, reg *region, re *regexp.Regexp
 		}
 		return &exitError{code: exitNoMatch}
 	case firstUnprinted > 0:
-		fmt.Fprintf(bw, "… %d matches in all; output stopped at %d lines. next: ctx get %s:L%d- --grep %q\n",
-			matches, limit, reg.handle, firstUnprinted, re.String())
+		fmt.Fprintf(bw, "… %d matches in all; output stopped at %d lines (%s). next: ctx get %s:L%d- --grep %q\n",
+			matches, printed, contract.Size(int64(written)), reg.handle, firstUnprinted, re.String())
 	}
 	return nil
 }

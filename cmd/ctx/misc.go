@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -310,6 +311,9 @@ func newCompactCmd(ios *IO) *cobra.Command {
 			}
 			defer st.Close()
 			_, _, err = st.Compact()
+			if errors.Is(err, store.ErrBusy) {
+				return nil // the gc or compaction running does the work
+			}
 			return err
 		},
 	}

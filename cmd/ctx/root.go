@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/ctxhq/ctx/capture"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -103,7 +104,7 @@ func run(ios *IO, args []string) int {
 			}
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signalContext()
 	defer stop()
 	root := newRoot(ios, args)
 	root.SetArgs(args)
@@ -112,6 +113,28 @@ func run(ios *IO, args []string) int {
 	root.SetErr(ios.Err)
 	err := root.ExecuteContext(ctx)
 	return report(ios, err)
+}
+
+// signalContext is cancelled when ctx receives SIGINT, SIGTERM or SIGHUP,
+// with the signal as its cause, so ctx run exits 128+N for signal N.
+func signalContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			n, _ := sig.(syscall.Signal)
+			cancel(&capture.Interrupt{Signal: n})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(done)
+		cancel(nil)
+	}
 }
 
 // report prints an error with its hint and returns the exit status.
@@ -147,7 +170,7 @@ func classify(err error) int {
 	switch {
 	case errors.As(err, &ue):
 		return exitUsage
-	case errors.Is(err, store.ErrLocked), errors.Is(err, store.ErrCorrupt):
+	case errors.Is(err, store.ErrLocked), errors.Is(err, store.ErrCorrupt), errors.Is(err, store.ErrUnsafe), errors.Is(err, store.ErrBusy):
 		return exitFailed
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrAmbiguous), errors.Is(err, store.ErrBadHandle), errors.Is(err, store.ErrRange):
 		return exitBad
@@ -196,12 +219,12 @@ what was shown and left out, and handles that return any omitted span.`,
 // commands are ctx's subcommands by name, in the order help lists them.
 var (
 	commandOrder = []string{"run", "get", "show", "ls", "ingest", "gc", "pin", "unpin", "rm", "receipts", "contract",
-		"templates", "bench", "hook", "init", "doctor", "mcp", "ui", "stats", "compact", "version", "glossary"}
+		"templates", "bench", "hook", "init", "doctor", "mcp", "ui", "stats", "check", "compact", "version", "glossary"}
 	commands = map[string]func(*IO) *cobra.Command{
 		"run": newRunCmd, "get": newGetCmd, "show": newShowCmd, "ls": newLsCmd, "ingest": newIngestCmd,
 		"gc": newGCCmd, "pin": newPinCmd, "unpin": newUnpinCmd, "rm": newRmCmd, "receipts": newReceiptsCmd,
 		"contract": newContractCmd, "templates": newTemplatesCmd, "bench": newBenchCmd, "hook": newHookCmd,
-		"init": newInitCmd, "doctor": newDoctorCmd, "mcp": newMCPCmd, "ui": newUICmd, "stats": newStatsCmd, "compact": newCompactCmd, "version": newVersionCmd, "glossary": newGlossaryTopic,
+		"init": newInitCmd, "doctor": newDoctorCmd, "mcp": newMCPCmd, "ui": newUICmd, "stats": newStatsCmd, "compact": newCompactCmd, "check": newCheckCmd, "version": newVersionCmd, "glossary": newGlossaryTopic,
 	}
 )
 
@@ -228,6 +251,12 @@ func openStore(ios *IO, create bool) (*store.Store, error) {
 			fmt.Fprintf(ios.Err, "ctx: recovered the output of an interrupted capture (%s) as %s\n", quoteArgs(r.Argv), r.Run.Handle())
 		case r.Run != nil:
 			fmt.Fprintf(ios.Err, "ctx: stored a finished capture that could not be stored earlier (%s) as %s\n", quoteArgs(r.Argv), r.Run.Handle())
+		case r.Quarantined != "":
+			fmt.Fprintf(ios.Err, "ctx: %v\n", r.Err)
+			var se *store.Error
+			if errors.As(r.Err, &se) && se.Hint != "" {
+				fmt.Fprintf(ios.Err, "  hint: %s\n", se.Hint)
+			}
 		case r.Err != nil:
 			fmt.Fprintf(ios.Err, "ctx: could not recover the interrupted capture in %s: %v\n", r.Spool, r.Err)
 		}

@@ -68,7 +68,8 @@ func (o *digestOpts) options(ios *IO, st *store.Store) (receipts.Options, error)
 const runHelpExit = `
 Exit status: the command's own; 124 if it ran past --timeout; 125 if ctx itself
 failed; 126 if the command cannot be executed; 127 if it was not found; 128+N if
-it was killed by signal N; 130 if ctx was interrupted (Ctrl-C) and stopped it.`
+it was killed by signal N; 128+N if ctx itself got signal N (130 Ctrl-C, 143
+SIGTERM, 129 SIGHUP) and stopped it.`
 
 func newRunCmd(ios *IO) *cobra.Command {
 	o := &runOptions{}
@@ -169,6 +170,11 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 		}
 	}
 	st, err := openStore(ios, true)
+	if err == nil {
+		if err = st.CheckDB(); err != nil {
+			st.Close()
+		}
+	}
 	if err != nil {
 		return passThrough(ctx, ios, argv, dir, o, err)
 	}
@@ -256,10 +262,14 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	if err != nil {
 		return err
 	}
+	m := store.Manifest{Argv: argv, Dir: relDir(st.Root(), dir), Mode: mode(o.pipe), Exit: res.Exit, Status: res.Status, Signal: res.Signal}
 	if res.SinkErr != nil {
+		// The spool keeps how the command ended (in room taken when it was
+		// created), so the recovered run has the real exit status and counts
+		// the bytes that did not fit.
+		_ = sp.SaveResult(m)
 		return fmt.Errorf("the command finished with exit %d, but its output could not all be spooled: %w (what was spooled is kept in %s and recovered by the next ctx command)", res.Exit, res.SinkErr, sp.Dir())
 	}
-	m := store.Manifest{Argv: argv, Dir: relDir(st.Root(), dir), Mode: mode(o.pipe), Exit: res.Exit, Status: res.Status, Signal: res.Signal}
 	ex := store.Exec{Argv: argv, Start: res.Start.UTC(), Duration: res.Duration, Host: hostname(), PID: os.Getpid(),
 		Version: Version, Session: session, Cwd: dir}
 	if res.Detached {
