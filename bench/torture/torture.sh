@@ -21,7 +21,7 @@
 # `ctx compact`; each must exit with its command's own status.
 #
 # Verification: every listed execution's run is read back whole
-# (`ctx get --full`) and compared with the output its command printed (a run
+# (`ctx get --full --raw`) and compared with the output its command printed (a run
 # stored from a spool after a kill may hold a prefix of it, never other
 # bytes); every spared injection must be listed; no injection may be listed
 # twice; `ctx check --read-data` must find no damage.
@@ -159,7 +159,7 @@ while IFS= read -r rec; do
 	[ -n "$h" ] || continue
 	listed=$((listed + 1))
 	tag=$(printf '%s' "$rec" | grep -o '"inj-[0-9]*"' | tr -d '"')
-	if ! "$CTX" get "$h#stdout" --full >got 2>get.err; then
+	if ! "$CTX" get "$h#stdout" --full --raw >got 2>get.err; then
 		if ! grep -q "has no stdout\|is empty" get.err; then
 			unreadable=$((unreadable + 1))
 			echo "torture: $h ($tag) is listed but unreadable: $(head -c 300 get.err)" >&2
