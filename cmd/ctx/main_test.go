@@ -13,6 +13,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// No background compaction outliving a test that runs the binary (it
+	// would write into a temporary directory being removed); the tests
+	// that exercise it turn it back on.
+	os.Setenv("CTX_NO_COMPACT", "1")
 	testscript.Main(m, map[string]func(){
 		"ctx": func() { os.Exit(Main()) },
 		// gen writes test output that is hard to produce portably with a shell.
