@@ -43,6 +43,12 @@ type Input struct {
 	// SpanToken returns the span: handle of a span (a short token the store
 	// resolves); nil keeps full run handles.
 	SpanToken func(s evidence.Span) string
+	// Secrets names the secret rule set the digest was redacted under (shown
+	// on the header line); Redact redacts the findings before the coverage
+	// footer is settled and returns a line saying what it did ("" when
+	// nothing). Both are optional.
+	Secrets string
+	Redact  func(body []byte) ([]byte, string)
 }
 
 // Digest is a rendered digest with its coverage.
@@ -104,6 +110,14 @@ func Render(in Input) (*Digest, error) {
 		}
 	}
 	cov.LinesShown = r.shown
+	if in.Redact != nil {
+		red, note := in.Redact(bytes.Clone(r.b.Bytes()))
+		r.b.Reset()
+		r.b.Write(red)
+		if note != "" {
+			r.line(note)
+		}
+	}
 	// The coverage line counts its own bytes: settle the figure by iterating
 	// (it changes only when a digit count does, so this ends in two or three).
 	body := r.b.Len()
@@ -137,6 +151,9 @@ func (r *renderer) header() {
 		parts = append(parts, "whole output")
 	} else {
 		parts = append(parts, in.Plan.Mode, streamsText(in.Streams))
+	}
+	if in.Secrets != "" {
+		parts = append(parts, "secrets "+in.Secrets)
 	}
 	r.line(strings.Join(parts, " · "))
 	for _, l := range in.Graph.Losses {

@@ -20,6 +20,7 @@ import (
 	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/profiles/jsondoc"
 	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -33,6 +34,7 @@ type getOptions struct {
 	hex    bool
 	limit  int
 	json   bool
+	reveal bool
 	// JSON selectors.
 	pointer string
 	records string
@@ -58,6 +60,10 @@ order when both have output), run:ID#stdout, run:ID#stderr, run:ID#merged,
 with :L40-52 (lines, 1-based, inclusive), :L40- (to the end) or :B100-200
 (bytes, 0-based, end excluded); blob:ID; span:ID (a span a digest named);
 receipt:ID. IDs may be shortened to any unique prefix of 6+ hex digits.
+
+Secrets (keys, tokens, passwords: see docs/secrets.md) print as
+[REDACTED:rule:hash], on every form of output. --reveal prints them as
+stored, and only when stdout is a terminal: an agent's shell is not one.
 
 A region over the inline limit (240 lines or 64 KiB) prints a zoom view
 instead: its head and tail, the error-looking lines inside it, and handles to
@@ -88,6 +94,7 @@ candidates are listed) or the range lies outside the content; 2 usage error;
 	f.BoolVar(&o.plain, "plain", false, "print lines as a terminal would show them: colour codes removed, carriage-return overwrites folded")
 	f.IntVar(&o.limit, "limit", defaultLineLimit, "inline limit in lines")
 	f.BoolVar(&o.json, "json", false, "print JSON: the resolved handle, the range and the text (base64 when not UTF-8)")
+	f.BoolVar(&o.reveal, "reveal", false, "print secrets as stored instead of [REDACTED:rule:hash] (only to a terminal: for a person, never an agent)")
 	f.StringVar(&o.pointer, "json-pointer", "", "print the JSON value at this RFC 6901 pointer (/items/3/name), exactly as stored")
 	f.StringVar(&o.records, "records", "", "print JSON Lines records A:B (1-based, inclusive), exactly as stored")
 	return c
@@ -112,6 +119,7 @@ type region struct {
 	from, to int64     // lines (inclusive) or bytes [from, to)
 	size     int64     // bytes in the region
 	lineN    int64     // lines in the region (0 if unknown)
+	reveal   bool      // secrets as stored (a person at a terminal asked)
 }
 
 func runGet(ctx context.Context, ios *IO, o *getOptions) error {
@@ -127,6 +135,9 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	}
 	if o.limit <= 0 {
 		return usagef("--limit %d: want a positive number of lines", o.limit)
+	}
+	if o.reveal && !ios.IsTTY {
+		return usagef("--reveal prints secrets, so only to a terminal, for a person; stdout is not a terminal (agents and pipes get redacted output)")
 	}
 	st, err := openStore(ios, false)
 	if err != nil {
@@ -155,6 +166,7 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	if err != nil {
 		return err
 	}
+	reg.reveal = o.reveal
 	switch {
 	case o.pointer != "" || o.records != "":
 		return getJSONPart(ios.Out, reg, o)
@@ -359,8 +371,35 @@ func mergedRegion(reg *region, r io.Reader, rng store.Range, total int64) (*regi
 	return reg, nil
 }
 
-// reader returns the region's bytes.
+// reader returns the region's bytes, secrets redacted unless revealed.
 func (reg *region) reader() (io.Reader, error) {
+	r, err := reg.rawReader()
+	if err != nil || reg.reveal {
+		return r, err
+	}
+	if reg.unit == 'B' && reg.blob != nil {
+		return secrets.RedactSection(reg.blob, reg.from, reg.to)
+	}
+	red := secrets.NewReader(r)
+	if reg.blob != nil && reg.unit == 'L' && reg.from > 1 {
+		// A key block may have begun above the region.
+		from := max(1, reg.from-secrets.Lookback)
+		off, end, err := reg.blob.LineRange(from, reg.from-1)
+		if err != nil {
+			return nil, err
+		}
+		if err := lines.Scan(context.Background(), reg.blob.Section(off, end), func(_ int, line []byte, _ bool) error {
+			red.Prime(line)
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return red, nil
+}
+
+// rawReader returns the region's bytes as stored.
+func (reg *region) rawReader() (io.Reader, error) {
 	if reg.merged != nil {
 		return reg.merged, nil
 	}
@@ -417,7 +456,17 @@ func zoom(ctx context.Context, w io.Writer, reg *region, limit int) error {
 		head := make([]byte, min(to-from, 512))
 		if reg.blob != nil {
 			n, _ := io.ReadFull(reg.blob.Section(from, from+int64(len(head))), head)
-			fmt.Fprintf(bw, "first %d bytes: %s\n", n, printable(head[:n]))
+			shown := head[:n]
+			if !reg.reveal {
+				r, err := secrets.RedactSection(reg.blob, from, from+int64(n))
+				if err != nil {
+					return err
+				}
+				if shown, err = io.ReadAll(r); err != nil {
+					return err
+				}
+			}
+			fmt.Fprintf(bw, "first %d bytes: %s\n", n, printable(shown))
 		}
 		fmt.Fprintf(bw, "halves: %s:B%d-%d · %s:B%d-%d\n", reg.handle, from, mid, reg.handle, mid, to)
 		fmt.Fprintf(bw, "next: ctx get %s:B%d-%d  (or --full to print it all, --hex for a hexdump)\n", reg.handle, from, min(to, from+defaultByteLimit))

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -79,10 +80,10 @@ func runLs(ios *IO, o *lsOptions) error {
 		if err != nil {
 			continue
 		}
-		row := lsRow{Run: ex.Handle(), Argv: run.Manifest.Argv, Exit: run.Manifest.Exit, Status: run.Manifest.Status,
+		row := lsRow{Run: ex.Handle(), Argv: secrets.Argv(run.Manifest.Argv), Exit: run.Manifest.Exit, Status: run.Manifest.Status,
 			Stdout: run.Manifest.Stdout.Size, Stderr: run.Manifest.Stderr.Size,
 			Lines: run.Manifest.Stdout.Lines + run.Manifest.Stderr.Lines,
-			Start: ex.Start, Duration: ex.Duration.Round(time.Millisecond).String(), Session: ex.Session, Cwd: ex.Cwd, Note: ex.Note}
+			Start: ex.Start, Duration: ex.Duration.Round(time.Millisecond).String(), Session: ex.Session, Cwd: secrets.String(ex.Cwd), Note: secrets.String(ex.Note)}
 		if !ex.Receipt.IsZero() {
 			row.Receipt = "receipt:" + ex.Receipt.Short()
 		}
