@@ -45,7 +45,7 @@ func Find(line []byte) []Finding {
 			if r.entropy != 0 && entropy(secret) <= r.entropy {
 				continue
 			}
-			if allowed(s.global, secret, match, str) || allowed(r.allow, secret, match, str) {
+			if allowed(s.global, secret, match, str) || allowed(r.allow, secret, match, str) || digestLabel(str, start) {
 				continue
 			}
 			found = append(found, Finding{Rule: r.id, Start: start, End: end})
@@ -56,7 +56,11 @@ func Find(line []byte) []Finding {
 
 func (r *rule) accepts(line string, m []int, secret string) bool {
 	if r.id == "secret-assignment" {
-		return assignment(line[m[2]:m[3]], secret)
+		sep := byte('=')
+		if strings.Contains(strings.TrimLeft(line[m[3]:m[4]], `"' `+"\t"), ":") && !strings.Contains(line[m[3]:m[4]], "=") {
+			sep = ':'
+		}
+		return assignment(line[m[2]:m[3]], secret, sep)
 	}
 	return r.check == nil || r.check(secret)
 }
@@ -73,6 +77,19 @@ func secretSpan(r *rule, m []int) (int, int) {
 		}
 	}
 	return m[0], m[1]
+}
+
+// digestLabels introduce content hashes (go.sum's h1:, npm's integrity
+// sha512-, OCI digests sha256:), which must survive.
+var digestLabels = []string{"h1:", "sha1:", "sha256:", "sha384:", "sha512:", "sha1-", "sha256-", "sha384-", "sha512-", "blake3:", "md5:"}
+
+func digestLabel(line string, start int) bool {
+	for _, l := range digestLabels {
+		if start >= len(l) && strings.EqualFold(line[start-len(l):start], l) {
+			return true
+		}
+	}
+	return false
 }
 
 func allowed(lists []allowlist, secret, match, line string) bool {
@@ -157,6 +174,7 @@ const maxKeyLines = 400
 // Redactor redacts a stream line by line. It keeps the one piece of state a
 // line cannot carry alone: being inside a private-key block.
 type Redactor struct {
+	data     byte // inside a Kubernetes data block: 'y' YAML, 'j' JSON, 's' stringData
 	inKey    bool
 	keyLines int
 	keyHash  []byte // the block's first body line: names the whole block
@@ -170,6 +188,9 @@ func (r *Redactor) Line(line []byte) []byte {
 		if out, ok := r.keyBody(line); ok {
 			return out
 		}
+	}
+	if out, ok := r.dataLine(line); ok {
+		return out
 	}
 	f := Find(line)
 	r.startKey(line)
@@ -197,6 +218,9 @@ func (r *Redactor) Prime(line []byte) {
 		if _, ok := r.keyBody(line); ok {
 			return
 		}
+	}
+	if _, ok := r.dataLine(line); ok {
+		return
 	}
 	r.startKey(line)
 }
@@ -246,7 +270,7 @@ func (r *Redactor) keyBody(line []byte) ([]byte, bool) {
 		return line, true
 	}
 	k := lastField(trimmed)
-	if k < 0 || k > 24 || !isBase64(trimmed[k:]) {
+	if k < 0 || k > 40 || !isBase64(trimmed[k:]) {
 		r.inKey = false
 		return nil, false
 	}
@@ -263,6 +287,44 @@ func (r *Redactor) replaceKey(line []byte, from, to int) []byte {
 	out = append(out, line[:from]...)
 	out = append(out, m...)
 	return append(out, line[to:]...)
+}
+
+// dataLine redacts the values of a Kubernetes Secret's data block, as
+// kubectl get -o yaml or -o json prints it: base64 values (data) or any
+// value (stringData) under keys of any name. ok is false for lines outside
+// such a block.
+func (r *Redactor) dataLine(line []byte) ([]byte, bool) {
+	t := bytes.TrimRight(line, " \t\r")
+	switch {
+	case bytes.Equal(t, []byte("data:")):
+		r.data = 'y'
+		return line, true
+	case bytes.Equal(t, []byte("stringData:")):
+		r.data = 's'
+		return line, true
+	case bytes.HasSuffix(t, []byte(`"data": {`)) || bytes.HasSuffix(t, []byte(`"stringData": {`)):
+		r.data = 'j'
+		return line, true
+	case r.data == 0:
+		return nil, false
+	}
+	if r.data == 'j' && bytes.HasPrefix(bytes.TrimSpace(t), []byte("}")) || r.data != 'j' && (len(t) == 0 || t[0] != ' ') {
+		r.data = 0
+		return nil, false
+	}
+	i := bytes.Index(t, []byte(": "))
+	if i < 0 {
+		return line, true
+	}
+	v := bytes.Trim(bytes.TrimSpace(t[i+2:]), `",`)
+	if len(v) < 4 || r.data != 's' && !isBase64(v) || placeholder(string(v)) {
+		return line, true
+	}
+	j := bytes.Index(t[i+2:], v) + i + 2
+	m := Marker("kubernetes-secret-data", v)
+	r.count("kubernetes-secret-data", m)
+	out := append(append(append([]byte{}, line[:j]...), m...), line[j+len(v):]...)
+	return out, true
 }
 
 // lastField is where the last space-separated field of b starts (-1 if b is

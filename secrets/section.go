@@ -94,6 +94,12 @@ func (r *Redactor) clip(line []byte, a, b int) []byte {
 			return line[a:b]
 		}
 	}
+	if out, ok := r.dataLine(line); ok {
+		if !bytes.Equal(out, line) {
+			return out // the whole line: its value is a secret
+		}
+		return line[a:b]
+	}
 	f := Find(line)
 	r.startKey(line)
 	var out []byte

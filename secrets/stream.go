@@ -114,15 +114,23 @@ var (
 	// file, id, kind, or a count of tokens.
 	notSecretName = regexp.MustCompile(`(?i)(?:^|[_.-])(?:id|ids|file|path|dir|url|uri|endpoint|name|names|len|length|size|type|kind|count|enabled|expires?|expiry|expiration|ttl|timeout|policy|version|header|prefix|suffix|env|max|min|required|format|alg|algorithm|mode|field|param|hash|ref|arn|type|usage|limit|index|idx|count|refresh|duration|lifetime|rotation|valid|validation|scope|scopes|provider|store|storage|manager|helper|class|method|style)$|tokens|tokeni[sz]|keyboard|keyword|keystroke|keychain|primary[_.-]?key|foreign[_.-]?key|public[_.-]?key|pubkey|sort[_.-]?key|cache[_.-]?key|partition[_.-]?key|hotkey|monkey|turkey|donkey|jockey|hockey|passed|passes|passing|bypass|passthrough|compass|surpass|author|oauth[_.-]?(?:url|uri)|csrf`)
 	hexOnly       = regexp.MustCompile(`^[0-9a-fA-F]+$`)
+	lowerWord     = regexp.MustCompile(`^[a-z]+$`)
+	passwordName  = regexp.MustCompile(`(?i)passw(?:or)?d|passwd|passphrase|pwd`)
 )
 
 // assignment decides whether a NAME=value pair holds a secret.
-func assignment(name, value string) bool {
+func assignment(name, value string, sep byte) bool {
 	if placeholder(value) || notSecretName.MatchString(name) {
 		return false
 	}
 	switch {
 	case strongName.MatchString(name):
+		// "secrets: redact keys" is a commit subject, not a secret: a
+		// lower-case word after a colon is prose unless the name is a
+		// password's.
+		if sep == ':' && lowerWord.MatchString(value) && !passwordName.MatchString(name) {
+			return false
+		}
 		return len(value) >= 4 && !isNumber(value) || len(value) >= 6
 	case mediumName.MatchString(name):
 		return len(value) >= 12 && entropy(value) > 3 && !isNumber(value)
