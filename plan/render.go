@@ -153,7 +153,7 @@ func (r *renderer) header() {
 		parts = append(parts, in.Plan.Mode, streamsText(in.Streams))
 	}
 	if in.Secrets != "" {
-		parts = append(parts, "secrets "+in.Secrets)
+		parts = append(parts, in.Secrets)
 	}
 	r.line(strings.Join(parts, " · "))
 	for _, l := range in.Graph.Losses {

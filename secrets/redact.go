@@ -33,6 +33,9 @@ func Find(line []byte) []Finding {
 	var found []Finding
 	for _, i := range cands {
 		r := s.rules[i]
+		if r.assign > 0 && !r.assigned(line) {
+			continue
+		}
 		for _, m := range r.regexp().FindAllStringSubmatchIndex(str, -1) {
 			start, end := secretSpan(r, m)
 			if start < 0 || end <= start {

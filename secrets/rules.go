@@ -12,10 +12,14 @@ import (
 	"github.com/pelletier/go-toml/v2"
 )
 
-// Version names the rule set: ctx's own stream rules' revision and the
-// gitleaks release whose default rules are embedded. It is part of every
-// digest header and receipt, so a digest can be replayed byte for byte.
-const Version = "ctx-1+gitleaks-8.30.1"
+// Version names the rule set, in the profile/N form of the digest header:
+// secrets/1 is gitleaks v8.30.1's default rules with ctx's stream rules,
+// revision 1. Any change to either bumps it. It is part of every digest
+// header and receipt, so a digest can be replayed byte for byte.
+const Version = "secrets/1"
+
+// Upstream is the gitleaks release the embedded rules come from.
+const Upstream = "gitleaks v8.30.1"
 
 // GitleaksRules is gitleaks' default rule set (config/gitleaks.toml of
 // v8.30.1), embedded rather than imported: importing its config package costs
@@ -37,6 +41,11 @@ type rule struct {
 	allow    []allowlist
 	// check, when set, is a further test of the secret (ctx's rules).
 	check func(secret string) bool
+	// assign > 0: the rule matches only where a keyword is followed, within
+	// assign name characters and a quote or space, by an assignment
+	// operator; a cheap test that spares the regexp most lines that merely
+	// mention a keyword (TestKeyParse, "PASS: TestToken").
+	assign int
 
 	once sync.Once
 	re   *regexp.Regexp
@@ -159,6 +168,9 @@ func load() (*ruleSet, error) {
 			continue // a rule about file names only
 		}
 		r := &rule{id: tr.ID, pattern: tr.Regex, entropy: tr.Entropy, group: tr.SecretGroup}
+		if strings.Contains(tr.Regex, assignShape) {
+			r.assign = 20
+		}
 		for _, k := range tr.Keywords {
 			r.keywords = append(r.keywords, strings.ToLower(k))
 		}
@@ -199,6 +211,37 @@ func load() (*ruleSet, error) {
 		s.byPair[p] = append(s.byPair[p], keyword{word: k, rules: kw[k]})
 	}
 	return s, nil
+}
+
+// assignShape is how gitleaks' rules for KEYWORD = value begin after the
+// keyword: up to 20 name characters, up to 3 quotes or spaces, an operator.
+const assignShape = `)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
+
+// assigned reports whether some keyword of r occurs in line followed by an
+// assignment operator (see rule.assign).
+func (r *rule) assigned(line []byte) bool {
+	for _, k := range r.keywords {
+		for i := 0; i+len(k) <= len(line); i++ {
+			if !hasPrefixFold(line[i:], k) {
+				continue
+			}
+			j, n := i+len(k), 0
+			for j < len(line) && n < r.assign && isNameByte(line[j]) {
+				j, n = j+1, n+1
+			}
+			for q := 0; j < len(line) && q < 3 && (line[j] == ' ' || line[j] == '\t' || line[j] == '"' || line[j] == '\''); q++ {
+				j++
+			}
+			if j < len(line) && strings.IndexByte("=>:|?,", line[j]) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isNameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-' || c == ' ' || c == '\t'
 }
 
 // compileAllow compiles an allowlist; one that can only match file paths or

@@ -99,6 +99,7 @@ func streamRules() []*rule {
 			pattern:  assignmentPattern,
 			keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "auth", "cred"},
 			group:    2,
+			assign:   1 << 20, // a name runs to any length
 		},
 	}
 }

@@ -105,10 +105,10 @@ func (r *secretsResult) print(w io.Writer) error {
 
 // secretBench is a scratch workspace driven through ctx's own commands.
 type secretBench struct {
-	ctx  context.Context
-	dir  string
-	ios  *IO
-	mcp  *mcp.ClientSession
+	ctx context.Context
+	dir string
+	ios *IO
+	mcp *mcp.ClientSession
 }
 
 func (b *secretBench) cli(args ...string) string {
