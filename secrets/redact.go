@@ -58,7 +58,19 @@ func Find(line []byte) []Finding {
 }
 
 func (r *rule) accepts(line string, m []int, secret string) bool {
+	if r.assign > 0 {
+		// A comma is no assignment in output: CSV columns, argument
+		// lists (getenv("API_KEY", "fallback")).
+		start, _ := secretSpan(r, m)
+		if strings.HasSuffix(strings.TrimRight(line[m[0]:start], " \t'\"`="), ",") {
+			return false
+		}
+	}
 	if r.id == "secret-assignment" {
+		// Ruby and C++ scopes (Operations::Password::Reset) name no value.
+		if strings.Contains(line[m[3]:min(len(line), m[4]+1)], "::") {
+			return false
+		}
 		sep := byte('=')
 		if strings.Contains(strings.TrimLeft(line[m[3]:m[4]], `"' `+"\t"), ":") && !strings.Contains(line[m[3]:m[4]], "=") {
 			sep = ':'

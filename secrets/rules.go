@@ -41,6 +41,9 @@ type rule struct {
 	allow    []allowlist
 	// check, when set, is a further test of the secret (ctx's rules).
 	check func(secret string) bool
+	// pre replaces keywords for a rule that has none: a cheap test of the
+	// line that must pass before the regexp runs.
+	pre func(line []byte) bool
 	// assign > 0: the rule matches only where a keyword is followed, within
 	// assign name characters and a quote or space, by an assignment
 	// operator; a cheap test that spares the regexp most lines that merely
@@ -98,6 +101,8 @@ type ruleSet struct {
 	// set of those pairs, one bit each, tested at every byte.
 	pairs  [1 << 16 / 64]uint64
 	byPair map[uint16][]keyword
+	// pre are the rules selected by a test of the line, not a keyword.
+	pre []int
 }
 
 type keyword struct {
@@ -188,6 +193,10 @@ func load() (*ruleSet, error) {
 	s.rules = append(s.rules, streamRules()...)
 	kw := map[string][]int{}
 	for i, r := range s.rules {
+		if r.pre != nil {
+			s.pre = append(s.pre, i)
+			continue
+		}
 		if len(r.keywords) == 0 {
 			return nil, fmt.Errorf("secrets: rule %s has no keyword: it would run on every line", r.id)
 		}
@@ -293,6 +302,11 @@ func (s *ruleSet) candidates(line []byte) []int {
 					}
 				}
 			}
+		}
+	}
+	for _, i := range s.pre {
+		if s.rules[i].pre(line) {
+			hits = append(hits, i)
 		}
 	}
 	slices.Sort(hits)

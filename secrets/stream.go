@@ -95,6 +95,24 @@ func streamRules() []*rule {
 			},
 		},
 		{
+			// vendor_RandomPart: most providers now prefix their tokens
+			// (gsk_, r8_, sbp_, nfp_ …); one gitleaks does not know yet is
+			// still a short prefix before a long random run.
+			id:      "prefixed-token",
+			pattern: `\b((?:[a-z][a-z0-9]{1,9}|[A-Z][A-Z0-9]{2,7})[_-](?:[a-z0-9]{1,10}[_-])?([A-Za-z0-9]{32,}))\b`,
+			group:   1,
+			pre:     longRun,
+			check:   func(s string) bool { return randomRun(s[strings.LastIndexAny(s, "_-")+1:]) },
+		},
+		{
+			// A credential as a URL path segment: webhook URLs, bot
+			// tokens (discord.com/api/webhooks/ID/TOKEN, /botID:TOKEN/).
+			id:      "url-path-token",
+			pattern: `(?i)\bhttps?://[^\s/"'<>]+(?:/[^\s/"'<>?#]*)*?/((?:bot)?[0-9]{0,12}:?[A-Za-z0-9_-]{30,})(?:[/?#"'\s]|$)`,
+			pre:     longRun,
+			check:   func(s string) bool { return randomRun(strings.TrimLeft(s, "bot0123456789:")) },
+		},
+		{
 			id:       "secret-assignment",
 			pattern:  assignmentPattern,
 			keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "auth", "cred"},
@@ -187,6 +205,44 @@ func credentialLike(s string) bool {
 		}
 	}
 	return n >= 2 && entropy(s) > 2.5
+}
+
+// longRun is a cheap test that a line holds 30 or more token characters
+// in a row, before the regexps of the rules that need one run.
+func longRun(line []byte) bool {
+	n := 0
+	for _, c := range line {
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' {
+			n++
+			if n >= 30 {
+				return true
+			}
+		} else {
+			n = 0
+		}
+	}
+	return false
+}
+
+// randomRun is a run of characters that looks generated: long, mixing
+// upper case, lower case and digits, with high entropy, and not hex (a
+// digest, a git SHA).
+func randomRun(s string) bool {
+	if len(s) < 30 || hexOnly.MatchString(s) {
+		return false
+	}
+	var lo, up, dig int
+	for _, c := range s {
+		switch {
+		case 'a' <= c && c <= 'z':
+			lo++
+		case 'A' <= c && c <= 'Z':
+			up++
+		case '0' <= c && c <= '9':
+			dig++
+		}
+	}
+	return lo > 0 && up > 0 && dig > 0 && entropy(s) > 4.2
 }
 
 func isNumber(s string) bool {
