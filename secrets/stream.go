@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // streamRules are what a command's output needs beyond a repository
@@ -127,31 +128,31 @@ func streamRules() []*rule {
 const assignmentPattern = `(?i)(?:^|[^A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:passw(?:or)?d|passwd|passphrase|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|credentials?|creds|auth[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|session[_.-]?(?:id|key)|[_.-]key)[A-Za-z0-9_.-]*)["']?[ \t]*(?:=|:=|=>|:)[ \t]*["']?([^\s"'\x60,;&<>{}()\[\]]{4,})`
 
 var (
-	strongName = regexp.MustCompile(`(?i)passw(?:or)?d|passwd|passphrase|pwd|secret|private[_.-]?key|credential|creds|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key`)
-	mediumName = regexp.MustCompile(`(?i)token|api[_.-]?key|apikey|access[_.-]?key|auth[_.-]?key|session[_.-]?(?:id|key)`)
+	strongName = lazy(`(?i)passw(?:or)?d|passwd|passphrase|pwd|secret|private[_.-]?key|credential|creds|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key`)
+	mediumName = lazy(`(?i)token|api[_.-]?key|apikey|access[_.-]?key|auth[_.-]?key|session[_.-]?(?:id|key)`)
 	// notSecretName are names that only talk about a secret: its length,
 	// file, id, kind, or a count of tokens.
-	notSecretName = regexp.MustCompile(`(?i)(?:^|[_.-])(?:id|ids|file|path|dir|url|uri|endpoint|name|names|len|length|size|type|kind|count|enabled|expires?|expiry|expiration|ttl|timeout|policy|version|header|prefix|suffix|env|max|min|required|format|alg|algorithm|mode|field|param|hash|ref|arn|type|usage|limit|index|idx|count|refresh|duration|lifetime|rotation|valid|validation|scope|scopes|provider|store|storage|manager|helper|class|method|style)$|tokens|tokeni[sz]|keyboard|keyword|keystroke|keychain|primary[_.-]?key|foreign[_.-]?key|public[_.-]?key|pubkey|sort[_.-]?key|cache[_.-]?key|partition[_.-]?key|hotkey|monkey|turkey|donkey|jockey|hockey|passed|passes|passing|bypass|passthrough|compass|surpass|author|oauth[_.-]?(?:url|uri)|csrf`)
-	hexOnly       = regexp.MustCompile(`^[0-9a-fA-F]+$`)
-	lowerWord     = regexp.MustCompile(`^[a-z]+$`)
-	passwordName  = regexp.MustCompile(`(?i)passw(?:or)?d|passwd|passphrase|pwd`)
+	notSecretName = lazy(`(?i)(?:^|[_.-])(?:id|ids|file|path|dir|url|uri|endpoint|name|names|len|length|size|type|kind|count|enabled|expires?|expiry|expiration|ttl|timeout|policy|version|header|prefix|suffix|env|max|min|required|format|alg|algorithm|mode|field|param|hash|ref|arn|type|usage|limit|index|idx|count|refresh|duration|lifetime|rotation|valid|validation|scope|scopes|provider|store|storage|manager|helper|class|method|style)$|tokens|tokeni[sz]|keyboard|keyword|keystroke|keychain|primary[_.-]?key|foreign[_.-]?key|public[_.-]?key|pubkey|sort[_.-]?key|cache[_.-]?key|partition[_.-]?key|hotkey|monkey|turkey|donkey|jockey|hockey|passed|passes|passing|bypass|passthrough|compass|surpass|author|oauth[_.-]?(?:url|uri)|csrf`)
+	hexOnly       = lazy(`^[0-9a-fA-F]+$`)
+	lowerWord     = lazy(`^[a-z]+$`)
+	passwordName  = lazy(`(?i)passw(?:or)?d|passwd|passphrase|pwd`)
 )
 
 // assignment decides whether a NAME=value pair holds a secret.
 func assignment(name, value string, sep byte) bool {
-	if placeholder(value) || notSecretName.MatchString(name) {
+	if placeholder(value) || notSecretName().MatchString(name) {
 		return false
 	}
 	switch {
-	case strongName.MatchString(name):
+	case strongName().MatchString(name):
 		// "secrets: redact keys" is a commit subject, not a secret: a
 		// lower-case word after a colon is prose unless the name is a
 		// password's.
-		if sep == ':' && lowerWord.MatchString(value) && !passwordName.MatchString(name) {
+		if sep == ':' && lowerWord().MatchString(value) && !passwordName().MatchString(name) {
 			return false
 		}
 		return len(value) >= 4 && !isNumber(value) || len(value) >= 6
-	case mediumName.MatchString(name):
+	case mediumName().MatchString(name):
 		return len(value) >= 12 && entropy(value) > 3 && !isNumber(value)
 	default: // FOO_KEY, foo.key
 		if len(value) < 16 || entropy(value) <= 3.5 || isNumber(value) {
@@ -159,19 +160,19 @@ func assignment(name, value string, sep byte) bool {
 		}
 		// A 40- or 64-digit hex value under a bare *_KEY name is a
 		// fingerprint or a digest (GPG_KEY in container images).
-		if hexOnly.MatchString(value) && (len(value) == 40 || len(value) == 64) {
+		if hexOnly().MatchString(value) && (len(value) == 40 || len(value) == 64) {
 			return false
 		}
 		return true
 	}
 }
 
-var placeholderRE = regexp.MustCompile(`(?i)^(?:<[^>]*>?|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\{\{.*|\{\{.*|%[A-Za-z_]+%|\*+|x{3,}|\.{3,}|…|\[redacted.*|redacted|\(redacted\)|masked|hidden|none|null|nil|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|changeme|change_me|changeit|secret|password|passwd|token|example|sample|dummy|your[_-].*|my[_-]?(?:password|secret|token).*|test|testing|placeholder|todo|tbd|env|value|default|empty|unset|n/a|-+)$`)
+var placeholderRE = lazy(`(?i)^(?:<[^>]*>?|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\{\{.*|\{\{.*|%[A-Za-z_]+%|\*+|x{3,}|\.{3,}|…|\[redacted.*|redacted|\(redacted\)|masked|hidden|none|null|nil|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|changeme|change_me|changeit|secret|password|passwd|token|example|sample|dummy|your[_-].*|my[_-]?(?:password|secret|token).*|test|testing|placeholder|todo|tbd|env|value|default|empty|unset|n/a|-+)$`)
 
 // placeholder reports values that stand for a secret without being one.
 func placeholder(v string) bool {
 	v = strings.Trim(v, `"'`+"`")
-	if v == "" || placeholderRE.MatchString(v) || strings.HasPrefix(v, "[REDACTED:") {
+	if v == "" || placeholderRE().MatchString(v) || strings.HasPrefix(v, "[REDACTED:") {
 		return true
 	}
 	// One repeated character (xxxxxxxx, 00000000).
@@ -228,7 +229,7 @@ func longRun(line []byte) bool {
 // upper case, lower case and digits, with high entropy, and not hex (a
 // digest, a git SHA).
 func randomRun(s string) bool {
-	if len(s) < 30 || hexOnly.MatchString(s) {
+	if len(s) < 30 || hexOnly().MatchString(s) {
 		return false
 	}
 	var lo, up, dig int
@@ -243,6 +244,12 @@ func randomRun(s string) bool {
 		}
 	}
 	return lo > 0 && up > 0 && dig > 0 && entropy(s) > 4.2
+}
+
+// lazy compiles a pattern on first use: no regexp is compiled when ctx
+// starts, only when a line is redacted.
+func lazy(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }
 
 func isNumber(s string) bool {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -16,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/bench"
+	"github.com/ctxhq/ctx/profiles/lines"
 	"github.com/ctxhq/ctx/secrets"
 )
 
@@ -139,7 +139,7 @@ var cliRun func(*IO, []string) int
 
 func init() { cliRun = run }
 
-var runHandleRE = regexp.MustCompile(`run:[0-9a-f]{12}`)
+var runHandleRE = lines.Lazy(`run:[0-9a-f]{12}`)
 
 // benchSecrets runs the suite; limit > 0 keeps only every limit-th
 // document and argv format (the redaction matrix test's quick form).
