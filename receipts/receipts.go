@@ -129,9 +129,11 @@ func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p
 		},
 		Secrets: secrets.Version,
 		Redact: func(body []byte) ([]byte, string) {
-			out, counts := secrets.Text(body)
-			redacted = counts
-			return out, redactionNote(counts, run.Handle())
+			// Excerpt lines arrive redacted (lineSource): count what the
+			// digest shows, not what this last pass changed.
+			out, _ := secrets.Text(body)
+			redacted = secrets.Count(out)
+			return out, redactionNote(redacted, run.Handle())
 		},
 	})
 	if err != nil {

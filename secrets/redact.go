@@ -444,3 +444,32 @@ func String(s string) string {
 	}
 	return string(out)
 }
+
+// Count returns the distinct redactions in text, by rule: what a reader of
+// text sees redacted, however many passes made it.
+func Count(text []byte) map[string]int {
+	var out map[string]int
+	seen := map[string]bool{}
+	for rest := text; ; {
+		i := bytes.Index(rest, []byte("[REDACTED:"))
+		if i < 0 {
+			return out
+		}
+		rest = rest[i:]
+		j := bytes.IndexByte(rest, ']')
+		if j < 0 {
+			return out
+		}
+		m := string(rest[:j+1])
+		rest = rest[j+1:]
+		parts := strings.Split(m[len("[REDACTED:"):len(m)-1], ":")
+		if len(parts) != 2 || len(parts[1]) != 4 || seen[m] {
+			continue
+		}
+		seen[m] = true
+		if out == nil {
+			out = map[string]int{}
+		}
+		out[parts[0]]++
+	}
+}

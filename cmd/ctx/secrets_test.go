@@ -66,7 +66,7 @@ func TestRevealTerminalOnly(t *testing.T) {
 	}
 	_, digest := call(false, "run", "--", "cat", file)
 	h := runHandleRE.FindString(digest)
-	if strings.Contains(digest, secret) || !strings.Contains(digest, "[REDACTED:github-pat:") {
+	if strings.Contains(digest, secret) || !strings.Contains(digest, "[REDACTED:github-pat:") || !strings.Contains(digest, "! 1 secret redacted (github-pat 1)") {
 		t.Fatalf("digest:\n%s", digest)
 	}
 	code, out := call(false, "get", h, "--reveal")
