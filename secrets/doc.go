@@ -3,14 +3,16 @@
 // MCP results, hook output and JSON forms.
 //
 // Detection uses a maintained rule set — the default rules of gitleaks
-// (github.com/zricethezav/gitleaks/v8, its config/gitleaks.toml, embedded here
-// byte for byte and checked against the module by a test) — plus rules an
+// (github.com/zricethezav/gitleaks/v8: its config/gitleaks.toml, copied here
+// byte for byte, checked against the module by a test, and generated into Go
+// data in rules_gen.go so that nothing is parsed at run time) — plus rules an
 // output stream needs that a repository scanner does not: private-key blocks
 // spanning lines, Authorization and Cookie headers, credentials in URLs,
 // KEY=value assignments whose key names a secret, cloud connection strings and
-// base64-wrapped keys. Rules compile lazily: a line is first checked against
-// the rules' keywords, and only a rule whose keyword occurs is compiled and
-// run, so a stream without candidates costs one pass over its bytes.
+// base64-wrapped keys. Everything is lazy: a line is first checked against
+// a static table of the rules' keywords; only then is the rule set built,
+// and only a rule whose keyword occurs is compiled and run, so output
+// without candidates costs one pass over its bytes and loads nothing.
 //
 // A redaction reads [REDACTED:rule-id:4hex] — the rule and a short hash of the
 // value, so two secrets can be told apart and a recurring one recognised — and

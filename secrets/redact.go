@@ -23,6 +23,9 @@ var genericRules = map[string]int{"generic-api-key": 2, "secret-assignment": 1, 
 // Find returns the secrets in one line (without its newline), in order and
 // not overlapping. Multi-line key blocks are the Redactor's.
 func Find(line []byte) []Finding {
+	if !maybe(line) {
+		return nil
+	}
 	s := rules()
 	cands := s.candidates(line)
 	if len(cands) == 0 {
@@ -107,9 +110,9 @@ func digestLabel(line string, start int) bool {
 	return false
 }
 
-func allowed(lists []allowlist, secret, match, line string) bool {
-	for i := range lists {
-		if lists[i].allows(secret, match, line) {
+func allowed(lists []*allowlist, secret, match, line string) bool {
+	for _, a := range lists {
+		if a.allows(secret, match, line) {
 			return true
 		}
 	}

@@ -1,35 +1,26 @@
 package secrets
 
 import (
-	_ "embed"
 	"fmt"
 	"math"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
-
-	"github.com/pelletier/go-toml/v2"
 )
 
-// Version names the rule set, in the profile/N form of the digest header:
-// secrets/1 is gitleaks v8.30.1's default rules with ctx's stream rules,
+// Version names the rule set, in the profile/N form of the digest header
+// (a name that holds no rule's keyword, so the header alone loads no rule):
+// redact/1 is gitleaks v8.30.1's default rules with ctx's stream rules,
 // revision 1. Any change to either bumps it. It is part of every digest
 // header and receipt, so a digest can be replayed byte for byte.
-const Version = "secrets/1"
+const Version = "redact/1"
 
 // Upstream is the gitleaks release the embedded rules come from.
 const Upstream = "gitleaks v8.30.1"
 
-// GitleaksRules is gitleaks' default rule set (config/gitleaks.toml of
-// v8.30.1), embedded rather than imported: importing its config package costs
-// about 10 ms of package initialisation (viper, go-version) on every ctx
-// start, and ctx needs only the rules. TestEmbeddedRulesAreUpstream holds the
-// copy to the module's bytes. Refresh with `go generate ./secrets`.
-//
-//go:generate sh -c "cp $(go list -m -f '{{.Dir}}' github.com/zricethezav/gitleaks/v8)/config/gitleaks.toml gitleaks.toml && chmod 644 gitleaks.toml"
-//go:embed gitleaks.toml
-var GitleaksRules []byte
+//go:generate go test -run TestGeneratedRules -update-rules
 
 // rule is one detection rule: gitleaks' or ctx's own.
 type rule struct {
@@ -38,7 +29,7 @@ type rule struct {
 	keywords []string // lower case; the rule runs only on a line holding one
 	entropy  float64  // the secret's Shannon entropy must exceed it (0: no check)
 	group    int      // capture group holding the secret (0: the first non-empty one)
-	allow    []allowlist
+	allow    []*allowlist
 	// check, when set, is a further test of the secret (ctx's rules).
 	check func(secret string) bool
 	// pre replaces keywords for a rule that has none: a cheap test of the
@@ -62,11 +53,19 @@ func (r *rule) regexp() *regexp.Regexp {
 // allowlist says when a finding is not a secret.
 type allowlist struct {
 	target    string // "secret" (default), "match" or "line"
-	regexes   []*regexp.Regexp
+	patterns  []string
 	stopwords []string
+
+	once    sync.Once
+	regexes []*regexp.Regexp
 }
 
 func (a *allowlist) allows(secret, match, line string) bool {
+	a.once.Do(func() {
+		for _, p := range a.patterns {
+			a.regexes = append(a.regexes, regexp.MustCompile(p))
+		}
+	})
 	var hit bool
 	target := secret
 	switch a.target {
@@ -96,7 +95,7 @@ func (a *allowlist) allows(secret, match, line string) bool {
 // ruleSet is every rule with the keyword index that selects them.
 type ruleSet struct {
 	rules  []*rule
-	global []allowlist
+	global []*allowlist
 	// byPair indexes keywords by their first two bytes; pairs is the
 	// set of those pairs, one bit each, tested at every byte.
 	pairs  [1 << 16 / 64]uint64
@@ -127,66 +126,42 @@ func rules() *ruleSet {
 	return loaded
 }
 
-type tomlAllowlist struct {
-	RegexTarget string   `toml:"regexTarget"`
-	Regexes     []string `toml:"regexes"`
-	Stopwords   []string `toml:"stopwords"`
-	Paths       []string `toml:"paths"`
-	Condition   string   `toml:"condition"`
+// ruleSpec is a gitleaks rule as data: rules_gen.go holds the default
+// rules in this form, generated from gitleaks.toml (TestGeneratedRules), so
+// that nothing is parsed when ctx starts or when a line holds no keyword.
+type ruleSpec struct {
+	ID       string
+	Regex    string
+	Entropy  float64
+	Group    int
+	Keywords []string
+	Allow    []allowSpec
 }
 
-type tomlConfig struct {
-	Allowlist tomlAllowlist `toml:"allowlist"`
-	Rules     []struct {
-		ID          string          `toml:"id"`
-		Regex       string          `toml:"regex"`
-		Path        string          `toml:"path"`
-		Entropy     float64         `toml:"entropy"`
-		SecretGroup int             `toml:"secretGroup"`
-		Keywords    []string        `toml:"keywords"`
-		Allowlists  []tomlAllowlist `toml:"allowlists"`
-	} `toml:"rules"`
+// allowSpec is an allowlist as data; one that needs a file path (which an
+// output stream has none of) is not generated.
+type allowSpec struct {
+	Target    string
+	Regexes   []string
+	Stopwords []string
 }
 
 // skipped are gitleaks rules that do not apply to a command's output.
 var skipped = map[string]string{
 	// Needs the file name (a Kubernetes manifest) and a multi-line
-	// fragment; secret-assignment covers the keys of data: blocks.
+	// fragment; the kubernetes-secret-data rule covers kubectl's output.
 	"kubernetes-secret-yaml": "file rule",
 }
 
 func load() (*ruleSet, error) {
-	var cfg tomlConfig
-	if err := toml.Unmarshal(GitleaksRules, &cfg); err != nil {
-		return nil, fmt.Errorf("secrets: gitleaks rules: %v", err)
-	}
-	s := &ruleSet{byPair: map[uint16][]keyword{}}
-	g, err := compileAllow(cfg.Allowlist)
-	if err != nil {
-		return nil, err
-	}
-	if g != nil {
-		s.global = append(s.global, *g)
-	}
-	for _, tr := range cfg.Rules {
-		if tr.Regex == "" || skipped[tr.ID] != "" {
-			continue // a rule about file names only
-		}
-		r := &rule{id: tr.ID, pattern: tr.Regex, entropy: tr.Entropy, group: tr.SecretGroup}
-		if strings.Contains(tr.Regex, assignShape) {
+	s := &ruleSet{byPair: map[uint16][]keyword{}, global: []*allowlist{newAllow(gitleaksGlobal)}}
+	for _, sp := range gitleaksSpecs {
+		r := &rule{id: sp.ID, pattern: sp.Regex, entropy: sp.Entropy, group: sp.Group, keywords: sp.Keywords}
+		if strings.Contains(sp.Regex, assignShape) {
 			r.assign = 20
 		}
-		for _, k := range tr.Keywords {
-			r.keywords = append(r.keywords, strings.ToLower(k))
-		}
-		for _, a := range tr.Allowlists {
-			al, err := compileAllow(a)
-			if err != nil {
-				return nil, fmt.Errorf("secrets: rule %s: %v", tr.ID, err)
-			}
-			if al != nil {
-				r.allow = append(r.allow, *al)
-			}
+		for _, a := range sp.Allow {
+			r.allow = append(r.allow, newAllow(a))
 		}
 		s.rules = append(s.rules, r)
 	}
@@ -253,27 +228,12 @@ func isNameByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-' || c == ' ' || c == '\t'
 }
 
-// compileAllow compiles an allowlist; one that can only match file paths or
-// commits (which an output stream has none of) is dropped.
-func compileAllow(t tomlAllowlist) (*allowlist, error) {
-	if len(t.Regexes) == 0 && len(t.Stopwords) == 0 {
-		return nil, nil
+func newAllow(a allowSpec) *allowlist {
+	w := &allowlist{target: a.Target, patterns: a.Regexes}
+	for _, x := range a.Stopwords {
+		w.stopwords = append(w.stopwords, strings.ToLower(x))
 	}
-	if strings.EqualFold(t.Condition, "AND") && len(t.Paths) > 0 {
-		return nil, nil // needs a path to match as well
-	}
-	a := &allowlist{target: t.RegexTarget}
-	for _, p := range t.Regexes {
-		re, err := regexp.Compile(p)
-		if err != nil {
-			return nil, err
-		}
-		a.regexes = append(a.regexes, re)
-	}
-	for _, w := range t.Stopwords {
-		a.stopwords = append(a.stopwords, strings.ToLower(w))
-	}
-	return a, nil
+	return w
 }
 
 func lower(c byte) byte {
@@ -311,6 +271,36 @@ func (s *ruleSet) candidates(line []byte) []int {
 	}
 	slices.Sort(hits)
 	return hits
+}
+
+// maybe is the prefilter that runs before the rules are loaded: whether
+// line holds any rule's keyword (from the generated keyword table) or a long
+// run of token characters. Most lines of output hold neither.
+func maybe(line []byte) bool {
+	for i := 0; i+1 < len(line); i++ {
+		p := pairOf(line[i], line[i+1])
+		if keywordPairs[p/64]&(1<<(p%64)) == 0 {
+			continue
+		}
+		j := sort.Search(len(keywordList), func(k int) bool { return pairOf(keywordList[k][0], keywordList[k][1]) >= p })
+		for ; j < len(keywordList) && pairOf(keywordList[j][0], keywordList[j][1]) == p; j++ {
+			if hasPrefixFold(line[i:], keywordList[j]) {
+				return true
+			}
+		}
+	}
+	return longRun(line)
+}
+
+// sortKeywords orders keywords by their first two bytes, then as strings.
+func sortKeywords(w []string) {
+	sort.Slice(w, func(i, j int) bool {
+		pi, pj := pairOf(w[i][0], w[i][1]), pairOf(w[j][0], w[j][1])
+		if pi != pj {
+			return pi < pj
+		}
+		return w[i] < w[j]
+	})
 }
 
 func hasPrefixFold(b []byte, word string) bool {
