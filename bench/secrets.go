@@ -220,6 +220,7 @@ var SecretFormats = []*SecretFormat{
 	{Provider: "cloudflare", ID: "cloudflare-api-token", Env: "CLOUDFLARE_API_TOKEN", gen: g(f{urlC, 40})},
 	{Provider: "netrc", ID: "netrc-password", Env: "", gen: g(f{alnum, 18}), Free: "machine api.example.com login deploy password %s"},
 	{Provider: "generic", ID: "cli-password-flag", Env: "", gen: g(f{alnum, 16}), Free: "+ mysqldump --host=db --user=backup --password=%s shop"},
+	{Provider: "generic", ID: "cli-token-argument", Env: "", gen: g(f{alnum, 20}), Free: "vault login -method=token --token %s"},
 }
 
 //go:embed testdata/secrets/lookalikes.txt
@@ -274,8 +275,11 @@ type secretContext struct {
 func hasEnv(sf *SecretFormat) bool { return sf.Env != "" }
 
 func freeText(sf *SecretFormat, v string) string {
-	if sf.Free != "" {
+	switch {
+	case sf.Free != "":
 		return fmt.Sprintf(sf.Free, v)
+	case sf.Env == "":
+		return v
 	}
 	return sf.Env + "=" + v
 }

@@ -113,7 +113,7 @@ func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p
 	m := run.Manifest
 	var redacted map[string]int
 	d, err := plan.Render(plan.Input{
-		Run:      plan.RunInfo{Handle: run.Handle(), Argv: m.Argv, Dir: m.Dir, Exit: m.Exit, Status: m.Status, Signal: m.Signal},
+		Run:      plan.RunInfo{Handle: run.Handle(), Argv: secrets.Argv(m.Argv), Dir: m.Dir, Exit: m.Exit, Status: m.Status, Signal: m.Signal},
 		Streams:  infos,
 		Graph:    g,
 		Contract: c,

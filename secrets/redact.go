@@ -193,6 +193,7 @@ const maxKeyLines = 400
 // line cannot carry alone: being inside a private-key block.
 type Redactor struct {
 	data     byte // inside a Kubernetes data block: 'y' YAML, 'j' JSON, 's' stringData
+	inPublic bool // inside a certificate or public key block
 	inKey    bool
 	keyLines int
 	keyHash  []byte // the block's first body line: names the whole block
@@ -209,6 +210,12 @@ func (r *Redactor) Line(line []byte) []byte {
 	}
 	if out, ok := r.dataLine(line); ok {
 		return out
+	}
+	r.publicBlock(line)
+	if !r.inPublic {
+		if k, ok := orphanKeyLine(line); ok {
+			return r.replaceKey(line, k, len(bytes.TrimRight(line, " \t\r\",")))
+		}
 	}
 	f := Find(line)
 	r.startKey(line)
@@ -241,6 +248,42 @@ func (r *Redactor) Prime(line []byte) {
 		return
 	}
 	r.startKey(line)
+}
+
+// publicBlock follows certificate and public-key blocks, whose lines look
+// like a key's and are not secret.
+func (r *Redactor) publicBlock(line []byte) {
+	switch {
+	case bytes.Contains(line, []byte("-----BEGIN ")) && !bytes.Contains(line, []byte("PRIVATE KEY")):
+		r.inPublic = true
+	case bytes.Contains(line, []byte("-----END ")):
+		r.inPublic = false
+	}
+}
+
+// orphanKeyLine recognises a line of a private key shown without its BEGIN
+// line (a log item, a JSON field, a clipped view): its last field is exactly
+// as long as a PEM (64) or OpenSSH (70) key line, base64 with upper case,
+// lower case and digits, and not hex. Certificates wrap the same way; their
+// lines are left alone when their BEGIN line was seen.
+func orphanKeyLine(line []byte) (int, bool) {
+	t := bytes.TrimRight(line, " \t\r\",")
+	k := lastField(t)
+	if k < 0 {
+		return 0, false
+	}
+	f := bytes.TrimLeft(t[k:], `"`)
+	k = len(t) - len(f)
+	if len(f) != 64 && len(f) != 70 || !isBase64(f) {
+		return 0, false
+	}
+	var lo, up, dig bool
+	for _, c := range f {
+		lo = lo || 'a' <= c && c <= 'z'
+		up = up || 'A' <= c && c <= 'Z'
+		dig = dig || '0' <= c && c <= '9'
+	}
+	return k, lo && up && dig
 }
 
 // startKey enters a key block when line opens one without closing it.

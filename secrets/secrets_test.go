@@ -26,6 +26,10 @@ func TestTextRedacts(t *testing.T) {
 		{"postgres://app:" + fakePass + "@db:5432/app", fakePass, "url-credentials"},
 		{"> Authorization: Bearer " + fakePass + "abcdEFGH", fakePass, "authorization-header"},
 		{"mysqldump --password=" + fakePass + " shop", fakePass, "secret-assignment"},
+		{"+ vault login -method=token --token " + fakePass, fakePass, "secret-flag"},
+		{"DB_PASSWORD=$" + fakePass, fakePass, "secret-assignment"},
+		// A key line without its BEGIN line (a log item in JSON).
+		{`      "text": "2026-11-30T10:04:12Z ` + strings.Split(fakePEM, "\n")[2] + `",`, strings.Split(fakePEM, "\n")[2], "private-key"},
 	} {
 		out, counts := Text([]byte(tc.in))
 		if bytes.Contains(out, []byte(tc.secret)) || counts[tc.rule] != 1 {
@@ -48,6 +52,8 @@ func TestLookalikesSurvive(t *testing.T) {
 		"secrets: redact keys in digests",
 		"max_tokens=4096 api_key_id=12 public_key=ssh-ed25519",
 		"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAICXb8xIPMdXZUKsRKgd3KQwoPaLKkp/NWbMShsb01Jrx dev@host",
+		"DB_PASSWORD=$DB_PASS",
+		"-----BEGIN CERTIFICATE-----\nMIIBfzCCASWgAwIBAgIUZuXkCkRMIUV9azdMZJ53ngqDrS4wCgYIKoZIzj0EAwIw\n-----END CERTIFICATE-----",
 	} {
 		if out, counts := Text([]byte(l)); counts != nil {
 			t.Errorf("look-alike redacted: %q → %q", l, out)

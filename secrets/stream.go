@@ -114,6 +114,14 @@ func streamRules() []*rule {
 			check:   func(s string) bool { return randomRun(strings.TrimLeft(s, "bot0123456789:")) },
 		},
 		{
+			// A flag and its value as separate words, in a command line a
+			// log echoes (+ vault login --token VALUE).
+			id:       "secret-flag",
+			pattern:  `(?i)(?:^|[\s"'])--?(?:[a-z]+-)?(?:password|passwd|pass|pwd|token|secret|api-?key|access-?key|secret-?key|private-?key|client-?secret|passphrase)[ \t]+([^\s"'\x60-][^\s"'\x60]{3,})`,
+			keywords: []string{"pass", "pwd", "token", "secret", "key"},
+			check:    func(s string) bool { return !placeholder(s) },
+		},
+		{
 			id:       "secret-assignment",
 			pattern:  assignmentPattern,
 			keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "auth", "cred"},
@@ -167,7 +175,7 @@ func assignment(name, value string, sep byte) bool {
 	}
 }
 
-var placeholderRE = lazy(`(?i)^(?:<[^>]*>?|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\{\{.*|\{\{.*|%[A-Za-z_]+%|\*+|x{3,}|\.{3,}|…|\[redacted.*|redacted|\(redacted\)|masked|hidden|none|null|nil|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|changeme|change_me|changeit|secret|password|passwd|token|example|sample|dummy|your[_-].*|my[_-]?(?:password|secret|token).*|test|testing|placeholder|todo|tbd|env|value|default|empty|unset|n/a|-+)$`)
+var placeholderRE = lazy(`(?i)^(?:<[^>]*>?|\$\{?(?-i:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*)\}?|\$\{\{.*|\{\{.*|%[A-Za-z_]+%|\*+|x{3,}|\.{3,}|…|\[redacted.*|redacted|\(redacted\)|masked|hidden|none|null|nil|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|changeme|change_me|changeit|secret|password|passwd|token|example|sample|dummy|your[_-].*|my[_-]?(?:password|secret|token).*|test|testing|placeholder|todo|tbd|env|value|default|empty|unset|n/a|-+)$`)
 
 // placeholder reports values that stand for a secret without being one.
 func placeholder(v string) bool {

@@ -149,7 +149,12 @@ func benchSecrets(ctx context.Context, seed uint64, limit int) (*secretsResult, 
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	env := map[string]string{"CTX_STORE": filepath.Join(dir, ".ctx"), "CTX_NO_COMPACT": "1"}
+	// The store is found from the working directory (a .ctx above a
+	// temporary directory would otherwise be used): make it here.
+	if err := os.Mkdir(filepath.Join(dir, ".ctx"), 0o700); err != nil {
+		return nil, err
+	}
+	env := map[string]string{"CTX_NO_COMPACT": "1"}
 	b := &secretBench{ctx: ctx, dir: dir, ios: &IO{In: strings.NewReader(""), Getwd: func() (string, error) { return dir, nil },
 		Getenv: func(k string) string { return env[k] }}}
 	ct, st := mcp.NewInMemoryTransports()

@@ -19,6 +19,7 @@ import (
 	"github.com/ctxhq/ctx/capture"
 	"github.com/ctxhq/ctx/plan"
 	"github.com/ctxhq/ctx/receipts"
+	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -402,13 +403,17 @@ func quoteArgs(argv []string) string {
 
 // runJSON is the --json form of a run: the record, the evidence and the receipt.
 func runJSON(run *store.Run, res *receipts.Result) map[string]any {
+	// writeJSON redacts line by line; a secret in the word after its flag
+	// (--password VALUE) is a line of its own there, so argv goes first.
+	m := run.Manifest
+	m.Argv = secrets.Argv(m.Argv)
 	return map[string]any{
 		"run":      run.Handle(),
 		"id":       run.ID.String(),
-		"argv":     run.Manifest.Argv,
+		"argv":     m.Argv,
 		"exit":     run.Manifest.Exit,
 		"status":   run.Manifest.Status,
-		"manifest": run.Manifest,
+		"manifest": m,
 		"profile":  res.Plan.Profile,
 		"verdict":  res.Graph.Verdict,
 		"items":    res.Graph.Items,

@@ -51,7 +51,10 @@ func TestRedactionMatrix(t *testing.T) {
 // and nothing of the secret is printed.
 func TestRevealTerminalOnly(t *testing.T) {
 	dir := t.TempDir()
-	env := map[string]string{"CTX_STORE": filepath.Join(dir, ".ctx"), "CTX_NO_COMPACT": "1"}
+	if err := os.Mkdir(filepath.Join(dir, ".ctx"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"CTX_NO_COMPACT": "1"}
 	secret := "ghp_" + "R8x2Lq0VnT4wKz7YbP1cJ9mH3sD6fG5aE0uN" // a fake, shaped like a GitHub token
 	file := filepath.Join(dir, "out.txt")
 	if err := os.WriteFile(file, []byte("cloning with "+secret+"\n"), 0o600); err != nil {
