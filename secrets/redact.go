@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -198,6 +199,7 @@ type Redactor struct {
 	keyLines int
 	keyHash  []byte // the block's first body line: names the whole block
 	counts   map[string]map[string]bool
+	values   map[string]string // value → marker, when collecting (Collect)
 }
 
 // Line returns line (without its newline) with every secret replaced by its
@@ -230,6 +232,7 @@ func (r *Redactor) Line(line []byte) []byte {
 		m := Marker(x.Rule, line[x.Start:x.End])
 		b.WriteString(m)
 		r.count(x.Rule, m)
+		r.keep(line[x.Start:x.End], m)
 		prev = x.End
 	}
 	b.Write(line[prev:])
@@ -344,6 +347,7 @@ func (r *Redactor) replaceKey(line []byte, from, to int) []byte {
 	}
 	m := Marker("private-key", r.keyHash)
 	r.count("private-key", m)
+	r.keep(line[from:to], m)
 	out := make([]byte, 0, from+len(m)+len(line)-to)
 	out = append(out, line[:from]...)
 	out = append(out, m...)
@@ -425,6 +429,47 @@ func isPEMHeader(b []byte) bool {
 		}
 	}
 	return true
+}
+
+func (r *Redactor) keep(value []byte, marker string) {
+	if r.values != nil && len(r.values) < maxKnown {
+		r.values[string(value)] = marker
+	}
+}
+
+// maxKnown bounds the secrets Collect remembers.
+const maxKnown = 10000
+
+// Collect reads a stream through a Redactor and returns every value it
+// redacted with its marker: what ReplaceKnown needs to redact text derived
+// from the stream (log templates, item messages) that no longer carries the
+// context that made a value a secret.
+func Collect(r io.Reader) (map[string]string, error) {
+	red := NewReader(r)
+	red.values = map[string]string{}
+	_, err := io.Copy(io.Discard, red)
+	return red.values, err
+}
+
+// ReplaceKnown replaces every occurrence in text of a collected value of 8
+// or more bytes (longest first) with its marker.
+func ReplaceKnown(text []byte, known map[string]string) []byte {
+	var vals []string
+	for v := range known {
+		if len(v) >= 8 && !strings.ContainsAny(v, "\"\\") {
+			vals = append(vals, v)
+		}
+	}
+	sort.Slice(vals, func(i, j int) bool {
+		if len(vals[i]) != len(vals[j]) {
+			return len(vals[i]) > len(vals[j])
+		}
+		return vals[i] < vals[j]
+	})
+	for _, v := range vals {
+		text = bytes.ReplaceAll(text, []byte(v), []byte(known[v]))
+	}
+	return text
 }
 
 func (r *Redactor) count(rule, marker string) {
