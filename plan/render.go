@@ -44,6 +44,12 @@ type Input struct {
 	// SpanToken returns the span: handle of a span (a short token the store
 	// resolves); nil keeps full run handles.
 	SpanToken func(s evidence.Span) string
+	// Secrets names the secret rule set the digest was redacted under (shown
+	// on the header line); Redact redacts the findings before the coverage
+	// footer is settled and returns a line saying what it did ("" when
+	// nothing). Both are optional.
+	Secrets string
+	Redact  func(body []byte) ([]byte, string)
 }
 
 // Digest is a rendered digest with its coverage.
@@ -247,6 +253,14 @@ func renderPlanned(in Input) (*Digest, error) {
 		cov.Losses = append(cov.Losses, evidence.Loss{Code: "clipped",
 			Detail: fmt.Sprintf("%s shown cut at %d bytes, each marked with its line", plural(r.clipped, "output line"), lineWidth)})
 	}
+	if in.Redact != nil {
+		red, note := in.Redact(bytes.Clone(r.b.Bytes()))
+		r.b.Reset()
+		r.b.Write(red)
+		if note != "" {
+			r.line(note)
+		}
+	}
 	// The coverage line counts its own bytes: settle the figure by iterating
 	// (it changes only when a digit count does, so this ends in two or three).
 	body := r.b.Len()
@@ -287,6 +301,9 @@ func (r *renderer) header() {
 	r.line(cmd)
 	var parts []string
 	parts = append(parts, in.Run.Handle, exitText(in.Run), in.Plan.Profile, in.Plan.Mode, streamsText(in.Streams))
+	if in.Secrets != "" {
+		parts = append(parts, in.Secrets)
+	}
 	r.line(strings.Join(parts, " · "))
 	r.losses()
 }

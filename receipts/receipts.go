@@ -14,12 +14,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/plan"
 	"github.com/ctxhq/ctx/profiles"
 	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -35,8 +37,17 @@ type Receipt struct {
 	Coverage contract.Coverage `json:"coverage"`
 	Digest   string            `json:"digest"`           // blob:<full id> of the digest text
 	Census   string            `json:"census,omitempty"` // blob:<full id> of the census list (flood)
+	// Secrets is the rule set the digest was redacted under and the
+	// distinct secrets it redacted, by rule.
+	Secrets Secrets `json:"secrets"`
 	// Refs are the records this receipt keeps alive in gc.
 	Refs []string `json:"refs"`
+}
+
+// Secrets records a digest's redaction.
+type Secrets struct {
+	Rules    string         `json:"rules"`
+	Redacted map[string]int `json:"redacted,omitempty"`
 }
 
 // Options shape a digest.
@@ -100,8 +111,9 @@ func Make(ctx context.Context, st Blobs, run *store.Run, opts Options) (*Result,
 
 func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p plan.Plan, infos []plan.StreamInfo) (*Result, error) {
 	m := run.Manifest
+	var redacted map[string]int
 	d, err := plan.Render(plan.Input{
-		Run:      plan.RunInfo{Handle: run.Handle(), Argv: m.Argv, Dir: m.Dir, Exit: m.Exit, Status: m.Status, Signal: m.Signal},
+		Run:      plan.RunInfo{Handle: run.Handle(), Argv: secrets.Argv(m.Argv), Dir: m.Dir, Exit: m.Exit, Status: m.Status, Signal: m.Signal},
 		Streams:  infos,
 		Graph:    g,
 		Contract: c,
@@ -115,6 +127,14 @@ func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p
 			}
 			return "span:" + tok.Short()
 		},
+		Secrets: secrets.Version,
+		Redact: func(body []byte) ([]byte, string) {
+			// Excerpt lines arrive redacted (lineSource): count what the
+			// digest shows, not what this last pass changed.
+			out, _ := secrets.Text(body)
+			redacted = secrets.Count(out)
+			return out, redactionNote(redacted, run.Handle())
+		},
 	})
 	if err != nil {
 		return nil, err
@@ -122,7 +142,7 @@ func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p
 	p = d.Plan
 	res := &Result{Run: run, Graph: g, Contract: c, Plan: p, Digest: d}
 	res.Receipt = Receipt{Kind: "digest", Version: Version, Run: "run:" + run.ID.String(), Plan: p, Coverage: d.Coverage,
-		Digest: "blob:" + store.Sum(d.Text).String()}
+		Digest: "blob:" + store.Sum(d.Text).String(), Secrets: Secrets{Rules: secrets.Version, Redacted: redacted}}
 	res.Receipt.Refs = []string{res.Receipt.Run, res.Receipt.Digest}
 	if d.Census != nil {
 		res.Receipt.Census = "blob:" + store.Sum(d.Census).String()
@@ -135,6 +155,25 @@ func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p
 	res.ReceiptJSON = b
 	res.ReceiptID = store.ReceiptID(b)
 	return res, nil
+}
+
+// redactionNote is the digest's one line about what was redacted.
+func redactionNote(counts map[string]int, handle string) string {
+	if len(counts) == 0 {
+		return ""
+	}
+	n := 0
+	var parts []string
+	for _, rule := range evidence.SortedKeys(counts) {
+		n += counts[rule]
+		parts = append(parts, fmt.Sprintf("%s %d", rule, counts[rule]))
+	}
+	word := "secrets"
+	if n == 1 {
+		word = "secret"
+	}
+	return fmt.Sprintf("! %d %s redacted (%s); a person at a terminal sees them with ctx get --reveal %s",
+		n, word, strings.Join(parts, ", "), handle)
 }
 
 // Extra is what store.Commit stores with the run: the digest, the census and
@@ -245,6 +284,10 @@ func Replay(ctx context.Context, st *store.Store, id store.ID, data []byte, cont
 		out.Why = fmt.Sprintf("profile is now %s, the receipt used %s", got, r.Plan.Profile)
 		return out
 	}
+	if r.Secrets.Rules != secrets.Version {
+		out.Why = fmt.Sprintf("the secret rules changed (%s, the receipt used %q)", secrets.Version, r.Secrets.Rules)
+		return out
+	}
 	c, err := contract.Load(g.Profile, r.Plan.Outcome, contractDir)
 	if err != nil {
 		out.Why = err.Error()
@@ -350,13 +393,23 @@ func (l *lineSource) Lines(stream string, from, to int64) ([]string, error) {
 		}
 		l.blobs[stream] = b
 	}
-	off, end, err := b.LineRange(from, to)
+	// Lines before the range are read, not shown, so that a key block
+	// begun above it is recognised.
+	var red secrets.Redactor
+	start := max(1, from-secrets.Lookback)
+	off, end, err := b.LineRange(start, to)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
+	n := start - 1
 	err = lines.Scan(context.Background(), b.Section(off, end), func(_ int, line []byte, long bool) error {
-		s := string(line)
+		n++
+		if n < from {
+			red.Prime(line)
+			return nil
+		}
+		s := string(red.Line(line))
 		if long {
 			s += "…"
 		}

@@ -56,6 +56,7 @@ input is missing; 2 usage error; 125 the store is locked or damaged.`,
 		benchLatencyCmd(ios, o),
 		benchStoreCmd(ios, o),
 		benchReplayCmd(ios, o),
+		benchSecretsCmd(ios, o),
 		benchReaderCmd(),
 	)
 	return c

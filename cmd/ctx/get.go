@@ -20,6 +20,7 @@ import (
 	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/profiles/jsondoc"
 	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -33,6 +34,7 @@ type getOptions struct {
 	hex    bool
 	limit  int
 	json   bool
+	reveal bool
 	// JSON selectors.
 	pointer string
 	records string
@@ -64,6 +66,10 @@ order when both have output), run:ID#stdout, run:ID#stderr, run:ID#merged,
 with :L40-52 (lines, 1-based, inclusive), :L40- (to the end) or :B100-200
 (bytes, 0-based, end excluded); blob:ID; span:ID (a span a digest named);
 receipt:ID. IDs may be shortened to any unique prefix of 6+ hex digits.
+
+Secrets (keys, tokens, passwords: see docs/secrets.md) print as
+[REDACTED:rule:hash], on every form of output. --reveal prints them as
+stored, and only when stdout is a terminal: an agent's shell is not one.
 
 A region over the inline limit (240 lines or 64 KiB) prints a zoom view
 instead: its head and tail, the error-looking lines inside it, and handles to
@@ -105,6 +111,7 @@ a zoom view was printed instead of its bytes (narrow the range, or --full);
 	f.BoolVar(&o.raw, "raw", false, "print the exact stored bytes (the default at a terminal)")
 	f.IntVar(&o.limit, "limit", defaultLineLimit, "inline limit in lines")
 	f.BoolVar(&o.json, "json", false, "print JSON: the resolved handle, the range and the text (base64 when not UTF-8)")
+	f.BoolVar(&o.reveal, "reveal", false, "print secrets as stored instead of [REDACTED:rule:hash] (only to a terminal: for a person, never an agent)")
 	f.StringVar(&o.pointer, "json-pointer", "", "print the JSON value at this RFC 6901 pointer (/items/3/name), exactly as stored")
 	f.StringVar(&o.records, "records", "", "print JSON Lines records A:B (1-based, inclusive), exactly as stored")
 	return c
@@ -142,6 +149,7 @@ type region struct {
 	// unordered: a merged view of a run whose capture recorded no arrival
 	// order (ingested files): stdout, then stderr.
 	unordered bool
+	reveal    bool // secrets as stored (a person at a terminal asked)
 }
 
 func runGet(ctx context.Context, ios *IO, o *getOptions) error {
@@ -160,6 +168,9 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	}
 	if o.plain && o.raw {
 		return usagef("give --plain or --raw, not both")
+	}
+	if o.reveal && !ios.IsTTY {
+		return usagef("--reveal prints secrets, so only to a terminal, for a person; stdout is not a terminal (agents and pipes get redacted output)")
 	}
 	o.form = "raw"
 	if o.plain || !o.raw && !ios.IsTTY {
@@ -191,6 +202,7 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	if reg.unordered {
 		fmt.Fprintln(ios.Err, "ctx get: no arrival order was recorded for this run (ingested output): #merged is stdout, then stderr")
 	}
+	reg.reveal = o.reveal
 	switch {
 	case o.pointer != "" || o.records != "":
 		return getJSONPart(ios.Out, reg, o)
@@ -467,8 +479,35 @@ func scanLines(r io.Reader, from, to int64) (start, end, n int64, err error) {
 	return start, pos, n, nil
 }
 
-// reader returns the region's bytes.
+// reader returns the region's bytes, secrets redacted unless revealed.
 func (reg *region) reader() (io.Reader, error) {
+	r, err := reg.rawReader()
+	if err != nil || reg.reveal {
+		return r, err
+	}
+	if reg.unit == 'B' && reg.blob != nil {
+		return secrets.RedactSection(reg.blob, reg.from, reg.to)
+	}
+	red := secrets.NewReader(r)
+	if reg.blob != nil && reg.unit == 'L' && reg.from > 1 {
+		// A key block may have begun above the region.
+		from := max(1, reg.from-secrets.Lookback)
+		off, end, err := reg.blob.LineRange(from, reg.from-1)
+		if err != nil {
+			return nil, err
+		}
+		if err := lines.Scan(context.Background(), reg.blob.Section(off, end), func(_ int, line []byte, _ bool) error {
+			red.Prime(line)
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return red, nil
+}
+
+// rawReader returns the region's bytes as stored.
+func (reg *region) rawReader() (io.Reader, error) {
 	if reg.openMerged != nil {
 		r, err := reg.openMerged()
 		if err != nil {
@@ -532,7 +571,21 @@ func zoom(ctx context.Context, w io.Writer, reg *region, limit int) error {
 		mid := from + (to-from)/2
 		fmt.Fprintf(bw, "%s is %s — over the inline limit of %s; a zoom view:\n", reg.describe(), contract.Size(reg.size), contract.Size(defaultByteLimit))
 		head := make([]byte, min(to-from, 512))
-		if r, err := reg.reader(); err == nil {
+		if reg.blob != nil {
+			n, _ := io.ReadFull(reg.blob.Section(from, from+int64(len(head))), head)
+			shown := head[:n]
+			if !reg.reveal {
+				r, err := secrets.RedactSection(reg.blob, from, from+int64(n))
+				if err != nil {
+					return err
+				}
+				if shown, err = io.ReadAll(r); err != nil {
+					return err
+				}
+			}
+			fmt.Fprintf(bw, "first %d bytes: %s\n", n, printable(shown))
+		} else if r, err := reg.reader(); err == nil {
+			// A merged view: its head, read in order (redacted by reader).
 			n, _ := io.ReadFull(r, head)
 			fmt.Fprintf(bw, "first %d bytes: %s\n", n, printable(head[:n]))
 		}

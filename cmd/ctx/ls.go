@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -199,10 +200,10 @@ func lsRows(st *store.Store, o *lsOptions, since time.Time) ([]lsRow, error) {
 		if err != nil || o.failed && !failed(run.Manifest) {
 			continue
 		}
-		row := lsRow{Run: ex.Handle(), Argv: run.Manifest.Argv, Exit: run.Manifest.Exit, Status: run.Manifest.Status,
+		row := lsRow{Run: ex.Handle(), Argv: secrets.Argv(run.Manifest.Argv), Exit: run.Manifest.Exit, Status: run.Manifest.Status,
 			Stdout: run.Manifest.Stdout.Size, Stderr: run.Manifest.Stderr.Size,
 			Lines: run.Manifest.Stdout.Lines + run.Manifest.Stderr.Lines,
-			Start: ex.Start, Duration: ex.Duration.Round(time.Millisecond).String(), Session: ex.Session, Cwd: ex.Cwd, Note: ex.Note}
+			Start: ex.Start, Duration: ex.Duration.Round(time.Millisecond).String(), Session: ex.Session, Cwd: secrets.String(ex.Cwd), Note: secrets.String(ex.Note)}
 		if !ex.Receipt.IsZero() {
 			row.Receipt = "receipt:" + ex.Receipt.Short()
 		}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
+
+	"github.com/ctxhq/ctx/secrets"
 )
 
 // mcpResultLimit bounds any tool result: no call can flood the agent.
@@ -213,7 +215,12 @@ func exitOf(err error) (int, bool) {
 	return exitFailed, true
 }
 
+// textResult is a tool result: bounded, and redacted once more whatever path
+// made it (the paths redact already; a tool result is where text leaves ctx).
 func textResult(s string) *mcp.CallToolResult {
+	if red, counts := secrets.Text([]byte(s)); counts != nil {
+		s = string(red)
+	}
 	if len(s) > mcpResultLimit {
 		s = s[:mcpResultLimit] + "\n… (cut at the result limit; ask for a narrower range)\n"
 	}

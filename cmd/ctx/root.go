@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ctxhq/ctx/capture"
+	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -248,9 +250,9 @@ func openStore(ios *IO, create bool) (*store.Store, error) {
 	for _, r := range st.Recover() {
 		switch {
 		case r.Run != nil && r.Run.Manifest.Status == store.StatusRecovered:
-			fmt.Fprintf(ios.Err, "ctx: recovered the output of an interrupted capture (%s) as %s\n", quoteArgs(r.Argv), r.Run.Handle())
+			fmt.Fprintf(ios.Err, "ctx: recovered the output of an interrupted capture (%s) as %s\n", quoteArgs(secrets.Argv(r.Argv)), r.Run.Handle())
 		case r.Run != nil:
-			fmt.Fprintf(ios.Err, "ctx: stored a finished capture that could not be stored earlier (%s) as %s\n", quoteArgs(r.Argv), r.Run.Handle())
+			fmt.Fprintf(ios.Err, "ctx: stored a finished capture that could not be stored earlier (%s) as %s\n", quoteArgs(secrets.Argv(r.Argv)), r.Run.Handle())
 		case r.Quarantined != "":
 			fmt.Fprintf(ios.Err, "ctx: %v\n", r.Err)
 			var se *store.Error
@@ -264,9 +266,17 @@ func openStore(ios *IO, create bool) (*store.Store, error) {
 	return st, nil
 }
 
+// writeJSON prints v as indented JSON with secrets redacted: every JSON form
+// ctx prints reaches agents as much as its text does.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	out, _ := secrets.Text(buf.Bytes())
+	_, err := w.Write(out)
+	return err
 }

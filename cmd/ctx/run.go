@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +22,7 @@ import (
 	"github.com/ctxhq/ctx/plan"
 	"github.com/ctxhq/ctx/profiles"
 	"github.com/ctxhq/ctx/receipts"
+	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -347,7 +350,7 @@ func finishRun(ctx context.Context, ios *IO, st *store.Store, sp *store.Spool, m
 		return &exitError{code: exit}
 	}
 	if asJSON {
-		if err := writeJSON(ios.Out, runJSON(run, res)); err != nil {
+		if err := writeRunJSON(ios.Out, st, run, res); err != nil {
 			return err
 		}
 	} else if _, err := ios.Out.Write(res.Digest.Text); err != nil {
@@ -424,15 +427,48 @@ func quoteArgs(argv []string) string {
 	return strings.Join(parts, " ")
 }
 
+// writeRunJSON prints the --json form of a run. Its items hold text derived
+// from the output (log templates, messages) that may carry part of a secret
+// without the context that made it one (the last line of a key block as a
+// template): every value the stream's redaction found is replaced there too.
+func writeRunJSON(w io.Writer, st *store.Store, run *store.Run, res *receipts.Result) error {
+	var buf bytes.Buffer
+	if err := writeJSON(&buf, runJSON(run, res)); err != nil {
+		return err
+	}
+	known := map[string]string{}
+	for _, name := range []string{"stdout", "stderr"} {
+		ref, ok := run.StreamBlob(name)
+		if !ok {
+			continue
+		}
+		b, err := st.Blob(ref.Blob)
+		if err != nil {
+			return err
+		}
+		k, err := secrets.Collect(b.Reader())
+		if err != nil {
+			return err
+		}
+		maps.Copy(known, k)
+	}
+	_, err := w.Write(secrets.ReplaceKnown(buf.Bytes(), known))
+	return err
+}
+
 // runJSON is the --json form of a run: the record, the evidence and the receipt.
 func runJSON(run *store.Run, res *receipts.Result) map[string]any {
+	// writeJSON redacts line by line; a secret in the word after its flag
+	// (--password VALUE) is a line of its own there, so argv goes first.
+	m := run.Manifest
+	m.Argv = secrets.Argv(m.Argv)
 	return map[string]any{
 		"run":      run.Handle(),
 		"id":       run.ID.String(),
-		"argv":     run.Manifest.Argv,
+		"argv":     m.Argv,
 		"exit":     run.Manifest.Exit,
 		"status":   run.Manifest.Status,
-		"manifest": run.Manifest,
+		"manifest": m,
 		"profile":  res.Plan.Profile,
 		"verdict":  res.Graph.Verdict,
 		"items":    res.Graph.Items,

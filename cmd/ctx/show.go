@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/receipts"
+	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -100,6 +101,9 @@ func runShow(ctx context.Context, ios *IO, o *showOptions) error {
 	if err != nil {
 		return err
 	}
+	// Digests are redacted when rendered; one stored before redaction
+	// existed is redacted here.
+	text, _ = secrets.Text(text)
 	_, err = ios.Out.Write(text)
 	return err
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/profiles"
+	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -88,7 +89,7 @@ func runStats(ios *IO, o *statsOptions) error {
 	var largerOrder []*store.Exec
 	fams := map[string]*familyStats{}
 	for _, ex := range execs {
-		fam := family(ex.Argv)
+		fam := secrets.String(family(secrets.Argv(ex.Argv)))
 		byRun[ex.Run] = fam
 		f := fams[fam]
 		if f == nil {
@@ -119,7 +120,7 @@ func runStats(ios *IO, o *statsOptions) error {
 			break
 		}
 		rep.Larger = append(rep.Larger, fmt.Sprintf("%s %s: %d B raw, %d B shown, %d× in the period",
-			ex.Handle(), quoteArgs(ex.Argv), ex.RawBytes, ex.ShownBytes, larger[ex.Run]))
+			ex.Handle(), quoteArgs(secrets.Argv(ex.Argv)), ex.RawBytes, ex.ShownBytes, larger[ex.Run]))
 	}
 	for _, r := range rets {
 		rep.Retrievals++

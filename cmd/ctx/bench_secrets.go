@@ -1,0 +1,361 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/ctxhq/ctx/bench"
+	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/secrets"
+)
+
+func benchSecretsCmd(ios *IO, o *benchOptions) *cobra.Command {
+	var seed uint64
+	c := &cobra.Command{
+		Use:   "secrets",
+		Short: "Redaction recall on planted credentials, on every agent-facing path, and false positives on real look-alikes",
+		Long: `Plant generated credentials (no real secret: shapes from the providers'
+documentation) in realistic outputs — env dumps, docker inspect, kubectl
+secrets, CI logs, go test logs, stack traces — run each through ctx in a
+scratch workspace, and read it back on every path an agent has: the digest,
+run --json, get (whole, pages, byte windows, grep, JSON), show, show --json,
+the MCP tools, and ls/stats for secrets in argv. A planted value (or the middle
+16 characters of a long one) in any output is a miss; every miss is listed.
+Real look-alikes from this machine (git SHAs, go.sum, UUIDs, hashes, base64,
+public keys, ctx handles, test names) must come through unredacted.`,
+		Example: "  ctx bench secrets\n  ctx bench secrets --seed 7 --json",
+		Args:    exactArgs(0, "ctx bench secrets"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			res, err := benchSecrets(cmd.Context(), seed, 0)
+			if err != nil {
+				return err
+			}
+			r := bench.NewReceipt("secrets", Version, map[string]any{"seed": seed, "rules": secrets.Version})
+			var gates []bench.Gate
+			for _, p := range res.Paths {
+				gates = append(gates, gateOf("recall on "+p.Path, p.Recall(), 0.98, "", "higher"))
+			}
+			gates = append(gates, gateOf("false positives on look-alike lines", res.FPRate, 0.01, "", "lower"),
+				gateOf("credential formats", float64(res.Formats), 60, "", "higher"),
+				gateOf("providers", float64(res.Providers), 30, "", "higher"))
+			r.Finish(res, gates...)
+			return finishBench(ios, o, r, res.print)
+		},
+	}
+	c.Flags().Uint64Var(&seed, "seed", 1, "seed of the generated credentials")
+	return c
+}
+
+type secretPath struct {
+	Path    string `json:"path"`
+	Planted int    `json:"planted"`
+	Leaked  int    `json:"leaked"`
+}
+
+func (p secretPath) Recall() float64 {
+	if p.Planted == 0 {
+		return 0
+	}
+	return 1 - float64(p.Leaked)/float64(p.Planted)
+}
+
+type secretsResult struct {
+	Formats    int          `json:"formats"`
+	Providers  int          `json:"providers"`
+	Documents  int          `json:"documents"`
+	Planted    int          `json:"planted"`
+	Paths      []secretPath `json:"paths"`
+	Misses     []string     `json:"misses"`
+	Lookalikes int          `json:"lookalike_lines"`
+	FalsePos   []string     `json:"false_positives"`
+	FPRate     float64      `json:"false_positive_rate"`
+	WholeDocs  int          `json:"documents_digested_whole"`
+}
+
+func (r *secretsResult) print(w io.Writer) error {
+	fmt.Fprintf(w, "%d credential formats from %d providers, planted %d times in %d outputs (%d digested whole)\n",
+		r.Formats, r.Providers, r.Planted, r.Documents, r.WholeDocs)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PATH\tPLANTED\tLEAKED\tRECALL")
+	for _, p := range r.Paths {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.4f\n", p.Path, p.Planted, p.Leaked, p.Recall())
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, m := range r.Misses {
+		fmt.Fprintf(w, "miss: %s\n", m)
+	}
+	fmt.Fprintf(w, "look-alikes: %d of %d real lines redacted (%.4f)\n", len(r.FalsePos), r.Lookalikes, r.FPRate)
+	for _, f := range r.FalsePos {
+		fmt.Fprintf(w, "false positive: %s\n", f)
+	}
+	return nil
+}
+
+// secretBench is a scratch workspace driven through ctx's own commands.
+type secretBench struct {
+	ctx context.Context
+	dir string
+	ios *IO
+	mcp *mcp.ClientSession
+}
+
+func (b *secretBench) cli(args ...string) string {
+	var out, errb bytes.Buffer
+	ios := *b.ios
+	ios.Out, ios.Err = &out, &errb
+	cliRun(&ios, args)
+	return out.String() + errb.String()
+}
+
+func (b *secretBench) tool(name string, args map[string]any) string {
+	res, err := b.mcp.CallTool(b.ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	var sb strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			sb.WriteString(t.Text)
+		}
+	}
+	return sb.String()
+}
+
+// cliRun is run, reached through a variable: the bench is itself one of the
+// commands run dispatches to.
+var cliRun func(*IO, []string) int
+
+func init() { cliRun = run }
+
+var runHandleRE = lines.Lazy(`run:[0-9a-f]{12}`)
+
+// benchSecrets runs the suite; limit > 0 keeps only every limit-th
+// document and argv format (the redaction matrix test's quick form).
+func benchSecrets(ctx context.Context, seed uint64, limit int) (*secretsResult, error) {
+	dir, err := os.MkdirTemp("", "ctx-bench-secrets-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	// The store is found from the working directory (a .ctx above a
+	// temporary directory would otherwise be used): make it here.
+	if err := os.Mkdir(filepath.Join(dir, ".ctx"), 0o700); err != nil {
+		return nil, err
+	}
+	env := map[string]string{"CTX_NO_COMPACT": "1"}
+	b := &secretBench{ctx: ctx, dir: dir, ios: &IO{In: strings.NewReader(""), Getwd: func() (string, error) { return dir, nil },
+		Getenv: func(k string) string { return env[k] }}}
+	ct, st := mcp.NewInMemoryTransports()
+	if _, err := newMCPServer(b.ios).Connect(ctx, st, nil); err != nil {
+		return nil, err
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: Version}, nil)
+	if b.mcp, err = client.Connect(ctx, ct, nil); err != nil {
+		return nil, err
+	}
+	defer b.mcp.Close()
+
+	res := &secretsResult{}
+	providers := map[string]bool{}
+	for _, f := range bench.SecretFormats {
+		providers[f.Provider] = true
+	}
+	res.Formats, res.Providers = len(bench.SecretFormats), len(providers)
+	paths := map[string]*secretPath{}
+	var order []string
+	check := func(path string, p bench.Planted, doc, out string) {
+		sp := paths[path]
+		if sp == nil {
+			sp = &secretPath{Path: path}
+			paths[path] = sp
+			order = append(order, path)
+		}
+		sp.Planted++
+		if leaks(out, p.Value) {
+			sp.Leaked++
+			res.Misses = append(res.Misses, fmt.Sprintf("%s: %s (%s) in %s", path, p.Format.ID, p.Format.Provider, doc))
+		}
+	}
+	docs := bench.SecretDocs(seed)
+	if limit > 0 {
+		var some []bench.SecretDoc
+		for i := 0; i < len(docs); i += limit {
+			some = append(some, docs[i])
+		}
+		docs = some
+	}
+	res.Documents = len(docs)
+	for _, d := range docs {
+		file := filepath.Join(dir, d.Name+".txt")
+		if err := os.WriteFile(file, []byte(d.Text), 0o600); err != nil {
+			return nil, err
+		}
+		digest := b.cli("run", "--", "cat", file)
+		h := runHandleRE.FindString(digest)
+		if h == "" {
+			return nil, fmt.Errorf("%s: no run handle in the digest:\n%s", d.Name, digest)
+		}
+		if strings.Contains(digest, "whole output") {
+			res.WholeDocs++
+		}
+		n := strings.Count(d.Text, "\n")
+		outs := map[string]string{
+			"digest":        digest,
+			"run --json":    b.cli("run", "--json", "--", "cat", file),
+			"get":           b.cli("get", h),
+			"get --full":    b.cli("get", h+"#stdout", "--full"),
+			"get --json":    b.cli("get", h+"#stdout", "--json", "--full"),
+			"get --grep":    b.cli("get", h+"#stdout", "--grep", ".", "--limit", "10000"),
+			"get --plain":   b.cli("get", h+"#stdout", "--plain", "--full"),
+			"show":          b.cli("show", h),
+			"show --json":   b.cli("show", h, "--json"),
+			"mcp ctx_run":   b.tool("ctx_run", map[string]any{"argv": []string{"cat", file}}),
+			"mcp ctx_get":   b.tool("ctx_get", map[string]any{"handle": h + "#stdout"}),
+			"mcp ctx_show":  b.tool("ctx_show", map[string]any{"handle": h}),
+			"get line page": "",
+			"get byte page": "",
+		}
+		// Pages of 4 lines and windows of 48 bytes: each read on its own, so
+		// a secret a page boundary cuts must not show in either part.
+		for from := 1; from <= n; from += 4 {
+			outs["get line page"] += "\x00" + b.cli("get", fmt.Sprintf("%s#stdout:L%d-%d", h, from, min(n, from+3)))
+		}
+		for from := 0; from < len(d.Text); from += 48 {
+			outs["get byte page"] += "\x00" + b.cli("get", h+"#stdout", "--bytes", fmt.Sprintf("%d:%d", from, min(len(d.Text), from+48)))
+		}
+		for _, p := range d.Planted {
+			for _, path := range sortedPaths(outs) {
+				if path == "get byte page" || path == "get line page" {
+					// Judge each page alone.
+					leaked := false
+					for _, page := range strings.Split(outs[path], "\x00") {
+						if leaks(page, p.Value) {
+							leaked = true
+						}
+					}
+					if leaked {
+						check(path, p, d.Name, p.Value)
+					} else {
+						check(path, p, d.Name, "")
+					}
+					continue
+				}
+				check(path, p, d.Name, outs[path])
+			}
+		}
+	}
+	// Secrets in argv: the command line of a run, as ls, stats and the
+	// digest header show it.
+	for i, f := range bench.SecretFormats {
+		if limit > 0 && i%limit != 0 {
+			continue
+		}
+		d := bench.SecretDocs(seed + uint64(i) + 1)
+		var p bench.Planted
+		for _, x := range d {
+			for _, y := range x.Planted {
+				if y.Format == f && (y.Context == "env" || y.Context == "ci-log") && !strings.Contains(y.Value, "\n") {
+					p = y
+				}
+			}
+		}
+		if p.Format == nil {
+			continue
+		}
+		var argv []string
+		if f.Env != "" {
+			argv = []string{"env", f.Env + "=" + p.Full, "true"}
+		} else {
+			argv = []string{"sh", "-c", "true", "sh", strings.TrimPrefix(strings.TrimPrefix(fmt.Sprintf(f.Free, p.Full), "> "), "< ")}
+		}
+		digest := b.cli(append([]string{"run", "--"}, argv...)...)
+		p.Context = "argv"
+		check("argv: digest header", p, "argv", digest)
+		check("argv: ls", p, "argv", b.cli("ls", "-n", "0"))
+		check("argv: ls --json", p, "argv", b.cli("ls", "-n", "0", "--json"))
+		check("argv: stats --json", p, "argv", b.cli("stats", "--json"))
+		check("argv: mcp ctx_ls", p, "argv", b.tool("ctx_ls", map[string]any{"n": 200}))
+	}
+	for _, k := range order {
+		res.Paths = append(res.Paths, *paths[k])
+	}
+	for _, p := range res.Paths {
+		res.Planted = max(res.Planted, p.Planted)
+	}
+	// Look-alikes: 20 lines a document; any line that comes back changed
+	// from get or redacted in the digest is a false positive.
+	look := bench.Lookalikes()
+	res.Lookalikes = len(look)
+	for i := 0; i < len(look); i += 20 {
+		chunk := look[i:min(i+20, len(look))]
+		text := strings.Join(chunk, "\n") + "\n"
+		file := filepath.Join(dir, fmt.Sprintf("lookalike-%02d.txt", i/20))
+		if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
+			return nil, err
+		}
+		digest := b.cli("run", "--", "cat", file)
+		h := runHandleRE.FindString(digest)
+		got := strings.Split(b.cli("get", h+"#stdout", "--full"), "\n")
+		for j, l := range chunk {
+			if j >= len(got) || got[j] != l || digestRedacts(digest, l) {
+				res.FalsePos = append(res.FalsePos, l)
+			}
+		}
+	}
+	res.FPRate = float64(len(res.FalsePos)) / float64(max(1, res.Lookalikes))
+	return res, nil
+}
+
+// digestRedacts reports whether the digest shows line l with a redaction.
+func digestRedacts(digest, l string) bool {
+	for _, d := range strings.Split(digest, "\n") {
+		if strings.Contains(d, "[REDACTED:") && !strings.Contains(d, l) && len(l) > 20 && strings.Contains(d, l[:20]) {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedPaths(m map[string]string) []string {
+	var k []string
+	for p := range m {
+		k = append(k, p)
+	}
+	sort.Strings(k)
+	return k
+}
+
+// leaks reports whether out shows the secret v: the whole value, any line of
+// a multi-line one, or the middle 16 characters of a long one.
+func leaks(out, v string) bool {
+	if out == "" {
+		return false
+	}
+	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '\n' }) {
+		part = strings.TrimSuffix(strings.TrimPrefix(part, `\n`), `\n`)
+		for _, p := range strings.Split(part, `\n`) {
+			if strings.HasPrefix(p, "-----") || len(p) < 8 {
+				continue
+			}
+			if strings.Contains(out, p) {
+				return true
+			}
+			if len(p) >= 24 && strings.Contains(out, p[len(p)/2-8:len(p)/2+8]) {
+				return true
+			}
+		}
+	}
+	return false
+}
