@@ -11,12 +11,12 @@ import (
 // a census instead of an unbounded list.
 func TestFoundInIssue10(t *testing.T) {
 	want := map[string][]string{
-		"gotest/testdata/realrun/pkgfail-json":  {"panic: in goroutine", "setup: database unreachable at localhost:5432", "got 1, want 2"},
-		"gotest/testdata/realrun/pkgfail-v":     {"panic: in goroutine", "setup: database unreachable", "got 1, want 2", "exit 1"},
-		"gotest/testdata/realrun/parallel-json": {"TestTable/alpha — alpha: value mismatch", "TestTable/gamma — gamma: value mismatch"},
-		"pytest/testdata/realrun/exitfirst-v":   {"1 failed · 400 passed · stopped: stopping after 1 failures"},
-		"cargotest/testdata/realrun/test":       {"two and two (left: 4, right: 5)", `(left: "1 2 ", right: "1 2")`},
-		"text/testdata/realrun/stat-missing":    {"167 error-looking lines", "every one with its line: ctx get blob:"},
+		"gotest/pkgfail-json":  {"panic: in goroutine", "setup: database unreachable at localhost:5432", "got 1, want 2"},
+		"gotest/pkgfail-v":     {"panic: in goroutine", "setup: database unreachable", "got 1, want 2", "exit 1"},
+		"gotest/parallel-json": {"TestTable/alpha — alpha: value mismatch", "TestTable/gamma — gamma: value mismatch"},
+		"pytest/exitfirst-v":   {"1 failed · 400 passed · stopped: stopping after 1 failures"},
+		"cargotest/test":       {"two and two (left: 4, right: 5)", `(left: "1 2 ", right: "1 2")`},
+		"text/stat-missing":    {"167 error-looking lines", "every one with its line: ctx get blob:"},
 	}
 	runs := map[string]goldenCase{}
 	for _, c := range realRuns(t) {
