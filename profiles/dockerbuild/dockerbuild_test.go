@@ -2,7 +2,6 @@ package dockerbuild
 
 import (
 	"flag"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,12 +19,7 @@ func TestRealRuns(t *testing.T) {
 			if !matchArgv(evidence.NormalizeArgv(r.Argv)) {
 				t.Errorf("argv %q not claimed", r.Argv)
 			}
-			g := profiletest.Parse(t, Profile, r.Argv, r.Exit, r.Stdout, r.Stderr)
-			d := r.Digest(t, g)
-			base := filepath.Join(r.Dir, r.Name)
-			profiletest.Golden(t, base+".golden.json", profiletest.JSON(t, g), *update)
-			profiletest.Golden(t, base+".digest", d.Text, *update)
-			profiletest.CheckRequired(t, g, d)
+			g, d := r.Check(t, Profile, *update)
 			text := string(d.Text)
 			whole := strings.Contains(text, "· whole output")
 			if r.Exit != 0 {

@@ -23,12 +23,7 @@ func TestRealRuns(t *testing.T) {
 			if !matchArgv(evidence.NormalizeArgv(r.Argv)) {
 				t.Errorf("argv %q is not claimed by the gradle profile", r.Argv)
 			}
-			g := profiletest.Parse(t, Profile, r.Argv, r.Exit, r.Stdout, r.Stderr)
-			d := r.Digest(t, g)
-			base := filepath.Join(r.Dir, r.Name)
-			profiletest.Golden(t, base+".golden.json", profiletest.JSON(t, g), *update)
-			profiletest.Golden(t, base+".digest", d.Text, *update)
-			profiletest.CheckRequired(t, g, d)
+			g, d := r.Check(t, Profile, *update)
 			want := "BUILD SUCCESSFUL"
 			if r.Exit != 0 {
 				want = "BUILD FAILED"

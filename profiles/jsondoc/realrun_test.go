@@ -2,7 +2,6 @@ package jsondoc
 
 import (
 	"flag"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,12 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden graphs and digests i
 func TestRealRuns(t *testing.T) {
 	for _, r := range profiletest.RealRuns(t, "testdata/realrun") {
 		t.Run(r.Name, func(t *testing.T) {
-			g := profiletest.Parse(t, Profile, r.Argv, r.Exit, r.Stdout, r.Stderr)
-			d := r.Digest(t, g)
-			base := filepath.Join(r.Dir, r.Name)
-			profiletest.Golden(t, base+".golden.json", profiletest.JSON(t, g), *update)
-			profiletest.Golden(t, base+".digest", d.Text, *update)
-			profiletest.CheckRequired(t, g, d)
+			g, d := r.Check(t, Profile, *update)
 			for _, it := range g.Items {
 				if it.Kind == evidence.KindRecord && it.Why == "minority-value" && !strings.Contains(string(d.Text), it.Text[:min(len(it.Text), 60)]) {
 					t.Errorf("minority record %s not inline:\n%s", it.Name, d.Text)

@@ -2,7 +2,6 @@ package table
 
 import (
 	"flag"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,12 +17,7 @@ func TestRealRuns(t *testing.T) {
 			if !matchArgv(evidence.NormalizeArgv(r.Argv)) && !matchContent(r.Source()) {
 				t.Errorf("neither argv %q nor content is claimed", r.Argv)
 			}
-			g := profiletest.Parse(t, Profile, r.Argv, r.Exit, r.Stdout, r.Stderr)
-			d := r.Digest(t, g)
-			base := filepath.Join(r.Dir, r.Name)
-			profiletest.Golden(t, base+".golden.json", profiletest.JSON(t, g), *update)
-			profiletest.Golden(t, base+".digest", d.Text, *update)
-			profiletest.CheckRequired(t, g, d)
+			g, d := r.Check(t, Profile, *update)
 			for _, it := range g.Items {
 				if it.Kind == evidence.KindRecord && !strings.Contains(string(d.Text), it.Text) {
 					t.Errorf("unusual row L%d not inline:\n%s", it.Line, d.Text)

@@ -185,3 +185,18 @@ func CheckRequired(t testing.TB, g *evidence.Graph, d *plan.Digest) {
 		t.Errorf("receipt: %d REQUIRED items unrepresented", d.Coverage.RequiredUnrepresented)
 	}
 }
+
+// Check parses r with p, compares the graph and the digest with the goldens
+// beside the run (NAME.golden.json, NAME.digest; rewritten when update is
+// set) and holds the digest to CheckRequired. It returns both for the
+// profile's own checks.
+func (r RealRun) Check(t testing.TB, p evidence.Profile, update bool) (*evidence.Graph, *plan.Digest) {
+	t.Helper()
+	g := Parse(t, p, r.Argv, r.Exit, r.Stdout, r.Stderr)
+	d := r.Digest(t, g)
+	base := filepath.Join(r.Dir, r.Name)
+	Golden(t, base+".golden.json", JSON(t, g), update)
+	Golden(t, base+".digest", d.Text, update)
+	CheckRequired(t, g, d)
+	return g, d
+}
