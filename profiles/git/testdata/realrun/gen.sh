@@ -11,16 +11,7 @@ mkdir -p "$work"
 cd "$work"
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_CONFIG_NOSYSTEM=1 HOME=$work GIT_PAGER=cat
-rec() {
-	name=$1
-	shift
-	mkdir -p "$here/$name"
-	echo "$*" > "$here/$name/cmd"
-	sh -c "$*" > "$here/$name/stdout" 2> "$here/$name/stderr"
-	echo $? > "$here/$name/exit"
-	[ -s "$here/$name/stderr" ] || rm "$here/$name/stderr"
-	[ -s "$here/$name/stdout" ] || rm "$here/$name/stdout"
-}
+. "$here/../../../internal/realrun.sh"
 commit() {
 	GIT_AUTHOR_DATE="2026-11-0$1T10:00:00Z" GIT_COMMITTER_DATE="2026-11-0$1T10:00:00Z" git commit -q -am "$2"
 }

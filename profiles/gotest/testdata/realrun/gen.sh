@@ -10,16 +10,7 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
 export GOFLAGS=-count=1 GOWORK=off GOPROXY=off
-rec() {
-	name=$1
-	shift
-	mkdir -p "$here/$name"
-	echo "$*" > "$here/$name/cmd"
-	sh -c "$*" > "$here/$name/stdout" 2> "$here/$name/stderr"
-	echo $? > "$here/$name/exit"
-	[ -s "$here/$name/stderr" ] || rm "$here/$name/stderr"
-	[ -s "$here/$name/stdout" ] || rm "$here/$name/stdout"
-}
+. "$here/../../../internal/realrun.sh"
 cat > go.mod <<'X'
 module example.com/rr
 

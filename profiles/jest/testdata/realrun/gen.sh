@@ -8,16 +8,7 @@ work=/tmp/ctx-realrun/jestproj
 mkdir -p "$work"
 cd "$work"
 [ -d node_modules/jest ] || { npm init -y >/dev/null && npm install --no-audit --no-fund jest@29 >/dev/null; }
-rec() {
-	name=$1
-	shift
-	mkdir -p "$here/$name"
-	echo "$*" > "$here/$name/cmd"
-	sh -c "$*" > "$here/$name/stdout" 2> "$here/$name/stderr"
-	echo $? > "$here/$name/exit"
-	[ -s "$here/$name/stderr" ] || rm "$here/$name/stderr"
-	[ -s "$here/$name/stdout" ] || rm "$here/$name/stdout"
-}
+. "$here/../../../internal/realrun.sh"
 rm -rf __tests__
 mkdir -p __tests__
 cat > sum.js <<'X'

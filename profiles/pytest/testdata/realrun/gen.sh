@@ -9,16 +9,7 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
 export PYTHONDONTWRITEBYTECODE=1
-rec() {
-	name=$1
-	shift
-	mkdir -p "$here/$name"
-	echo "$*" > "$here/$name/cmd"
-	sh -c "$*" > "$here/$name/stdout" 2> "$here/$name/stderr"
-	echo $? > "$here/$name/exit"
-	[ -s "$here/$name/stderr" ] || rm "$here/$name/stderr"
-	[ -s "$here/$name/stdout" ] || rm "$here/$name/stdout"
-}
+. "$here/../../../internal/realrun.sh"
 mkdir -p proj/tests collect/tests
 cat > proj/tests/test_calc.py <<'X'
 import pytest

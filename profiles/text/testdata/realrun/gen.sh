@@ -10,16 +10,7 @@ work=/tmp/ctx-realrun/text
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
-rec() {
-	name=$1
-	shift
-	mkdir -p "$here/$name"
-	echo "$*" > "$here/$name/cmd"
-	sh -c "$*" > "$here/$name/stdout" 2> "$here/$name/stderr"
-	echo $? > "$here/$name/exit"
-	[ -s "$here/$name/stderr" ] || rm "$here/$name/stderr"
-	[ -s "$here/$name/stdout" ] || rm "$here/$name/stdout"
-}
+. "$here/../../../internal/realrun.sh"
 root=$(go env GOROOT)
 # Three Go files with their formatting broken (indentation removed).
 mkdir -p fmt
