@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -162,3 +165,36 @@ func checkInvariants(t *testing.T, seed uint64, rows []Row, ids []string, now ti
 		}
 	}
 }
+
+// docs/ledger.md lists exactly the reason codes of the code, with the same
+// classification and actions: the closed list lives in one documented place.
+func TestReasonCodesAreDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/ledger.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(string(doc), "\n") {
+		if m := docRow.FindStringSubmatch(line); m != nil {
+			got = append(got, m[1]+" "+m[2]+" "+m[3])
+		}
+	}
+	var want []string
+	for _, r := range Reasons {
+		a := strings.Join(r.Actions, ", ")
+		if a == "" {
+			a = "none"
+		}
+		want = append(want, r.Code+" "+r.Classification+" "+a)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("docs/ledger.md reason table:\n%s\nthe code's:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, c := range Classifications {
+		if !strings.Contains(string(doc), c) {
+			t.Errorf("classification %s is not in docs/ledger.md", c)
+		}
+	}
+}
+
+var docRow = regexp.MustCompile("^\\| `(\\w+)` \\| `(\\w+)` \\| ([a-z_, ]+) \\| ")
