@@ -148,7 +148,7 @@ func (l *Ledger) New(title string, accept []string, b Budget) (string, error) {
 	var id string
 	_, err := l.appendRow(KindTask, "", func(rows []Row, seq uint64, now time.Time) (map[string]any, error) {
 		id = taskID(seq, title)
-		return map[string]any{"task": id, "title": title, "accept": nonNil(accept), "turns": b.Turns, "cost": b.Cost,
+		return map[string]any{"task": id, "at": stamp(now), "title": title, "accept": nonNil(accept), "turns": b.Turns, "cost": b.Cost,
 			"wall": b.Wall}, nil
 	})
 	return id, err

@@ -88,9 +88,6 @@ func Derive(rows []Row, id string, now time.Time) (*Task, error) {
 			t.Title, t.Accept = r.Title, r.Accept
 			t.Budget = Budget{Turns: r.Turns, Cost: r.Cost, Wall: r.Wall}
 			t.LastChange, t.lastChangeAt = r.Seq, r.time(r.At)
-			if t.lastChangeAt.IsZero() {
-				t.lastChangeAt, _ = time.Parse(time.RFC3339, r.TS)
-			}
 		case KindClaim:
 			t.Claims = append(t.Claims, r)
 			claim = &t.Claims[len(t.Claims)-1]
