@@ -139,16 +139,22 @@ func taskID(seq uint64, title string) string {
 	return hex.EncodeToString(sum[:])[:12]
 }
 
-// New appends a task and returns its id. accept lists the commands whose
-// passing run proves the task done; zero budgets mean no limit.
+// New appends a task whose acceptance commands run at the workspace root.
 func (l *Ledger) New(title string, accept []string, b Budget) (string, error) {
+	return l.NewIn(".", title, accept, b)
+}
+
+// NewIn appends a task and returns its id. accept lists the commands whose
+// passing run, in dir (relative to the workspace root, as a run records it),
+// proves the task done; zero budgets mean no limit.
+func (l *Ledger) NewIn(dir, title string, accept []string, b Budget) (string, error) {
 	if b.Wall == "" {
 		b.Wall = "0s"
 	}
 	var id string
 	_, err := l.appendRow(KindTask, "", func(rows []Row, seq uint64, now time.Time) (map[string]any, error) {
 		id = taskID(seq, title)
-		return map[string]any{"task": id, "at": stamp(now), "title": title, "accept": nonNil(accept), "turns": b.Turns, "cost": b.Cost,
+		return map[string]any{"task": id, "at": stamp(now), "dir": dir, "title": title, "accept": nonNil(accept), "turns": b.Turns, "cost": b.Cost,
 			"wall": b.Wall}, nil
 	})
 	return id, err
@@ -260,7 +266,7 @@ func (l *Ledger) resolves(handle string) error {
 
 // Verdict records an acceptance run's outcome. It is checked against the
 // store: the run must exist, must have run one of the task's acceptance
-// commands, must have started after the task's last change, and its exit
+// commands in the task's directory, must have started after the task's last change, and its exit
 // must agree (a pass needs exit 0; an error, a timeout or an ingested output
 // never passes).
 func (l *Ledger) Verdict(id string, pass bool, runHandle string) (Row, error) {
@@ -306,6 +312,9 @@ func (l *Ledger) Verdict(id string, pass bool, runHandle string) (Row, error) {
 		}
 		if cmd == "" {
 			return nil, refused(id, "%s ran %q, which is none of the acceptance commands (%s)", run.Handle(), strings.Join(m.Argv, " "), strings.Join(t.Accept, "; "))
+		}
+		if m.Dir != t.Dir {
+			return nil, refused(id, "%s ran in %s, but the task's acceptance commands run in %s", run.Handle(), m.Dir, t.Dir)
 		}
 		if !ex.Start.After(t.lastChangeAt) {
 			return nil, refused(id, "%s last ran at %s, not after the task's last change (row %d at %s): rerun the acceptance command", run.Handle(), stamp(ex.Start), t.LastChange, stamp(t.lastChangeAt))

@@ -39,7 +39,12 @@ func newLedger(t *testing.T) (*Ledger, *clock) {
 // addRun stores a run of argv that ended with exit and status, started at start.
 func addRun(t *testing.T, st *store.Store, argv []string, exit int, status string, start time.Time) string {
 	t.Helper()
-	sp, err := st.NewSpool(store.SpoolMeta{Argv: argv, Dir: ".", Mode: "pipe", Started: start})
+	return addRunIn(t, st, ".", argv, exit, status, start)
+}
+
+func addRunIn(t *testing.T, st *store.Store, dir string, argv []string, exit int, status string, start time.Time) string {
+	t.Helper()
+	sp, err := st.NewSpool(store.SpoolMeta{Argv: argv, Dir: dir, Mode: "pipe", Started: start})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +53,7 @@ func addRun(t *testing.T, st *store.Store, argv []string, exit int, status strin
 		t.Fatal(err)
 	}
 	fmt.Fprintf(w, "%s exit %d at %s\n", strings.Join(argv, " "), exit, start)
-	run, err := st.CommitSpool(sp, store.Manifest{Argv: argv, Dir: ".", Mode: "pipe", Exit: exit, Status: status},
+	run, err := st.CommitSpool(sp, store.Manifest{Argv: argv, Dir: dir, Mode: "pipe", Exit: exit, Status: status},
 		store.Exec{Argv: argv, Start: start})
 	if err != nil {
 		t.Fatal(err)
@@ -133,6 +138,9 @@ func TestDoneWithoutVerdictIsNotDone(t *testing.T) {
 	wantRefused(t, err, "none of the acceptance commands")
 	_, err = l.Verdict(id, true, "run:0123456789ab")
 	wantRefused(t, err, "run:0123456789ab")
+	sub := addRunIn(t, l.St, "store", []string{"go", "test", "./..."}, 0, store.StatusExited, c.now().Add(time.Second))
+	_, err = l.Verdict(id, true, sub)
+	wantRefused(t, err, "ran in store, but the task's acceptance commands run in .")
 	failing := addRun(t, l.St, []string{"go", "test", "./..."}, 1, store.StatusExited, c.now().Add(2*time.Second))
 	_, err = l.Verdict(id, true, failing)
 	wantRefused(t, err, "only a run that exited 0 passes")

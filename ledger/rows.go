@@ -22,6 +22,7 @@ type Row struct {
 	Title  string   `json:"title,omitempty"`
 	Accept []string `json:"accept,omitempty"`
 	Wall   string   `json:"wall,omitempty"`
+	Dir    string   `json:"dir,omitempty"`
 
 	By          string   `json:"by,omitempty"`
 	At          string   `json:"at,omitempty"`

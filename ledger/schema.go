@@ -69,7 +69,7 @@ type field struct{ name, typ string }
 // schema lists, per kind, every field a reader needs. A row must have each,
 // of its type; it may have no other field.
 var schema = map[string][]field{
-	KindTask:     {{"at", tTime}, {"title", tString}, {"accept", tStrings}, {"turns", tInt}, {"cost", tNumber}, {"wall", tDuration}},
+	KindTask:     {{"at", tTime}, {"title", tString}, {"dir", tString}, {"accept", tStrings}, {"turns", tInt}, {"cost", tNumber}, {"wall", tDuration}},
 	KindClaim:    {{"by", tString}, {"at", tTime}, {"lease_until", tTime}},
 	KindRenew:    {{"by", tString}, {"at", tTime}, {"lease_until", tTime}, {"checkpoint", tText}},
 	KindHandback: {{"by", tString}, {"at", tTime}, {"handback", tHandback}, {"failure_kind", tFailure}, {"checkpoint", tText}, {"turns", tInt}, {"cost", tNumber}, {"evidence", tStrings0}},

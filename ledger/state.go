@@ -28,6 +28,7 @@ type Task struct {
 	ID     string   `json:"task"`
 	Title  string   `json:"title"`
 	Accept []string `json:"accept"`
+	Dir    string   `json:"dir"` // where the acceptance commands run, relative to the workspace root
 	Budget Budget   `json:"budget"`
 	State  string   `json:"state"`
 	// Holder and LeaseUntil describe the current claim (the last one with no
@@ -85,7 +86,7 @@ func Derive(rows []Row, id string, now time.Time) (*Task, error) {
 		switch r.Kind {
 		case KindTask:
 			found = true
-			t.Title, t.Accept = r.Title, r.Accept
+			t.Title, t.Accept, t.Dir = r.Title, r.Accept, r.Dir
 			t.Budget = Budget{Turns: r.Turns, Cost: r.Cost, Wall: r.Wall}
 			t.LastChange, t.lastChangeAt = r.Seq, r.time(r.At)
 		case KindClaim:

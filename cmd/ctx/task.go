@@ -133,7 +133,8 @@ func newTaskNewCmd(ios *IO) *cobra.Command {
 		Long: `Add a task. --accept names a command whose passing run proves the task done
 (repeat it for several: each must pass); a run proves it when its words are
 the command's words (split at white space), or when it ran the command with
-ctx run --shell. --turns, --cost and --wall are the budgets (0: none).
+ctx run --shell, in the directory where the task was added (a run in
+another directory proves something else). --turns, --cost and --wall are the budgets (0: none).
 The id is derived from the title and the row's position, so it is the same
 for the same ledger.
 
@@ -164,8 +165,12 @@ func runTaskNew(ios *IO, o *taskNewOptions) error {
 	if o.turns < 0 || o.cost < 0 {
 		return usagef("--turns and --cost cannot be negative")
 	}
+	cwd, err := ios.Getwd()
+	if err != nil {
+		return err
+	}
 	return withLedger(ios, true, func(l *ledger.Ledger) error {
-		id, err := l.New(o.title, o.accept, ledger.Budget{Turns: o.turns, Cost: o.cost, Wall: o.wall})
+		id, err := l.NewIn(relDir(l.St.Root(), cwd), o.title, o.accept, ledger.Budget{Turns: o.turns, Cost: o.cost, Wall: o.wall})
 		if err != nil {
 			return err
 		}
