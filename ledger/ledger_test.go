@@ -350,6 +350,18 @@ func TestConcurrentProcesses(t *testing.T) {
 	shared := must[string](t)(l.New("shared", []string{"true"}, Budget{}))
 	l.St.Close()
 	const n = 32
+	// A start line: every worker waits for it, so the claims race for real
+	// (a check made before the write transaction loses this race).
+	gate := t.TempDir()
+	go func() {
+		for {
+			if m, _ := filepath.Glob(filepath.Join(gate, "ready-*")); len(m) == n {
+				_ = os.WriteFile(filepath.Join(gate, "go"), nil, 0o600)
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
 	var wg sync.WaitGroup
 	outs := make([]string, n)
 	for i := range n {
@@ -358,7 +370,7 @@ func TestConcurrentProcesses(t *testing.T) {
 			defer wg.Done()
 			cmd := exec.Command(os.Args[0], "-test.run=^TestWorker$")
 			cmd.Env = append(os.Environ(), "LEDGER_WORKER="+fmt.Sprint(i), "LEDGER_STORE="+l.St.Dir(),
-				"LEDGER_TASK="+shared, store.EnvTimeout+"=120s")
+				"LEDGER_TASK="+shared, "LEDGER_GATE="+gate, store.EnvTimeout+"=120s")
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Errorf("worker %d: %v\n%s", i, err, out)
@@ -402,6 +414,18 @@ func TestWorker(t *testing.T) {
 	defer st.Close()
 	l := &Ledger{St: st}
 	name := "worker-" + w
+	gate := os.Getenv("LEDGER_GATE")
+	if err := os.WriteFile(filepath.Join(gate, "ready-"+w), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(gate, "go")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no start signal")
+		}
+	}
 	if _, err := l.Claim(os.Getenv("LEDGER_TASK"), name, time.Hour); err == nil {
 		fmt.Println("WON")
 	} else if !errors.Is(err, ErrRefused) {
