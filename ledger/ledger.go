@@ -92,6 +92,7 @@ func toRow(m map[string]any) (Row, error) {
 	if err == nil {
 		err = json.Unmarshal(b, &r)
 	}
+	r.raw = b
 	return r, err
 }
 

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -485,5 +486,24 @@ func TestKilledWorkerResumesFromCheckpoint(t *testing.T) {
 	must[Row](t)(l.Claim(id, "rescuer", time.Hour))
 	if s := state(t, l, id); s != StateClaimed {
 		t.Fatalf("after the rescue claim: %s", s)
+	}
+}
+
+// A row prints as stored: a failing verdict says "pass": false rather than
+// dropping the field a reader filters on.
+func TestRowJSONKeepsFalseAndZero(t *testing.T) {
+	l, c := newLedger(t)
+	id := must[string](t)(l.New("t", []string{"false"}, Budget{}))
+	run := addRun(t, l.St, []string{"false"}, 1, store.StatusExited, c.now().Add(time.Second))
+	appended := must[Row](t)(l.Verdict(id, false, run))
+	read := must[*Task](t)(l.Task(id)).Verdicts[0]
+	for _, r := range []Row{appended, read} {
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), `"pass":false`) && !strings.Contains(string(b), `"pass": false`) {
+			t.Fatalf("verdict row prints as %s", b)
+		}
 	}
 }

@@ -53,6 +53,18 @@ type Row struct {
 
 	From string `json:"from,omitempty"`
 	Text string `json:"text,omitempty"`
+
+	raw []byte // the row as stored (or as appended)
+}
+
+// MarshalJSON writes the row as it is stored: exactly the fields of its kind,
+// false and zero values included (a reader filtering on "pass" finds it).
+func (r Row) MarshalJSON() ([]byte, error) {
+	if r.raw == nil {
+		type plain Row
+		return json.Marshal(plain(r))
+	}
+	return r.raw, nil
 }
 
 func (r *Row) time(s string) time.Time {
@@ -92,6 +104,7 @@ func parseRows(texts [][]byte) ([]Row, error) {
 		if err := json.Unmarshal(text, &r); err != nil {
 			return nil, &BreakError{Row: i + 1, Reason: err.Error()}
 		}
+		r.raw = text
 		rows = append(rows, r)
 	}
 	return rows, nil
