@@ -48,6 +48,12 @@ func Guide(h Host) string {
 	b.WriteString("- The exit status is the command's own. ctx adds: 124 timed out, 125 ctx itself failed\n")
 	b.WriteString("  (rerun the command without ctx), 126 not executable, 127 not found, 128+N killed by signal N.\n")
 	b.WriteString("- Cite handles in your replies rather than pasting long output.\n")
+	b.WriteString("- Working on a ledger task (`task:ID`) as a sub-agent: claim it (`ctx task claim task:ID --by NAME`),\n")
+	b.WriteString("  save progress with `ctx task renew task:ID --by NAME --checkpoint REF`, and always end with a\n")
+	b.WriteString("  typed handback: `ctx task handback task:ID --kind done|failed|blocked|over_budget|over_turns|low_confidence\n")
+	b.WriteString("  [--failure-kind K] --checkpoint REF --turns N --evidence run:ID`. done is not proof: run the\n")
+	b.WriteString("  acceptance command with `ctx run`, then `ctx task verdict task:ID --pass|--fail --run run:ID`.\n")
+	b.WriteString("  Picking a task up again: `ctx task resume task:ID` (checkpoint, last handback, next action).\n")
 	return b.String()
 }
 

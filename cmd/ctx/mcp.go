@@ -179,6 +179,7 @@ when that changed anything); raw: true returns the exact stored bytes.`,
 		return textResult(out.String()), nil, nil
 	})
 	addContinuityTools(s, ios)
+	addLedgerTools(s, ios)
 	return s
 }
 
