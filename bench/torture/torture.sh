@@ -171,11 +171,26 @@ while IFS= read -r rec; do
 	echo "$tag" >>seen.txt
 	fx=$(grep "^${tag#inj-} " injections.txt | cut -d' ' -f2)
 	want="fx/$fx"
-	size=$(wc -c <got)
-	if ! head -c "$size" "$want" | cmp -s - got; then
-		wrong=$((wrong + 1))
-		echo "torture: $h ($tag) holds bytes its command never printed" >&2
-	elif printf '%s' "$rec" | grep -q '"status": *"exited"' && ! cmp -s "$want" got; then
+	# ctx get redacts what looks like a credential (random bytes sometimes
+	# do), and only a person at a terminal may see the stored bytes. So the
+	# reference is the fixture's first stdout_bytes bytes, stored in a
+	# store of its own and read back the same way: equal output means equal
+	# bytes, since redaction is a pure function of them (and check
+	# --read-data below re-hashes every blob against its id).
+	size=$(printf '%s' "$rec" | sed -n 's/.*"stdout_bytes": *\([0-9]*\).*/\1/p')
+	size=${size:-0}
+	head -c "$size" "$want" >ref.bin
+	if ! cmp -s ref.bin got; then
+		rh=$(CTX_STORE="$PWD/ref.ctx" "$CTX" ingest --as ref ref.bin 2>/dev/null | grep -o 'run:[0-9a-f]*' | head -n 1)
+		: >ref.got
+		[ -z "$rh" ] || CTX_STORE="$PWD/ref.ctx" "$CTX" get "$rh#stdout" --full --raw >ref.got 2>/dev/null
+		if [ "$size" -gt 0 ] && ! cmp -s ref.got got; then
+			wrong=$((wrong + 1))
+			echo "torture: $h ($tag) holds bytes its command never printed" >&2
+			continue
+		fi
+	fi
+	if printf '%s' "$rec" | grep -q '"status": *"exited"' && [ "$size" -ne "$(wc -c <"$want")" ]; then
 		wrong=$((wrong + 1))
 		echo "torture: $h ($tag) says the command exited but holds $size of $(wc -c <"$want") bytes" >&2
 	fi
