@@ -288,6 +288,8 @@ func (sb *sandbox) env(store string, shim bool) []string {
 		"PAGER=cat", "GIT_PAGER=cat", "GIT_CONFIG_NOSYSTEM=1",
 		"GIT_AUTHOR_DATE=2024-01-02T03:04:05Z", "GIT_COMMITTER_DATE=2024-01-02T03:04:05Z",
 		"CTX_STORE=" + store,
+		// No background compaction outliving the test's temporary store.
+		"CTX_NO_COMPACT=1",
 	}
 	if shim {
 		e = append(e, shimEnv+"="+sb.ctxBin, shimLogEnv+"="+store+".shimlog")
