@@ -117,6 +117,7 @@ func split(q string) ([]part, error) {
 }
 
 var sources = map[string]bool{"runs": true, "tests": true, "failures": true, "frames": true, "diagnostics": true,
+	"templates": true, "anomalies": true,
 	"symbols": true, "files": true, "changes": true, "generations": true}
 
 func parseStage(q string, p part, first bool) (Stage, error) {
@@ -223,5 +224,5 @@ func fields(s string, signed bool) ([]string, error) {
 }
 
 func sourceList() string {
-	return "changes, diagnostics, failures, files, frames, generations, runs, symbols, tests"
+	return "anomalies, changes, diagnostics, failures, files, frames, generations, runs, symbols, templates, tests"
 }

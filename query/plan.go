@@ -17,6 +17,8 @@ var Schemas = map[string][]string{
 	"failures":    {"n", "run", "name", "package", "outcome", "file", "line", "span"},
 	"frames":      {"n", "run", "test", "file", "line", "span"},
 	"diagnostics": {"n", "run", "tool", "file", "line", "severity", "code", "message", "span"},
+	"templates":   {"n", "run", "template", "count", "first_line", "span"},
+	"anomalies":   {"n", "run", "text", "severity", "why", "span"},
 	"symbols":     {"path", "name", "kind", "start", "end", "test", "handle"},
 	"files":       {"path", "lang"},
 	"changes":     {"path", "status", "hash"},
@@ -25,6 +27,7 @@ var Schemas = map[string][]string{
 
 // sourceCap is the most rows a source yields: the static bound uses it.
 var sourceCap = map[string]int{"runs": RowCap, "tests": 2000, "failures": 2000, "frames": 2000, "diagnostics": 2000,
+	"templates": 2000, "anomalies": 2000,
 	"symbols": RowCap, "files": RowCap, "changes": 2000, "generations": 1}
 
 // locateFields are what the locate stage adds.
@@ -232,7 +235,7 @@ func fieldType(f string) *cel.Type {
 		return cel.MapType(cel.StringType, cel.DynType)
 	}
 	switch f {
-	case "n", "exit", "line", "start", "end", "changed", "count", "symbol_start", "symbol_end":
+	case "n", "exit", "line", "start", "end", "changed", "count", "first_line", "symbol_start", "symbol_end":
 		return cel.IntType
 	}
 	return cel.StringType

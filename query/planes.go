@@ -48,7 +48,7 @@ type runFacts struct {
 // Rows implements Facts.
 func (p *Planes) Rows(ctx context.Context, src string, limit int) ([]Row, []string, error) {
 	switch src {
-	case "runs", "tests", "failures", "frames", "diagnostics":
+	case "runs", "tests", "failures", "frames", "diagnostics", "templates", "anomalies":
 		return p.dynamic(ctx, src, limit)
 	case "symbols":
 		return p.symbols(ctx, limit)
@@ -120,6 +120,14 @@ func (p *Planes) dynamic(ctx context.Context, src string, limit int) ([]Row, []s
 				r := clone(base)
 				r["tool"], r["file"], r["line"], r["severity"], r["code"], r["message"], r["span"] =
 					it.Tool, p.repoPath(it.File, run), int64(it.Line), string(it.Severity), it.Code, it.Message, it.Span.Handle()
+				rows = append(rows, r)
+			case it.Kind == evidence.KindTemplate && src == "templates":
+				r := clone(base)
+				r["template"], r["count"], r["first_line"], r["span"] = it.Template, int64(it.Count), int64(it.FirstLine), it.Span.Handle()
+				rows = append(rows, r)
+			case it.Kind == evidence.KindAnomaly && src == "anomalies":
+				r := clone(base)
+				r["text"], r["severity"], r["why"], r["span"] = it.Text, string(it.Severity), it.Why, it.Span.Handle()
 				rows = append(rows, r)
 			case it.Kind == evidence.KindTest && (src == "tests" || src == "failures" && it.Outcome.Failed()):
 				r := clone(base)

@@ -41,8 +41,8 @@ func newQCmd(ios *IO) *cobra.Command {
 		Long: `Query the evidence ctx keeps with a pipeline of stages over typed sources.
 
 Sources: runs (n = 1 is the newest), tests, failures, frames (file:line
-locations inside failed tests' output), diagnostics (these four from the
-newest --runs runs), symbols (declarations of the repository's files),
+locations inside failed tests' output), diagnostics, templates (log
+templates), anomalies (these six from the newest --runs runs), symbols (declarations of the repository's files),
 files, changes (files differing from HEAD), generations (the current one).
 
 Stages: where EXPR (CEL), select F, ..., sort [-]F, ..., limit N,
@@ -67,7 +67,9 @@ the cost bound, or no store; 2 usage error.`,
   # tests that failed in each of the last three runs
   ctx q 'from failures | where n <= 3 | group by name count | where count == 3'
   # tests failing in the newest run that passed the run before
-  ctx q 'from failures | where n == 1 | join tests on tests.name == name && tests.n == 2 && tests.outcome == "pass" | select name'
+  ctx q 'from failures | where n == 1 | limit 100 | join tests on tests.name == name && tests.n == 2 && tests.outcome == "pass" | select name'
+  # the newest run's log templates, most frequent first
+  ctx q 'from templates | where n == 1 | sort -count | limit 20'
   ctx q --explain 'from symbols | where kind == "function" | in-changed'`,
 		Args: exactArgs(1, "ctx q QUERY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -231,8 +233,8 @@ func addQTool(s *mcp.Server, ios *IO) {
 		Description: `Ask a bounded question over the runs ctx kept and the repository's source:
 a pipeline such as "from frames | locate | in-changed | select test, symbol,
 symbol_handle" (failing frames inside functions changed since HEAD). Sources:
-runs, tests, failures, frames, diagnostics, symbols, files, changes,
-generations. Stages: where (CEL), select, sort, limit, distinct, group by …
+runs, tests, failures, frames, diagnostics, templates, anomalies, symbols,
+files, changes, generations. Stages: where (CEL), select, sort, limit, distinct, group by …
 count, join … on …, locate, in-changed. Queries over the static cost bound
 are refused with the estimate; the result is stored as a blob handle.`,
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in qInput) (*mcp.CallToolResult, any, error) {

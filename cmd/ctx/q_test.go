@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/ctxhq/ctx/query"
 )
 
 // TestQueryEndToEnd runs real go test and real pytest through ctx in
@@ -43,4 +45,26 @@ func TestQueryEndToEnd(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// TestQExamplesCompile keeps every example in ctx q's help valid and under
+// the cost bound.
+func TestQExamplesCompile(t *testing.T) {
+	ex := newQCmd(systemIO()).Example
+	n := 0
+	for _, line := range strings.Split(ex, "\n") {
+		_, q, ok := strings.Cut(line, "ctx q ")
+		if !ok {
+			continue
+		}
+		q = strings.TrimPrefix(q, "--explain ")
+		q = strings.TrimSuffix(strings.TrimPrefix(q, "'"), "'")
+		if _, err := query.Compile(q); err != nil {
+			t.Errorf("help example %q: %v", q, err)
+		}
+		n++
+	}
+	if n < 5 {
+		t.Errorf("only %d examples found in %q", n, ex)
+	}
 }
