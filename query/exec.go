@@ -29,6 +29,8 @@ type Facts interface {
 	Rows(ctx context.Context, source string, limit int) ([]Row, []string, error)
 	// Locate returns the innermost declaration holding file:line.
 	Locate(ctx context.Context, file string, line int) (Symbol, bool, error)
+	// RunOrdinal is the n of a run among the executions (1 = newest).
+	RunOrdinal(ctx context.Context, handle string) (int, error)
 	// Changed reports whether lines from..to of file differ from HEAD.
 	Changed(ctx context.Context, file string, from, to int) (bool, error)
 }
@@ -153,6 +155,12 @@ func (p *Plan) Run(ctx context.Context, f Facts) (*Result, error) {
 				}
 				return 0
 			})
+		case "since":
+			var ord int
+			if ord, err = f.RunOrdinal(ctx, s.Stage.Fields[0]); err == nil {
+				rep.From = []string{s.Stage.Fields[0]}
+				rows, _ = filter(rows, func(r Row) (bool, error) { n, _ := r["n"].(int64); return int(n) < ord, nil })
+			}
 		case "limit":
 			if len(rows) > s.N {
 				rows = rows[:s.N]

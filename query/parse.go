@@ -188,12 +188,17 @@ func parseStage(q string, p part, first bool) (Stage, error) {
 			return bad(restCol, "limit wants a number from 1 to %d", RowCap)
 		}
 		st.N = n
+	case "since":
+		if !strings.HasPrefix(rest, "run:") || len(rest) < len("run:")+6 {
+			return bad(restCol, "want since run:ID (a run handle; rows from that run and older are dropped)")
+		}
+		st.Fields = []string{rest}
 	case "in-changed", "locate":
 		if rest != "" {
 			return bad(restCol, "%s takes no arguments", word)
 		}
 	default:
-		return bad(p.col, "unknown stage %q (stages: where, select, join, locate, group by … count, sort, limit, distinct, in-changed)", word)
+		return bad(p.col, "unknown stage %q (stages: where, select, join, locate, group by … count, sort, limit, distinct, in-changed, since)", word)
 	}
 	return st, nil
 }

@@ -147,6 +147,11 @@ func Compile(q string) (*Plan, error) {
 			}
 			fields = append(slices.Clone(st.Fields), "count")
 			ps.Cost = uint64(rows)
+		case "since":
+			if err := need(q, st, fields, "n"); err != nil {
+				return nil, err
+			}
+			ps.Cost = uint64(rows) + 1
 		case "limit":
 			rows = min(rows, st.N)
 			ps.Cost = uint64(rows)

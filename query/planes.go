@@ -340,6 +340,34 @@ func (p *Planes) symbols(ctx context.Context, limit int) ([]Row, []string, error
 	return rows, []string{"repo:"}, nil
 }
 
+// maxOrdinal bounds how far back RunOrdinal looks for a run.
+const maxOrdinal = RowCap
+
+// RunOrdinal implements Facts.
+func (p *Planes) RunOrdinal(ctx context.Context, handle string) (int, error) {
+	h, err := store.ParseHandle(handle)
+	if err != nil {
+		return 0, err
+	}
+	t, err := p.Store.Resolve(h)
+	if err != nil {
+		return 0, err
+	}
+	if t.Kind != "run" {
+		return 0, fmt.Errorf("since %s: not a run", handle)
+	}
+	execs, err := p.Store.Execs(maxOrdinal, nil)
+	if err != nil {
+		return 0, err
+	}
+	for i, ex := range execs {
+		if ex.Run == t.ID {
+			return i + 1, nil
+		}
+	}
+	return 0, fmt.Errorf("since %s: not among the newest %d executions", handle, maxOrdinal)
+}
+
 // Locate implements Facts.
 func (p *Planes) Locate(ctx context.Context, file string, line int) (Symbol, bool, error) {
 	if file == "" || source.Lang(file) == "" {

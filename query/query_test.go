@@ -38,6 +38,13 @@ func (m *memFacts) Locate(_ context.Context, file string, line int) (Symbol, boo
 	return Symbol{}, false, nil
 }
 
+func (m *memFacts) RunOrdinal(_ context.Context, handle string) (int, error) {
+	if handle == "run:bbbbbb" {
+		return 2, nil
+	}
+	return 0, errors.New("unknown run")
+}
+
 func (m *memFacts) Changed(_ context.Context, file string, from, to int) (bool, error) {
 	r, ok := m.changed[file]
 	return ok && r[0] <= to && from <= r[1], nil
@@ -105,6 +112,10 @@ func TestGroupSortLimitWhere(t *testing.T) {
 	res := run(t, `from failures | where n <= 3 && outcome == "fail" | group by name count | sort -count, name | limit 5`, facts())
 	if got, want := rowsText(res), "TestAdd 2\nTestSub 1\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+	res = run(t, `from failures | since run:bbbbbb | select name`, facts())
+	if got := rowsText(res); got != "TestAdd\n" {
+		t.Errorf("since: %q", got)
 	}
 	res = run(t, `failures | distinct name | select name`, facts())
 	if got := rowsText(res); got != "TestAdd\nTestSub\n" {

@@ -49,7 +49,8 @@ Stages: where EXPR (CEL), select F, ..., sort [-]F, ..., limit N,
 distinct [F, ...], group by F, ... count, join SOURCE on EXPR (the joined row
 is a map named after its source: symbols.path), locate (adds the innermost
 symbol around file:line: symbol, kind, symbol_start, symbol_end,
-symbol_handle), in-changed (keeps rows whose symbol, or line, differs from HEAD).
+symbol_handle), in-changed (keeps rows whose symbol, or line, differs from HEAD),
+since run:ID (keeps rows of runs newer than that one).
 
 Every query is total: at most 12 stages, at most 10,000 rows out of any
 stage, and a static cost bound (rows times CEL's cost estimate per
@@ -68,6 +69,8 @@ the cost bound, or no store; 2 usage error.`,
   ctx q 'from failures | where n <= 3 | group by name count | where count == 3'
   # tests failing in the newest run that passed the run before
   ctx q 'from failures | where n == 1 | limit 100 | join tests on tests.name == name && tests.n == 2 && tests.outcome == "pass" | select name'
+  # tests that failed in runs after run:ba3d1020ee8f (the last green one)
+  ctx q 'from failures | since run:ba3d1020ee8f | distinct name | select name'
   # the newest run's log templates, most frequent first
   ctx q 'from templates | where n == 1 | sort -count | limit 20'
   ctx q --explain 'from symbols | where kind == "function" | in-changed'`,
