@@ -153,6 +153,9 @@ type region struct {
 }
 
 func runGet(ctx context.Context, ios *IO, o *getOptions) error {
+	if strings.HasPrefix(o.handle, "repo:") {
+		return runGetRepo(ctx, ios, o)
+	}
 	h, err := store.ParseHandle(o.handle)
 	if err != nil {
 		return err

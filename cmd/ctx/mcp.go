@@ -180,6 +180,7 @@ when that changed anything); raw: true returns the exact stored bytes.`,
 	})
 	addContinuityTools(s, ios)
 	addLedgerTools(s, ios)
+	addQTool(s, ios)
 	return s
 }
 

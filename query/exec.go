@@ -1,0 +1,307 @@
+package query
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"cel.dev/cel-go/common/types"
+)
+
+// Row is one record: field name to string, int or (for a joined row) a
+// nested Row.
+type Row map[string]any
+
+// Symbol is the declaration that holds a location.
+type Symbol struct {
+	Name, Kind string
+	Start, End int
+	Handle     string // repo: handle with its anchor
+}
+
+// Facts are what a query reads. The caller wires them to the store and
+// the work tree; tests pass an in-memory implementation.
+type Facts interface {
+	// Rows returns at most limit rows of a source, and the handles they
+	// came from (provenance).
+	Rows(ctx context.Context, source string, limit int) ([]Row, []string, error)
+	// Locate returns the innermost declaration holding file:line.
+	Locate(ctx context.Context, file string, line int) (Symbol, bool, error)
+	// RunOrdinal is the n of a run among the executions (1 = newest).
+	RunOrdinal(ctx context.Context, handle string) (int, error)
+	// Changed reports whether lines from..to of file differ from HEAD.
+	Changed(ctx context.Context, file string, from, to int) (bool, error)
+}
+
+// StageReport is what one stage did: its provenance.
+type StageReport struct {
+	Stage  string   `json:"stage"`
+	In     int      `json:"in"`
+	Out    int      `json:"out"`
+	Capped bool     `json:"capped,omitempty"` // rows past RowCap were dropped
+	From   []string `json:"from,omitempty"`   // handles the rows came from
+}
+
+// Result is a query's answer.
+type Result struct {
+	Query  string        `json:"query"`
+	Cost   uint64        `json:"cost_bound"`
+	Fields []string      `json:"fields"`
+	Rows   []Row         `json:"rows"`
+	Stages []StageReport `json:"stages"`
+}
+
+// Run executes a compiled plan.
+func (p *Plan) Run(ctx context.Context, f Facts) (*Result, error) {
+	res := &Result{Query: p.Query, Cost: p.Cost}
+	var rows []Row
+	for _, s := range p.Stages {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		rep := StageReport{Stage: s.Op, In: len(rows)}
+		var err error
+		switch s.Op {
+		case "from":
+			rep.Stage += " " + s.Source
+			rows, rep.From, err = f.Rows(ctx, s.Source, sourceCap[s.Source])
+			if len(rows) > sourceCap[s.Source] {
+				rows, rep.Capped = rows[:sourceCap[s.Source]], true
+			}
+		case "where":
+			rows, err = filter(rows, func(r Row) (bool, error) { return eval(s, vars(r)) })
+		case "join":
+			rep.Stage += " " + s.Source
+			var right []Row
+			right, rep.From, err = f.Rows(ctx, s.Source, sourceCap[s.Source])
+			if err == nil {
+				rows, rep.Capped, err = join(s, rows, right)
+			}
+		case "locate":
+			for _, r := range rows {
+				file, _ := r["file"].(string)
+				line, _ := r["line"].(int64)
+				sym, ok, lerr := f.Locate(ctx, file, int(line))
+				if lerr != nil {
+					return nil, lerr
+				}
+				if ok {
+					r["symbol"], r["kind"], r["symbol_start"], r["symbol_end"], r["symbol_handle"] =
+						sym.Name, sym.Kind, int64(sym.Start), int64(sym.End), sym.Handle
+				} else {
+					r["symbol"], r["kind"], r["symbol_start"], r["symbol_end"], r["symbol_handle"] = "", "", int64(0), int64(0), ""
+				}
+			}
+		case "in-changed":
+			rows, err = filter(rows, func(r Row) (bool, error) {
+				file, from, to, ok := location(r)
+				if !ok {
+					return false, nil
+				}
+				return f.Changed(ctx, file, from, to)
+			})
+		case "select":
+			for i, r := range rows {
+				out := Row{}
+				for _, fl := range s.Stage.Fields {
+					out[fl] = get(r, fl)
+				}
+				rows[i] = out
+			}
+		case "distinct":
+			keys := s.Stage.Fields
+			if len(keys) == 0 {
+				keys = s.Fields
+			}
+			seen := map[string]bool{}
+			rows, _ = filter(rows, func(r Row) (bool, error) {
+				k := key(r, keys)
+				if seen[k] {
+					return false, nil
+				}
+				seen[k] = true
+				return true, nil
+			})
+		case "group":
+			idx := map[string]int{}
+			var out []Row
+			for _, r := range rows {
+				k := key(r, s.Stage.Fields)
+				i, ok := idx[k]
+				if !ok {
+					g := Row{"count": int64(0)}
+					for _, fl := range s.Stage.Fields {
+						g[fl] = get(r, fl)
+					}
+					i, idx[k] = len(out), len(out)
+					out = append(out, g)
+				}
+				out[i]["count"] = out[i]["count"].(int64) + 1
+			}
+			rows = out
+		case "sort":
+			slices.SortStableFunc(rows, func(a, b Row) int {
+				for _, fl := range s.Stage.Fields {
+					desc := strings.HasPrefix(fl, "-")
+					c := compare(get(a, strings.TrimPrefix(fl, "-")), get(b, strings.TrimPrefix(fl, "-")))
+					if desc {
+						c = -c
+					}
+					if c != 0 {
+						return c
+					}
+				}
+				return 0
+			})
+		case "since":
+			var ord int
+			if ord, err = f.RunOrdinal(ctx, s.Stage.Fields[0]); err == nil {
+				rep.From = []string{s.Stage.Fields[0]}
+				rows, _ = filter(rows, func(r Row) (bool, error) { n, _ := r["n"].(int64); return int(n) < ord, nil })
+			}
+		case "limit":
+			if len(rows) > s.N {
+				rows = rows[:s.N]
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("stage %d (%s): %w", len(res.Stages)+1, s.Op, err)
+		}
+		if len(rows) > RowCap {
+			rows, rep.Capped = rows[:RowCap], true
+		}
+		rep.Out = len(rows)
+		res.Stages = append(res.Stages, rep)
+		res.Fields = s.Fields
+	}
+	if rows == nil {
+		rows = []Row{}
+	}
+	res.Rows = rows
+	return res, nil
+}
+
+// location is where a row points: its located symbol, a symbol row, or a
+// file and line.
+func location(r Row) (file string, from, to int, ok bool) {
+	if sym, isRow := r["symbols"].(Row); isRow {
+		r = sym
+	}
+	file, _ = r["file"].(string)
+	if s, _ := r["symbol"].(string); s != "" {
+		a, _ := r["symbol_start"].(int64)
+		b, _ := r["symbol_end"].(int64)
+		return file, int(a), int(b), file != ""
+	}
+	if p, isSym := r["path"].(string); isSym {
+		a, _ := r["start"].(int64)
+		b, _ := r["end"].(int64)
+		if a > 0 {
+			return p, int(a), int(b), true
+		}
+	}
+	l, _ := r["line"].(int64)
+	return file, int(l), int(l), file != "" && l > 0
+}
+
+func filter(rows []Row, keep func(Row) (bool, error)) ([]Row, error) {
+	out := rows[:0]
+	for _, r := range rows {
+		ok, err := keep(r)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// vars turns a row into CEL variables (joined rows become plain maps).
+func vars(r Row) map[string]any {
+	m := make(map[string]any, len(r)+1)
+	for k, v := range r {
+		if sub, ok := v.(Row); ok {
+			v = map[string]any(sub)
+		}
+		m[k] = v
+	}
+	return m
+}
+
+func eval(s PlannedStage, vars map[string]any) (bool, error) {
+	v, _, err := s.prg.Eval(vars)
+	if err != nil {
+		return false, err
+	}
+	b, ok := v.(types.Bool)
+	if !ok {
+		return false, fmt.Errorf("%s: the expression gave %v, not true or false", s.Op, v)
+	}
+	return bool(b), nil
+}
+
+func join(s PlannedStage, left, right []Row) ([]Row, bool, error) {
+	var out []Row
+	for _, l := range left {
+		vars := vars(l)
+		for _, r := range right {
+			vars[s.Source] = map[string]any(r)
+			ok, err := eval(s, vars)
+			if err != nil {
+				return nil, false, err
+			}
+			if !ok {
+				continue
+			}
+			if len(out) == RowCap {
+				return out, true, nil
+			}
+			m := make(Row, len(l)+1)
+			for k, v := range l {
+				m[k] = v
+			}
+			m[s.Source] = r
+			out = append(out, m)
+		}
+	}
+	return out, false, nil
+}
+
+// get reads a field, following one dot into a joined row.
+func get(r Row, f string) any {
+	if v, ok := r[f]; ok {
+		return v
+	}
+	if a, b, ok := strings.Cut(f, "."); ok {
+		if sub, ok := r[a].(Row); ok {
+			return sub[b]
+		}
+	}
+	return nil
+}
+
+func key(r Row, fields []string) string {
+	var b strings.Builder
+	for _, f := range fields {
+		fmt.Fprintf(&b, "%v\x00", get(r, f))
+	}
+	return b.String()
+}
+
+func compare(a, b any) int {
+	switch x := a.(type) {
+	case int64:
+		if y, ok := b.(int64); ok {
+			return cmp.Compare(x, y)
+		}
+	case string:
+		if y, ok := b.(string); ok {
+			return strings.Compare(x, y)
+		}
+	}
+	return strings.Compare(fmt.Sprint(a), fmt.Sprint(b))
+}

@@ -1,0 +1,233 @@
+package query
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Limits that make every query total.
+const (
+	MaxStages = 12       // stages in one pipeline, the source included
+	RowCap    = 10000    // rows out of any source or stage
+	MaxCost   = 1e9      // the static cost bound a query may not exceed
+	maxQuery  = 16 << 10 // bytes of query text
+)
+
+// SyntaxError is a malformed query, with the 1-based column where the
+// problem is.
+type SyntaxError struct {
+	Col int
+	Msg string
+	Src string
+}
+
+func (e *SyntaxError) Error() string {
+	caret := ""
+	if e.Col >= 1 && e.Col <= len(e.Src)+1 {
+		caret = "\n  " + e.Src + "\n  " + strings.Repeat(" ", e.Col-1) + "^"
+	}
+	return fmt.Sprintf("query syntax error at column %d: %s%s", e.Col, e.Msg, caret)
+}
+
+// Stage is one parsed stage of a pipeline.
+type Stage struct {
+	Op     string   // from, where, select, sort, limit, distinct, group, join, in-changed
+	Source string   // from, join: the source name
+	Expr   string   // where, join: the CEL expression
+	Fields []string // select, sort (a leading - sorts descending), distinct, group by
+	N      int      // limit
+	Col    int      // where the stage starts (1-based), for errors
+	exprAt int      // column of Expr
+}
+
+// Parse splits a query into stages and checks each one's form. Expressions
+// are compiled later, by Plan, against the fields their stage sees.
+func Parse(q string) ([]Stage, error) {
+	if len(q) > maxQuery {
+		return nil, &SyntaxError{Col: maxQuery, Msg: fmt.Sprintf("the query is %d bytes, over the %d-byte limit", len(q), maxQuery), Src: ""}
+	}
+	parts, err := split(q)
+	if err != nil {
+		return nil, err
+	}
+	if len(parts) > MaxStages {
+		return nil, &SyntaxError{Col: parts[MaxStages].col, Src: q,
+			Msg: fmt.Sprintf("%d stages, over the cap of %d; split the question or use ctx py for general computation", len(parts), MaxStages)}
+	}
+	var out []Stage
+	for i, p := range parts {
+		st, err := parseStage(q, p, i == 0)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+type part struct {
+	text string
+	col  int // 1-based column of text's first byte
+}
+
+// split cuts the query at | outside quotes and parentheses (CEL's || is an
+// operator, not a stage separator).
+func split(q string) ([]part, error) {
+	var parts []part
+	start, depth := 0, 0
+	var quote byte
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case c == '|' && depth == 0:
+			if i+1 < len(q) && q[i+1] == '|' {
+				i++
+				continue
+			}
+			parts = append(parts, part{q[start:i], start + 1})
+			start = i + 1
+		}
+	}
+	if quote != 0 {
+		return nil, &SyntaxError{Col: len(q), Msg: "unterminated string", Src: q}
+	}
+	parts = append(parts, part{q[start:], start + 1})
+	for i := range parts {
+		t := parts[i].text
+		lead := len(t) - len(strings.TrimLeft(t, " \t\n"))
+		parts[i] = part{strings.TrimSpace(t), parts[i].col + lead}
+		if parts[i].text == "" {
+			return nil, &SyntaxError{Col: parts[i].col, Msg: "empty stage", Src: q}
+		}
+	}
+	return parts, nil
+}
+
+var sources = map[string]bool{"runs": true, "tests": true, "failures": true, "frames": true, "diagnostics": true,
+	"templates": true, "anomalies": true,
+	"symbols": true, "files": true, "changes": true, "generations": true}
+
+func parseStage(q string, p part, first bool) (Stage, error) {
+	word, rest, _ := strings.Cut(p.text, " ")
+	rest = strings.TrimSpace(rest)
+	restCol := p.col + len(p.text) - len(rest)
+	st := Stage{Op: word, Col: p.col}
+	bad := func(col int, format string, args ...any) (Stage, error) {
+		return Stage{}, &SyntaxError{Col: col, Msg: fmt.Sprintf(format, args...), Src: q}
+	}
+	if first {
+		if word != "from" {
+			if sources[p.text] {
+				st.Op, st.Source = "from", p.text
+				return st, nil
+			}
+			return bad(p.col, "a query starts with from SOURCE (sources: %s)", sourceList())
+		}
+	} else if word == "from" {
+		return bad(p.col, "from only starts a query; use join to bring in another source")
+	}
+	switch word {
+	case "from":
+		if !sources[rest] {
+			return bad(restCol, "unknown source %q (sources: %s)", rest, sourceList())
+		}
+		st.Source = rest
+	case "where":
+		if rest == "" {
+			return bad(p.col+len(word), "where needs an expression")
+		}
+		st.Expr, st.exprAt = rest, restCol
+	case "join":
+		src, cond, ok := strings.Cut(rest, " on ")
+		src = strings.TrimSpace(src)
+		if !ok || strings.TrimSpace(cond) == "" {
+			return bad(restCol, "want join SOURCE on EXPR (the expression sees the left row's fields and the right row as r)")
+		}
+		if !sources[src] {
+			return bad(restCol, "unknown source %q (sources: %s)", src, sourceList())
+		}
+		st.Source = src
+		st.Expr = strings.TrimSpace(cond)
+		st.exprAt = restCol + strings.Index(rest, " on ") + 4 + (len(cond) - len(strings.TrimLeft(cond, " ")))
+	case "select", "sort", "distinct":
+		if rest == "" && word != "distinct" {
+			return bad(p.col+len(word), "%s needs field names", word)
+		}
+		f, err := fields(rest, word == "sort")
+		if err != nil {
+			return bad(restCol, "%v", err)
+		}
+		st.Fields = f
+	case "group":
+		by, ok := strings.CutPrefix(rest, "by ")
+		by, ok2 := strings.CutSuffix(strings.TrimSpace(by), " count")
+		if !ok || !ok2 {
+			return bad(p.col, "want group by FIELD[, FIELD] count")
+		}
+		f, err := fields(by, false)
+		if err != nil || len(f) == 0 {
+			return bad(restCol, "want group by FIELD[, FIELD] count")
+		}
+		st.Fields = f
+	case "limit":
+		n, err := strconv.Atoi(rest)
+		if err != nil || n < 1 || n > RowCap {
+			return bad(restCol, "limit wants a number from 1 to %d", RowCap)
+		}
+		st.N = n
+	case "since":
+		if !strings.HasPrefix(rest, "run:") || len(rest) < len("run:")+6 {
+			return bad(restCol, "want since run:ID (a run handle; rows from that run and older are dropped)")
+		}
+		st.Fields = []string{rest}
+	case "in-changed", "locate":
+		if rest != "" {
+			return bad(restCol, "%s takes no arguments", word)
+		}
+	default:
+		return bad(p.col, "unknown stage %q (stages: where, select, join, locate, group by … count, sort, limit, distinct, in-changed, since)", word)
+	}
+	return st, nil
+}
+
+// fields parses "a, b.c, -d".
+func fields(s string, signed bool) ([]string, error) {
+	var out []string
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		name := f
+		if signed {
+			name = strings.TrimPrefix(f, "-")
+		}
+		if name == "" {
+			return nil, fmt.Errorf("empty field name")
+		}
+		for _, c := range name {
+			if !(c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+				return nil, fmt.Errorf("field %q: names are letters, digits, _ and . (r.file)", f)
+			}
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func sourceList() string {
+	return "anomalies, changes, diagnostics, failures, files, frames, generations, runs, symbols, templates, tests"
+}

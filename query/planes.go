@@ -1,0 +1,410 @@
+package query
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles"
+	"github.com/ctxhq/ctx/source"
+	"github.com/ctxhq/ctx/store"
+)
+
+// Planes are the Facts of a workspace: the dynamic plane from the store's
+// runs, the static and temporal planes from the work tree at Root.
+type Planes struct {
+	Store *store.Store
+	Root  string
+	// Runs bounds how many recent executions the dynamic sources (tests,
+	// failures, frames, diagnostics) parse.
+	Runs int
+
+	graphs     map[store.ID]*runFacts
+	outlines   map[string]*source.Outline
+	srcs       map[string][]byte
+	changed    map[string][]source.LineRange
+	changedAll map[string]bool
+	all        map[string]bool
+	files      []string
+}
+
+var _ Facts = (*Planes)(nil)
+
+// maxParsed bounds the output of one run that the dynamic plane parses.
+const maxParsed = 32 << 20
+
+type runFacts struct {
+	g       *evidence.Graph
+	streams map[string][][]byte
+}
+
+// Rows implements Facts.
+func (p *Planes) Rows(ctx context.Context, src string, limit int) ([]Row, []string, error) {
+	switch src {
+	case "runs", "tests", "failures", "frames", "diagnostics", "templates", "anomalies":
+		return p.dynamic(ctx, src, limit)
+	case "symbols":
+		return p.symbols(ctx, limit)
+	case "files":
+		files, err := p.list(ctx)
+		var rows []Row
+		for _, f := range files {
+			if len(rows) == limit {
+				break
+			}
+			rows = append(rows, Row{"path": f, "lang": source.Lang(f)})
+		}
+		return rows, []string{"repo:"}, err
+	case "changes", "generations":
+		g, err := source.Current(ctx, p.Root, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		if src == "generations" {
+			return []Row{{"id": g.ID, "head": g.Head, "changed": int64(len(g.Changed))}}, []string{g.Handle()}, nil
+		}
+		var rows []Row
+		for _, c := range g.Changed {
+			rows = append(rows, Row{"path": c.Path, "status": c.Status, "hash": c.Hash})
+		}
+		return rows, []string{g.Handle()}, nil
+	}
+	return nil, nil, fmt.Errorf("unknown source %q", src)
+}
+
+func (p *Planes) dynamic(ctx context.Context, src string, limit int) ([]Row, []string, error) {
+	n := limit
+	if src != "runs" {
+		n = max(p.Runs, 1)
+	}
+	execs, err := p.Store.Execs(n, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rows []Row
+	var from []string
+	for i, ex := range execs {
+		run, err := p.Store.GetRun(ex.Run)
+		if err != nil {
+			return nil, nil, err
+		}
+		h := run.Handle()
+		from = append(from, h)
+		base := Row{"n": int64(i + 1), "run": h}
+		if src == "runs" {
+			r := clone(base)
+			r["argv"], r["exit"], r["status"], r["profile"] = strings.Join(ex.Argv, " "), int64(run.Manifest.Exit), run.Manifest.Status, ex.Profile
+			rows = append(rows, r)
+			continue
+		}
+		rf, err := p.graph(ctx, run)
+		if err != nil {
+			return nil, nil, err
+		}
+		if rf == nil {
+			continue
+		}
+		for _, it := range rf.g.Items {
+			if len(rows) >= limit {
+				return rows, from, nil
+			}
+			switch {
+			case it.Kind == evidence.KindDiagnostic && src == "diagnostics":
+				r := clone(base)
+				r["tool"], r["file"], r["line"], r["severity"], r["code"], r["message"], r["span"] =
+					it.Tool, p.repoPath(it.File, run), int64(it.Line), string(it.Severity), it.Code, it.Message, it.Span.Handle()
+				rows = append(rows, r)
+			case it.Kind == evidence.KindTemplate && src == "templates":
+				r := clone(base)
+				r["template"], r["count"], r["first_line"], r["span"] = it.Template, int64(it.Count), int64(it.FirstLine), it.Span.Handle()
+				rows = append(rows, r)
+			case it.Kind == evidence.KindAnomaly && src == "anomalies":
+				r := clone(base)
+				r["text"], r["severity"], r["why"], r["span"] = it.Text, string(it.Severity), it.Why, it.Span.Handle()
+				rows = append(rows, r)
+			case it.Kind == evidence.KindTest && (src == "tests" || src == "failures" && it.Outcome.Failed()):
+				r := clone(base)
+				r["name"], r["package"], r["outcome"], r["file"], r["line"], r["span"] =
+					it.Name, it.Package, string(it.Outcome), p.repoPath(it.File, run), int64(it.Line), it.Span.Handle()
+				rows = append(rows, r)
+			case it.Kind == evidence.KindTest && src == "frames" && it.Outcome.Failed():
+				for _, fr := range p.frames(rf, it, run) {
+					r := clone(base)
+					r["test"], r["file"], r["line"], r["span"] = it.Name, fr.file, int64(fr.line), fr.span
+					rows = append(rows, r)
+				}
+			}
+		}
+	}
+	return rows, from, nil
+}
+
+func clone(r Row) Row {
+	c := make(Row, len(r)+6)
+	for k, v := range r {
+		c[k] = v
+	}
+	return c
+}
+
+// graph parses a run's output with its profile (cached).
+func (p *Planes) graph(ctx context.Context, run *store.Run) (*runFacts, error) {
+	if p.graphs == nil {
+		p.graphs = map[store.ID]*runFacts{}
+	}
+	if rf, ok := p.graphs[run.ID]; ok {
+		return rf, nil
+	}
+	m := run.Manifest
+	if m.Stdout.Size+m.Stderr.Size > maxParsed {
+		p.graphs[run.ID] = nil
+		return nil, nil
+	}
+	read := func(ref store.StreamRef) ([]byte, error) {
+		if ref.Blob.IsZero() {
+			return nil, nil
+		}
+		b, err := p.Store.Blob(ref.Blob)
+		if err != nil {
+			return nil, err
+		}
+		return b.ReadAll()
+	}
+	out, err := read(m.Stdout)
+	if err != nil {
+		return nil, err
+	}
+	errb, err := read(m.Stderr)
+	if err != nil {
+		return nil, err
+	}
+	g, err := profiles.Extract(ctx, evidence.BytesSource(m.Argv, m.Exit, out, errb), "")
+	if err != nil {
+		return nil, err
+	}
+	g.Seal(run.Handle())
+	rf := &runFacts{g: g, streams: map[string][][]byte{evidence.Stdout: bytes.Split(out, []byte{'\n'}), evidence.Stderr: bytes.Split(errb, []byte{'\n'})}}
+	p.graphs[run.ID] = rf
+	return rf, nil
+}
+
+type frame struct {
+	file string
+	line int
+	span string
+}
+
+// frameRE finds file:line locations: Python's File "x.py", line 3, and
+// path.ext:12 as go, pytest, rustc, javac, gcc and node print them.
+var frameRE = regexp.MustCompile(`File "([^"]+)", line ([0-9]+)|([A-Za-z0-9_./\\-]+\.(?:go|py|js|mjs|cjs|jsx|ts|tsx|rs|java|c|cc|cpp|h|hpp)):([0-9]+)`)
+
+// ansi matches terminal colour and cursor sequences (pytest colours paths
+// under a pty).
+var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+
+// frames lists the locations inside a failed test's block (its detail span,
+// or its own span), in order, each once, keeping only files in the repo.
+func (p *Planes) frames(rf *runFacts, it evidence.Item, run *store.Run) []frame {
+	sp := it.Detail
+	if sp.IsZero() {
+		sp = it.Span
+	}
+	var out []frame
+	seen := map[string]bool{}
+	lines := rf.streams[sp.Stream]
+	for n := sp.From; n >= 1 && n <= sp.To && n <= len(lines); n++ {
+		for _, m := range frameRE.FindAllSubmatch(ansi.ReplaceAll(lines[n-1], nil), -1) {
+			file, num := string(m[1]), string(m[2])
+			if file == "" {
+				file, num = string(m[3]), string(m[4])
+			}
+			rel := p.repoPath(file, run)
+			line, _ := strconv.Atoi(num)
+			k := rel + ":" + num
+			if rel == "" || seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, frame{rel, line, fmt.Sprintf("%s#%s:L%d", run.Handle(), sp.Stream, n)})
+		}
+	}
+	return out
+}
+
+// repoPath maps a path a tool printed to a repository path: absolute
+// paths inside the root, paths relative to the run's directory or the root,
+// or (go test prints paths relative to the package) the one tracked file
+// ending with it. "" when it is none of these.
+func (p *Planes) repoPath(file string, run *store.Run) string {
+	if file == "" {
+		return ""
+	}
+	if filepath.IsAbs(file) {
+		root, _ := filepath.EvalSymlinks(p.Root)
+		for _, r := range []string{p.Root, root} {
+			if rel, err := filepath.Rel(r, file); err == nil && !strings.HasPrefix(rel, "..") {
+				return filepath.ToSlash(rel)
+			}
+		}
+		return ""
+	}
+	files, _ := p.list(context.Background())
+	for _, cand := range []string{filepath.ToSlash(filepath.Join(run.Manifest.Dir, file)), filepath.ToSlash(filepath.Clean(file))} {
+		if p.all[cand] {
+			return cand
+		}
+	}
+	match := ""
+	for _, f := range files {
+		if strings.HasSuffix(f, "/"+filepath.ToSlash(file)) {
+			if match != "" {
+				return "" // ambiguous
+			}
+			match = f
+		}
+	}
+	return match
+}
+
+// maxFiles bounds the files of the static plane.
+const maxFiles = 20000
+
+// list returns the repository's files (tracked and untracked, not ignored).
+func (p *Planes) list(ctx context.Context) ([]string, error) {
+	if p.all != nil {
+		return p.files, nil
+	}
+	p.all = map[string]bool{}
+	out, err := exec.CommandContext(ctx, "git", "-C", p.Root, "ls-files", "-co", "--exclude-standard", "-z").Output()
+	if err != nil {
+		return nil, fmt.Errorf("list the repository's files: git ls-files: %w", err)
+	}
+	for _, f := range bytes.Split(out, []byte{0}) {
+		if len(f) > 0 && len(p.files) < maxFiles {
+			p.files = append(p.files, string(f))
+			p.all[string(f)] = true
+		}
+	}
+	return p.files, nil
+}
+
+func (p *Planes) outline(file string) (*source.Outline, []byte) {
+	if p.outlines == nil {
+		p.outlines, p.srcs = map[string]*source.Outline{}, map[string][]byte{}
+	}
+	if o, ok := p.outlines[file]; ok {
+		return o, p.srcs[file]
+	}
+	var o *source.Outline
+	full, err := source.Confine(p.Root, file)
+	var src []byte
+	if err == nil {
+		src, err = os.ReadFile(full)
+	}
+	if err == nil {
+		o = source.Parse(file, src)
+	}
+	p.outlines[file], p.srcs[file] = o, src
+	return o, src
+}
+
+func (p *Planes) symbols(ctx context.Context, limit int) ([]Row, []string, error) {
+	files, err := p.list(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rows []Row
+	for _, f := range files {
+		if source.Lang(f) == "" {
+			continue
+		}
+		o, src := p.outline(f)
+		if o == nil {
+			continue
+		}
+		for _, d := range o.Decls {
+			if len(rows) == limit {
+				return rows, []string{"repo:"}, nil
+			}
+			rows = append(rows, Row{"path": f, "name": d.Name, "kind": d.Kind, "start": int64(d.Start), "end": int64(d.End),
+				"test": d.Test, "handle": source.LinesAddress(f, src, d.Start, d.End).String()})
+		}
+	}
+	return rows, []string{"repo:"}, nil
+}
+
+// maxOrdinal bounds how far back RunOrdinal looks for a run.
+const maxOrdinal = RowCap
+
+// RunOrdinal implements Facts.
+func (p *Planes) RunOrdinal(ctx context.Context, handle string) (int, error) {
+	h, err := store.ParseHandle(handle)
+	if err != nil {
+		return 0, err
+	}
+	t, err := p.Store.Resolve(h)
+	if err != nil {
+		return 0, err
+	}
+	if t.Kind != "run" {
+		return 0, fmt.Errorf("since %s: not a run", handle)
+	}
+	execs, err := p.Store.Execs(maxOrdinal, nil)
+	if err != nil {
+		return 0, err
+	}
+	for i, ex := range execs {
+		if ex.Run == t.ID {
+			return i + 1, nil
+		}
+	}
+	return 0, fmt.Errorf("since %s: not among the newest %d executions", handle, maxOrdinal)
+}
+
+// Locate implements Facts.
+func (p *Planes) Locate(ctx context.Context, file string, line int) (Symbol, bool, error) {
+	if file == "" || source.Lang(file) == "" {
+		return Symbol{}, false, nil
+	}
+	o, src := p.outline(file)
+	if o == nil {
+		return Symbol{}, false, nil
+	}
+	d, ok := o.At(line)
+	if !ok {
+		return Symbol{}, false, nil
+	}
+	return Symbol{Name: d.Name, Kind: d.Kind, Start: d.Start, End: d.End,
+		Handle: source.LinesAddress(file, src, d.Start, d.End).String()}, true, nil
+}
+
+// Changed implements Facts.
+func (p *Planes) Changed(ctx context.Context, file string, from, to int) (bool, error) {
+	if p.changed == nil {
+		p.changed = map[string][]source.LineRange{}
+		g, err := source.Current(ctx, p.Root, nil)
+		if err != nil {
+			return false, err
+		}
+		p.changedAll = map[string]bool{}
+		for _, c := range g.Changed {
+			r, all, err := source.ChangedLines(ctx, p.Root, c.Path)
+			if err != nil {
+				return false, err
+			}
+			p.changed[c.Path] = r
+			p.changedAll[c.Path] = all
+		}
+	}
+	if p.changedAll[file] {
+		return true, nil
+	}
+	return source.Overlaps(p.changed[file], from, to), nil
+}

@@ -1,0 +1,187 @@
+package source
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/zeebo/blake3"
+)
+
+// Generation is the state of a work tree: the commit checked out plus the
+// content of every file that differs from it. Two executions with the same
+// generation ran against the same source.
+type Generation struct {
+	// ID is the first 16 hex digits of BLAKE3 over HEAD and the sorted
+	// changed entries.
+	ID      string   `json:"id"`
+	Head    string   `json:"head"` // commit id, or "" before the first commit
+	Changed []Change `json:"changed"`
+}
+
+// Change is one file that differs from HEAD.
+type Change struct {
+	Path   string `json:"path"`   // slash-separated, relative to the root
+	Status string `json:"status"` // git status --porcelain's two letters: " M", "??", "D "…
+	// Hash is the first 16 hex digits of BLAKE3 of the file's content, or
+	// "deleted".
+	Hash string `json:"hash"`
+}
+
+// Handle is the generation's handle, "gen:" and its id.
+func (g *Generation) Handle() string { return "gen:" + g.ID }
+
+// HashCache remembers file hashes by path, size, modification time and
+// inode, so a generation costs one stat per changed file after the first.
+// It is safe for concurrent use.
+type HashCache struct {
+	mu sync.Mutex
+	m  map[string]cached
+}
+
+type cached struct {
+	size, mtime int64
+	ino         uint64
+	hash        string
+}
+
+// hash returns the content hash of the file at full, from the cache when
+// its size, mtime and inode are unchanged.
+func (c *HashCache) hash(full string) (string, error) {
+	fi, err := os.Lstat(full)
+	if err != nil {
+		return "", err
+	}
+	var ino uint64
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		ino = st.Ino
+	}
+	key := cached{size: fi.Size(), mtime: fi.ModTime().UnixNano(), ino: ino}
+	if c != nil {
+		c.mu.Lock()
+		e, ok := c.m[full]
+		c.mu.Unlock()
+		if ok && e.size == key.size && e.mtime == key.mtime && e.ino == key.ino {
+			return e.hash, nil
+		}
+	}
+	h := blake3.New()
+	if fi.Mode()&os.ModeSymlink != 0 {
+		t, err := os.Readlink(full)
+		if err != nil {
+			return "", err
+		}
+		h.Write([]byte("symlink\x00" + t))
+	} else if fi.Mode().IsRegular() {
+		f, err := os.Open(full)
+		if err != nil {
+			return "", err
+		}
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return "", err
+		}
+	} else {
+		h.Write([]byte("not-a-file\x00" + fi.Mode().String()))
+	}
+	key.hash = hex.EncodeToString(h.Sum(nil)[:8])
+	if c != nil {
+		c.mu.Lock()
+		if c.m == nil {
+			c.m = map[string]cached{}
+		}
+		c.m[full] = key
+		c.mu.Unlock()
+	}
+	return key.hash, nil
+}
+
+// Current computes the generation of the git work tree at root. cache may
+// be nil. Outside a git repository it fails with the reason.
+func Current(ctx context.Context, root string, cache *HashCache) (*Generation, error) {
+	g := &Generation{Changed: []Change{}}
+	head, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--verify", "-q", "HEAD").Output()
+	if err == nil {
+		g.Head = strings.TrimSpace(string(head))
+	}
+	out, err := exec.CommandContext(ctx, "git", "-C", root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames").Output()
+	if err != nil {
+		return nil, fmt.Errorf("git status in %s: %w", root, err)
+	}
+	for _, e := range bytes.Split(out, []byte{0}) {
+		if len(e) < 4 {
+			continue
+		}
+		c := Change{Status: string(e[:2]), Path: string(e[3:])}
+		if c.Status[0] == 'D' || c.Status[1] == 'D' {
+			c.Hash = "deleted"
+		} else if c.Hash, err = cache.hash(filepath.Join(root, filepath.FromSlash(c.Path))); err != nil {
+			return nil, fmt.Errorf("hash changed file %s: %w", c.Path, err)
+		}
+		g.Changed = append(g.Changed, c)
+	}
+	slices.SortFunc(g.Changed, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
+	h := blake3.New()
+	fmt.Fprintf(h, "ctx-generation-v1\nhead %s\n", g.Head)
+	for _, c := range g.Changed {
+		fmt.Fprintf(h, "%s\x00%s\x00%s\n", c.Status, c.Path, c.Hash)
+	}
+	g.ID = hex.EncodeToString(h.Sum(nil)[:8])
+	return g, nil
+}
+
+// LineRange is a 1-based inclusive range of lines.
+type LineRange struct{ From, To int }
+
+var hunk = regexp.MustCompile(`(?m)^@@ -[0-9,]+ \+([0-9]+)(?:,([0-9]+))? @@`)
+
+// ChangedLines returns the line ranges of path (in the work tree) that
+// differ from HEAD: git diff's hunks, or the whole file when git does not
+// track it (all=true). Deleted lines mark the line after them.
+func ChangedLines(ctx context.Context, root, path string) (ranges []LineRange, all bool, err error) {
+	if _, err := Confine(root, path); err != nil {
+		return nil, false, err
+	}
+	if exec.CommandContext(ctx, "git", "-C", root, "ls-files", "--error-unmatch", "--", path).Run() != nil {
+		return nil, true, nil
+	}
+	out, err := exec.CommandContext(ctx, "git", "-C", root, "diff", "-U0", "--no-color", "--no-ext-diff", "HEAD", "--", path).Output()
+	if err != nil {
+		return nil, false, fmt.Errorf("git diff %s: %w", path, err)
+	}
+	for _, m := range hunk.FindAllSubmatch(out, -1) {
+		from, _ := strconv.Atoi(string(m[1]))
+		n := 1
+		if len(m[2]) > 0 {
+			n, _ = strconv.Atoi(string(m[2]))
+		}
+		if n == 0 { // pure deletion after line from
+			ranges = append(ranges, LineRange{from + 1, from + 1})
+			continue
+		}
+		ranges = append(ranges, LineRange{from, from + n - 1})
+	}
+	return ranges, false, nil
+}
+
+// Overlaps reports whether any range touches lines from..to.
+func Overlaps(ranges []LineRange, from, to int) bool {
+	for _, r := range ranges {
+		if r.From <= to && from <= r.To {
+			return true
+		}
+	}
+	return false
+}
