@@ -41,30 +41,42 @@ func ChainValue(prev string, row map[string]any) (string, error) {
 func (l Log) Append(st *store.Store, kind string, fields map[string]any, now time.Time) (map[string]any, error) {
 	var out map[string]any
 	_, err := st.AppendLayerRow(l.Bucket, func(last []byte, seq uint64) ([]byte, error) {
-		prev := Genesis
-		if last != nil {
-			v, err := ParseJSON(last)
-			m, ok := v.(map[string]any)
-			c, ok2 := m["chain"].(string)
-			if err != nil || !ok || !ok2 {
-				return nil, fmt.Errorf("%s row %d cannot be read, so no row can be chained after it (run ctx continuity log --verify): %w", l.Bucket, seq-1, store.ErrCorrupt)
-			}
-			prev = c
-		}
-		row := map[string]any{}
-		for k, v := range fields {
-			row[k] = v
-		}
-		row["kind"], row["seq"], row["ts"] = kind, int64(seq), now.UTC().Format("2006-01-02T15:04:05Z")
-		c, err := ChainValue(prev, row)
-		if err != nil {
-			return nil, err
-		}
-		row["chain"] = c
+		row, text, err := l.chain(last, seq, kind, fields, now)
 		out = row
-		return pythonDefault(row)
+		return text, err
 	})
 	return out, err
+}
+
+// chain builds row seq of the log from its fields, chained after last (the
+// previous row's stored text, nil for the first), and returns it with the
+// text to store.
+func (l Log) chain(last []byte, seq uint64, kind string, fields map[string]any, now time.Time) (map[string]any, []byte, error) {
+	prev := Genesis
+	if last != nil {
+		v, err := ParseJSON(last)
+		m, ok := v.(map[string]any)
+		c, ok2 := m["chain"].(string)
+		if err != nil || !ok || !ok2 {
+			return nil, nil, fmt.Errorf("%s row %d cannot be read, so no row can be chained after it (run ctx continuity log --verify): %w", l.Bucket, seq-1, store.ErrCorrupt)
+		}
+		prev = c
+	}
+	row := map[string]any{}
+	for k, v := range fields {
+		row[k] = v
+	}
+	row["kind"], row["seq"], row["ts"] = kind, int64(seq), now.UTC().Format("2006-01-02T15:04:05Z")
+	c, err := ChainValue(prev, row)
+	if err != nil {
+		return nil, nil, err
+	}
+	row["chain"] = c
+	text, err := pythonDefault(row)
+	if err != nil {
+		return nil, nil, err
+	}
+	return row, text, nil
 }
 
 // Rows returns the stored rows, in order, as their stored text.
