@@ -75,7 +75,11 @@ func RunRealRun(ctx context.Context, fixtures []RealRunFixture) (*RealRunResult,
 		cov := r.Digest.Coverage
 		row.RequiredTotal, row.RequiredUnrepresented = cov.RequiredTotal, cov.RequiredUnrepresented
 		header, _, _ := bytes.Cut(r.Digest.Text, []byte("\n"))
-		row.Larger = len(r.Digest.Text) > len(raw)+len(header)+1+len("stdout:\nstderr:\n")+ctxLines(r.Digest.Text)
+		// DESIGN §10a: never larger than the output plus one header line
+		// (and the stdout:/stderr: labels of a whole output). The ctx:
+		// lines a whole output adds for facts it does not spell out count
+		// against it: they are digest bytes like any other.
+		row.Larger = len(r.Digest.Text) > len(raw)+len(header)+1+len("stdout:\nstderr:\n")
 		if f.Exit != 0 {
 			res.Failing++
 			first := strings.Join(strings.SplitN(string(r.Digest.Text), "\n", 3)[:min(2, strings.Count(string(r.Digest.Text), "\n"))], " ")
@@ -97,18 +101,6 @@ func RunRealRun(ctx context.Context, fixtures []RealRunFixture) (*RealRunResult,
 	}
 	res.MedianRatio = median(ratios)
 	return res, nil
-}
-
-// ctxLines counts the bytes of "ctx: " lines a whole digest adds for REQUIRED
-// items the output does not spell out.
-func ctxLines(text []byte) int {
-	n := 0
-	for _, l := range bytes.Split(text, []byte("\n")) {
-		if bytes.HasPrefix(l, []byte("ctx: ")) {
-			n += len(l) + 1
-		}
-	}
-	return n
 }
 
 func median(xs []float64) float64 {
