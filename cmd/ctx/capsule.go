@@ -350,6 +350,7 @@ func idList(ids []string) string {
 type capsuleRenderOptions struct {
 	handle string
 	for_   string
+	json   bool
 }
 
 func newCapsuleRenderCmd(ios *IO) *cobra.Command {
@@ -370,6 +371,7 @@ Exit status: 0 printed; 1 no such capsule; 2 usage.`,
 		},
 	}
 	c.Flags().StringVar(&o.for_, "for", "markdown", "the consumer: codex, claude or markdown")
+	c.Flags().BoolVar(&o.json, "json", false, `print {"capsule", "consumer", "markdown"}`)
 	return c
 }
 
@@ -390,6 +392,9 @@ func runCapsuleRender(ios *IO, o *capsuleRenderOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.json {
+		return writeJSON(ios.Out, map[string]string{"capsule": capsule.Handle(id), "consumer": o.for_, "markdown": page})
+	}
 	_, err = io.WriteString(ios.Out, page)
 	return err
 }
@@ -402,6 +407,7 @@ type capsuleSendOptions struct {
 	ttl             time.Duration
 	deleteAfterRead bool
 	preview         bool
+	json            bool
 }
 
 func newCapsuleSendCmd(ios *IO) *cobra.Command {
@@ -428,6 +434,7 @@ Exit status: 0 sent (or previewed); 1 no such capsule, or the relay refused; 2 u
 	c.Flags().DurationVar(&o.ttl, "ttl", 0, "how long the relay keeps it (default: the relay's)")
 	c.Flags().BoolVar(&o.deleteAfterRead, "delete-after-read", false, "the relay forgets it after the first read")
 	c.Flags().BoolVar(&o.preview, "preview", false, "print what would be sent; contact no relay")
+	c.Flags().BoolVar(&o.json, "json", false, `print {"capsule", "relay_id", "expires_at", "delete_after_read"} (with --preview: {"capsule", "preview", "markdown", "fidelity"})`)
 	return c
 }
 
@@ -449,6 +456,10 @@ func runCapsuleSend(ctx context.Context, ios *IO, o *capsuleSendOptions) error {
 		fid, err := capsule.Fidelity(c, capsule.Handle(id), "", describeEvidence(st))
 		if err != nil {
 			return err
+		}
+		if o.json {
+			return writeJSON(ios.Out, map[string]any{"capsule": capsule.Handle(id), "preview": true, "markdown": page, "fidelity": fid,
+				"fidelity_note": capsule.FidelityLimitNote})
 		}
 		fmt.Fprint(ios.Out, page)
 		fmt.Fprintln(ios.Out, "\n---\npreview only: nothing was sent")
@@ -472,6 +483,10 @@ func runCapsuleSend(ctx context.Context, ios *IO, o *capsuleSendOptions) error {
 	}
 	if err := appendHistory(st, historyRow{Op: "send", Capsule: capsule.Handle(id), Relay: base, RelayID: r.ID}); err != nil {
 		return err
+	}
+	if o.json {
+		return writeJSON(ios.Out, map[string]any{"capsule": capsule.Handle(id), "relay_id": r.ID, "expires_at": r.ExpiresAt,
+			"delete_after_read": r.DeleteAfterRead})
 	}
 	fmt.Fprintf(ios.Out, "sent %s\nrelay id %s\nexpires %s", capsule.Handle(id), r.ID, r.ExpiresAt)
 	if r.DeleteAfterRead {
@@ -499,6 +514,7 @@ type capsuleReceiveOptions struct {
 	id    string
 	relay string
 	with  string
+	json  bool
 }
 
 func newCapsuleReceiveCmd(ios *IO) *cobra.Command {
@@ -525,6 +541,7 @@ Exit status: 0 received; 1 refused, or not on the relay; 2 usage.`,
 	}
 	c.Flags().StringVar(&o.relay, "relay", "", "the relay's base URL")
 	c.Flags().StringVar(&o.with, "with", "codex", "the consumer to render for: codex, claude or markdown")
+	c.Flags().BoolVar(&o.json, "json", false, `print {"capsule", "markdown", "report"} (the warnings still go to stderr)`)
 	return c
 }
 
@@ -571,7 +588,13 @@ func runCapsuleReceive(ctx context.Context, ios *IO, o *capsuleReceiveOptions) e
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(ios.Out, page)
+	if o.json {
+		if err := writeJSON(ios.Out, map[string]any{"capsule": capsule.Handle(id), "markdown": page, "report": r}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprint(ios.Out, page)
+	}
 	fmt.Fprintf(ios.Err, "received %s\n", capsule.Handle(id))
 	if w := r.Validity.Warning(); w != "" {
 		fmt.Fprintln(ios.Err, w)
@@ -619,6 +642,8 @@ func newCapsuleHistoryCmd(ios *IO) *cobra.Command {
 about publications (see ctx capsule publish, which keeps delivery receipts).
 
 Exit status: 0 listed; 2 usage.`,
+		Example: `  ctx capsule history
+  ctx capsule history --json`,
 		Args: exactArgs(0, "ctx capsule history"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runCapsuleHistory(ios, o) },
 	}

@@ -28,6 +28,7 @@ type relayServeOptions struct {
 	maxBytes    int64
 	maxTotal    int64
 	allowRemote bool
+	json        bool
 }
 
 func newRelayServeCmd(ios *IO) *cobra.Command {
@@ -55,6 +56,7 @@ Exit status: 0 stopped; 1 the address is refused or cannot be bound; 2 usage.`,
 	c.Flags().Int64Var(&o.maxBytes, "max-bytes", 256<<10, "the largest capsule accepted")
 	c.Flags().Int64Var(&o.maxTotal, "max-total", relay.DefaultMaxTotal, "bytes kept over all capsules")
 	c.Flags().BoolVar(&o.allowRemote, "allow-remote", false, "allow a bind beyond loopback")
+	c.Flags().BoolVar(&o.json, "json", false, `print {"url": …} on stdout once listening`)
 	return c
 }
 
@@ -67,6 +69,12 @@ func runRelayServe(ctx context.Context, ios *IO, o *relayServeOptions) error {
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return fmt.Errorf("relay: %w", err)
+	}
+	if o.json {
+		if err := writeJSON(ios.Out, map[string]string{"url": "http://" + ln.Addr().String()}); err != nil {
+			ln.Close()
+			return err
+		}
 	}
 	fmt.Fprintf(ios.Err, "ctx relay serving on http://%s\n", ln.Addr())
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
