@@ -198,3 +198,7 @@ func (c *Capsule) fieldTexts(u Critical) []string {
 	}
 	return nil
 }
+
+// FieldTexts returns the texts a critical unit points at, for other
+// compositions (publish) to check whether they carry them.
+func FieldTexts(c *Capsule, u Critical) []string { return c.fieldTexts(u) }
