@@ -54,7 +54,7 @@ What the verdicts do not claim:
   ctx capsule receive 9d2e01c4…(64 hex) --relay http://127.0.0.1:7777 --with codex`,
 	}
 	for _, sub := range []func(*IO) *cobra.Command{newCapsuleCaptureCmd, newCapsuleInspectCmd, newCapsuleRenderCmd,
-		newCapsuleSendCmd, newCapsuleReceiveCmd, newCapsuleHistoryCmd, newCapsulePublishCmd} {
+		newCapsuleSendCmd, newCapsuleReceiveCmd, newCapsuleHistoryCmd, newCapsulePublishCmd, newCapsuleDeliveriesCmd} {
 		c.AddCommand(sub(ios))
 	}
 	return c
