@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/ctxhq/ctx/capsule/relay"
 	"github.com/ctxhq/ctx/store"
 )
@@ -149,3 +151,46 @@ func TestCapsuleSendPreviewContactsNoRelay(t *testing.T) {
 }
 
 func storeSum(b []byte) string { return store.Sum(b).String() }
+
+// TestCapsuleMCP drives capture, inspect and render over MCP in process.
+func TestCapsuleMCP(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ios, _, _ := capsuleIO(t, t.TempDir(), "")
+	server := newMCPServer(ios)
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(name string, args map[string]any) (string, bool) {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return text(res), res.IsError
+	}
+	out, isErr := call("ctx_capsule_capture", map[string]any{"capsule": relayCapsule})
+	if isErr || !strings.HasPrefix(out, "capsule:") {
+		t.Fatalf("capture: %s", out)
+	}
+	handle := strings.SplitN(out, "\n", 2)[0]
+	out, isErr = call("ctx_capsule_inspect", map[string]any{"handle": handle, "with": "codex"})
+	if isErr || !strings.Contains(out, "cu-goal") || !strings.Contains(out, "preserved") || !strings.Contains(out, "validity: stale") ||
+		!strings.Contains(out, "not evidence that any model") {
+		t.Errorf("inspect: %s", out)
+	}
+	out, isErr = call("ctx_capsule_render", map[string]any{"handle": handle})
+	if isErr || !strings.Contains(out, "## Next action\n\nreceive it") {
+		t.Errorf("render: %s", out)
+	}
+	out, isErr = call("ctx_capsule_capture", map[string]any{"capsule": `goal = "g"`})
+	if !isErr || !strings.Contains(out, "goal and next_action are required") {
+		t.Errorf("bad capture: %v %s", isErr, out)
+	}
+}

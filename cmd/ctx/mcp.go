@@ -169,6 +169,7 @@ a narrower range, or use grep to find lines.`,
 		return textResult(out.String()), nil, nil
 	})
 	addContinuityTools(s, ios)
+	addCapsuleTools(s, ios)
 	return s
 }
 

@@ -55,7 +55,7 @@ func TestMCPEndToEnd(t *testing.T) {
 			t.Errorf("tool %s: the description does not teach handles", tl.Name)
 		}
 	}
-	if got := strings.Join(names, ","); got != "ctx_continuity_seal,ctx_continuity_verify,ctx_get,ctx_ls,ctx_run,ctx_show" {
+	if got := strings.Join(names, ","); got != "ctx_capsule_capture,ctx_capsule_inspect,ctx_capsule_render,ctx_continuity_seal,ctx_continuity_verify,ctx_get,ctx_ls,ctx_run,ctx_show" {
 		t.Errorf("tools %s", got)
 	}
 
