@@ -181,6 +181,7 @@ when that changed anything); raw: true returns the exact stored bytes.`,
 	addContinuityTools(s, ios)
 	addLedgerTools(s, ios)
 	addQTool(s, ios)
+	addCapsuleTools(s, ios)
 	return s
 }
 
