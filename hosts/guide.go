@@ -54,6 +54,10 @@ func Guide(h Host) string {
 	b.WriteString("  [--failure-kind K] --checkpoint REF --turns N --evidence run:ID`. done is not proof: run the\n")
 	b.WriteString("  acceptance command with `ctx run`, then `ctx task verdict task:ID --pass|--fail --run run:ID`.\n")
 	b.WriteString("  Picking a task up again: `ctx task resume task:ID` (checkpoint, last handback, next action).\n")
+	b.WriteString("- Handing work to the next session: write goal, state, next_action, evidence (handles), rejected\n")
+	b.WriteString("  approaches and constraints to a TOML file and run `ctx capsule capture FILE`; give the printed\n")
+	b.WriteString("  `capsule:ID` to whoever continues. Starting from one: `ctx capsule render capsule:ID` to read it,\n")
+	b.WriteString("  `ctx capsule inspect capsule:ID` to see whether its conditions still hold on this checkout.\n")
 	return b.String()
 }
 

@@ -18,3 +18,16 @@ func TestGuideTeachesHandback(t *testing.T) {
 		}
 	}
 }
+
+// The guide teaches leaving a capsule at the end of a session and reading
+// one at the start (issue 17), with commands that exist.
+func TestGuideTeachesCapsules(t *testing.T) {
+	for _, h := range []Host{HostClaude, HostCodex} {
+		g := Guide(h)
+		for _, must := range []string{"ctx capsule capture FILE", "ctx capsule render capsule:ID", "ctx capsule inspect capsule:ID"} {
+			if !strings.Contains(g, must) {
+				t.Errorf("%s guide lacks %q", h, must)
+			}
+		}
+	}
+}

@@ -66,7 +66,12 @@ func ParseHandle(s string) (Handle, error) {
 	var h Handle
 	if scheme, rest, ok := strings.Cut(s, ":"); ok && !isHex(scheme) {
 		if !schemes[scheme] {
-			if scheme == "job" || scheme == "capsule" || scheme == "snap" || scheme == "task" || scheme == "repo" {
+			switch scheme {
+			case "capsule":
+				return bad("a capsule is a record, not captured output: read it with `ctx capsule render capsule:ID` or check it with `ctx capsule inspect capsule:ID`")
+			case "task":
+				return bad("a task is a ledger record, not captured output: read it with `ctx task show task:ID`")
+			case "job", "snap", "repo":
 				return bad(fmt.Sprintf("%s: handles are not supported by this version of ctx", scheme))
 			}
 			return bad(fmt.Sprintf("unknown scheme %q (want run, blob, span or receipt)", scheme))

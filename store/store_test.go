@@ -467,3 +467,17 @@ func TestPermissions(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A capsule or task id given to a command that reads captured output is
+// refused with the command that reads it, not "unsupported".
+func TestParseHandleRecordSchemesPointElsewhere(t *testing.T) {
+	for in, want := range map[string]string{
+		"capsule:09f06d686174": "ctx capsule render capsule:ID",
+		"task:ab12cd34":        "ctx task show task:ID",
+	} {
+		_, err := ParseHandle(in)
+		if !errors.Is(err, ErrBadHandle) || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseHandle(%q) = %v, want ErrBadHandle naming %q", in, err, want)
+		}
+	}
+}
