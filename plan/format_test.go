@@ -123,3 +123,51 @@ func TestWholeMeansWhole(t *testing.T) {
 		t.Errorf("the receipt lists no clipped loss: %+v", d.Coverage.Losses)
 	}
 }
+
+// A whole output shows the lines a profile composed a message from, so it
+// adds no ctx: line restating them; a message carrying ctx's own reading
+// (words the output does not have) still gets its ctx: line.
+func TestWholeOutputComposedMessages(t *testing.T) {
+	out := []string{
+		"Calc.java:5: error: cannot find symbol",
+		"    return a / c;",
+		"  symbol:   variable c",
+		"  location: class Calc",
+		"=== RUN   TestExit",
+		"FAIL\texample.com/m/exitpkg\t0.010s",
+	}
+	g := &evidence.Graph{Profile: "text", Version: 1}
+	g.Add(evidence.Item{Kind: evidence.KindDiagnostic, File: "Calc.java", Line: 5, Severity: evidence.SeverityError,
+		Message: "cannot find symbol; symbol: variable c; location: class Calc", Span: evidence.Span{Stream: "stdout", From: 1, To: 4}})
+	g.Add(evidence.Item{Kind: evidence.KindTest, Name: "TestExit", Package: "example.com/m/exitpkg", Outcome: "fail",
+		Message: "exit: the test binary exited while the test ran", Span: evidence.Span{Stream: "stdout", From: 5, To: 6}})
+	g.Seal("run:0123456789ab")
+	p, d := render(t, g, lineSource{"stdout": out}, Inputs{Exit: 1, Status: "exited"})
+	if p.Mode != ModeWhole {
+		t.Fatalf("mode %s, want whole", p.Mode)
+	}
+	text := string(d.Text)
+	if strings.Contains(text, "ctx: Calc.java") {
+		t.Errorf("a ctx: line restates the javac message the output shows:\n%s", text)
+	}
+	if !strings.Contains(text, "ctx: ") || !strings.Contains(text, "the test binary exited") {
+		t.Errorf("ctx's reading of TestExit is missing:\n%s", text)
+	}
+	if d.Coverage.RequiredUnrepresented != 0 {
+		t.Errorf("unrepresented required %d", d.Coverage.RequiredUnrepresented)
+	}
+}
+
+func TestComposedOf(t *testing.T) {
+	set := wordSet("error: cannot find symbol\n symbol: variable c\n location: class Calc\n got 2, want 1")
+	for needle, want := range map[string]bool{
+		"cannot find symbol; symbol: variable c; location: class Calc": true,
+		"the test binary exited while the test ran":                    false,
+		"cannot resolve symbol":                                        false,
+		"":                                                             false,
+	} {
+		if got := composedOf(needle, set); got != want {
+			t.Errorf("composedOf(%q) = %v, want %v", needle, got, want)
+		}
+	}
+}

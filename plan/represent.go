@@ -105,3 +105,41 @@ func collapse(s string) string {
 	}
 	return b.String()
 }
+
+// wordSet is the set of words (maximal runs of letters and digits) in s.
+func wordSet(s string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range words(s) {
+		set[w] = true
+	}
+	return set
+}
+
+func words(s string) []string {
+	return strings.FieldsFunc(s, func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) })
+}
+
+// composedOf reports whether a needle that is not shown verbatim is made of
+// words the shown output does contain: a message a profile composed from
+// several output lines ("cannot find symbol; symbol: variable c" from three
+// lines of javac) is represented by a whole output showing those lines. A
+// message carrying ctx's own reading ("the test binary exited while the test
+// ran") is made of words the output does not have, and is not. At most one
+// word in ten may be missing (a joining label such as "last output"); a
+// needle cut at needleWidth does not count its last, possibly cut, word.
+func composedOf(needle string, set map[string]bool) bool {
+	ws := words(needle)
+	if len(needle) >= needleWidth-1 && len(ws) > 1 {
+		ws = ws[:len(ws)-1]
+	}
+	if len(ws) == 0 {
+		return false
+	}
+	missing := 0
+	for _, w := range ws {
+		if !set[w] {
+			missing++
+		}
+	}
+	return missing <= len(ws)/10
+}

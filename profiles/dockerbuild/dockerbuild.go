@@ -87,6 +87,7 @@ var (
 	reErr     = regexp.MustCompile(`^#(\d+) ERROR: (.*)$`)
 	reOut     = regexp.MustCompile(`^#(\d+) \d+\.\d+ (.*)$`) // a step's own output, timestamped
 	reStep    = regexp.MustCompile(`^(?:STEP|Step) (\d+)/(\d+) ?: (.*)$`)
+	reDef     = regexp.MustCompile(`load build definition from (\S+)`)
 	reLoc     = regexp.MustCompile(`^(\S*Dockerfile\S*|Containerfile\S*):(\d+)$`)
 	reMark    = regexp.MustCompile(`^\s*(\d+) \| >>> `)
 	reLegacy  = regexp.MustCompile(`^(?:The command '.*' returned a non-zero code: \d+|error building at STEP .*|Error: .*)$`)
@@ -121,6 +122,7 @@ type parser struct {
 	finalN int
 	finalS string
 	file   string // "Dockerfile" of the error excerpt
+	def    string // the build definition buildkit says it loaded
 	line   int
 	inWarn bool
 	done   string // a success line: "naming to …", "Successfully built …"
@@ -168,12 +170,17 @@ func (p *parser) lineAt(n int, l string) {
 	if p.inWarn {
 		if m := reWarning.FindStringSubmatch(l); m != nil {
 			line, _ := strconv.Atoi(m[3])
-			p.g.Add(evidence.Item{Kind: evidence.KindDiagnostic, Tool: "docker build", File: "Dockerfile", Line: line,
+			p.g.Add(evidence.Item{Kind: evidence.KindDiagnostic, Tool: "docker build", File: p.def, Line: line,
 				Severity: evidence.SeverityWarning, Code: m[1], Message: m[2],
 				Span: evidence.Span{Stream: p.stream, From: n, To: n}})
 			return
 		}
 		p.inWarn = false
+	}
+	if p.def == "" {
+		if m := reDef.FindStringSubmatch(l); m != nil {
+			p.def = m[1]
+		}
 	}
 	switch {
 	case reErr.MatchString(l):
@@ -302,9 +309,11 @@ func (p *parser) finish(exit int) *evidence.Graph {
 		if len(failed.out) > 0 {
 			msg += " — last output: " + strings.Join(failed.out, " | ")
 		}
+		// The file is named only when the output names it: a legacy
+		// builder never does, and the build may have read `-f other`.
 		file := p.file
 		if file == "" {
-			file = "Dockerfile"
+			file = p.def
 		}
 		g.Add(evidence.Item{Kind: evidence.KindDiagnostic, Tool: "docker build", File: file, Line: p.line,
 			Severity: evidence.SeverityError, Message: msg,
