@@ -230,6 +230,11 @@ func (p *parser) emitTests(g *evidence.Graph, b *block) {
 	for _, r := range list {
 		it := evidence.Item{Kind: evidence.KindTest, Tool: Tool, Package: b.pkg, Name: r.name, Outcome: r.outcome,
 			Span: r.span, Detail: r.detail}
+		if r.interleaved && !r.msgRun.IsZero() {
+			// Its output block covers parallel siblings' lines: point at
+			// the run of its own lines that holds the failure instead.
+			it.Detail = r.msgRun
+		}
 		if it.Span.IsZero() {
 			it.Span = evidence.Span{Stream: r.detail.Stream, From: r.detail.From, To: r.detail.From}
 		}

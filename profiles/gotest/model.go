@@ -27,6 +27,9 @@ type rec struct {
 	span         evidence.Span // the result line (identity)
 	resultIndent int
 	detail       evidence.Span // its output block
+	run          evidence.Span // the latest run of consecutive lines it owns
+	msgRun       evidence.Span // the run holding its failure message
+	interleaved  bool          // another running test's lines fell among its own (t.Parallel)
 
 	trace     *trace // a panic or timeout that hit it while running
 	raced     bool   // its output says a race was detected
@@ -90,6 +93,7 @@ type block struct {
 	recs map[string]*rec // the latest record of each name
 	list []*rec          // kept records
 	cur  *rec            // the test whose output is being printed (-v)
+	prev *rec            // the owner of the last line owned by a test
 
 	last       *rec // the test of the last result line: indented lines after it are its own
 	lastIndent int
@@ -180,4 +184,28 @@ type diag struct {
 	located  bool
 	span     evidence.Span
 	detail   evidence.Span
+}
+
+// own notes that line ln is r's: it grows r's current run of consecutive
+// lines (and the run holding its message), and when the line before was a
+// still-running unrelated test's, both are marked interleaved: parallel
+// tests print among each other, so their output blocks cover siblings'.
+func (b *block) own(r *rec, ln evidence.Span) {
+	if r.run.IsZero() || r.run.Stream != ln.Stream || ln.From > r.run.To+1 {
+		r.run = ln
+	} else {
+		extend(&r.run, ln)
+	}
+	if !r.msgRun.IsZero() && r.msgRun.Stream == r.run.Stream && r.msgRun.From == r.run.From {
+		r.msgRun = r.run
+	}
+	if o := b.prev; o != nil && o != r && o.outcome == "" && !related(o.name, r.name) {
+		o.interleaved, r.interleaved = true, true
+	}
+	b.prev = r
+}
+
+// related reports whether one test is the other or an ancestor of it.
+func related(a, b string) bool {
+	return a == b || strings.HasPrefix(b, a+"/") || strings.HasPrefix(a, b+"/")
 }

@@ -351,6 +351,7 @@ func (p *parser) output(b *block, ln evidence.Span, s, jt string) {
 		return
 	}
 	extend(&o.detail, ln)
+	b.own(o, ln)
 	if isLog {
 		b.structural++
 		// The message is the first line that reads like a failure (t.Log
@@ -358,6 +359,7 @@ func (p *parser) output(b *block, ln evidence.Span, s, jt string) {
 		// (t.Fatal ends a test).
 		if fl := failureLike(l.msg); !o.logged || !o.failMsg {
 			o.logged, o.failMsg = true, fl
+			o.msgRun = o.run
 			o.msg = cut(l.msg, maxMessage)
 			o.file = cut(l.file, maxName)
 			o.line = l.line
@@ -413,6 +415,7 @@ func (p *parser) header(b *block, ln evidence.Span, h header, jt string) {
 		if jt != "" {
 			if r := p.get(b, jt, ln); r != nil {
 				extend(&r.detail, ln)
+				b.own(r, ln)
 			}
 		}
 		return
@@ -435,6 +438,7 @@ func (p *parser) header(b *block, ln evidence.Span, h header, jt string) {
 		return
 	}
 	extend(&r.detail, ln)
+	b.own(r, ln)
 	b.cur = r
 }
 

@@ -80,3 +80,44 @@ func TestRealRunMessages(t *testing.T) {
 		})
 	}
 }
+
+// TestRealRunParallelDetail holds a parallel subtest's detail span to its
+// own lines: it holds the failure message and no line of a sibling (issue
+// 10: -v and -json spans covered the siblings printed in between).
+func TestRealRunParallelDetail(t *testing.T) {
+	for _, name := range []string{"parallel-v", "parallel-json"} {
+		t.Run(name, func(t *testing.T) {
+			g := realRun(t, name)
+			b, err := os.ReadFile(filepath.Join("testdata", "realrun", name, "stdout"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(string(b), "\n")
+			subs := []string{"alpha", "beta", "gamma", "delta"}
+			checked := 0
+			for _, it := range g.Items {
+				if it.Kind != evidence.KindTest || it.Outcome != evidence.OutcomeFail || !strings.Contains(it.Name, "/") {
+					continue
+				}
+				checked++
+				own := it.Name[strings.LastIndexByte(it.Name, '/')+1:]
+				d := it.Detail
+				if d.IsZero() || d.To > len(lines) {
+					t.Fatalf("%s: detail %v", it.Name, d)
+				}
+				block := strings.Join(lines[d.From-1:d.To], "\n")
+				if !strings.Contains(block, it.Message) {
+					t.Errorf("%s: detail L%d-%d lacks its message %q:\n%s", it.Name, d.From, d.To, it.Message, block)
+				}
+				for _, sib := range subs {
+					if sib != own && strings.Contains(block, sib) {
+						t.Errorf("%s: detail L%d-%d holds sibling %s's lines:\n%s", it.Name, d.From, d.To, sib, block)
+					}
+				}
+			}
+			if checked != 2 {
+				t.Errorf("%d failing subtests checked, want 2", checked)
+			}
+		})
+	}
+}
