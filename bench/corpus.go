@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -15,6 +14,7 @@ import (
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/profiles/diag"
 	"github.com/ctxhq/ctx/profiles/gotest"
+	"github.com/ctxhq/ctx/profiles/lines"
 	"github.com/ctxhq/ctx/receipts"
 )
 
@@ -59,7 +59,7 @@ type DiagScore struct {
 	ShortFiles []string `json:"short_files,omitempty"`
 }
 
-var gotestOutput = regexp.MustCompile(`^\d{3}-.*\.txt$`)
+var gotestOutput = lines.Lazy(`^\d{3}-.*\.txt$`)
 
 // RunCorpus scores the go test and diagnostics profiles on dir/gotest and
 // dir/diagnostics, and checks that the go test digests name every failing test.
