@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/internal/readahead"
 	"github.com/ctxhq/ctx/profiles/jsondoc"
 	"github.com/ctxhq/ctx/profiles/lines"
 	"github.com/ctxhq/ctx/secrets"
@@ -674,10 +675,14 @@ func printable(b []byte) string {
 // grepRegion prints matching lines as "N:text" and context lines as "N-text",
 // with "--" between separate groups, like grep -n.
 func grepRegion(ctx context.Context, w io.Writer, reg *region, re *regexp.Regexp, around, limit int) error {
-	r, err := reg.reader()
+	src, err := reg.reader()
 	if err != nil {
 		return err
 	}
+	// Decompressing and redacting run ahead on another core while lines are
+	// matched here.
+	r := readahead.New(src, 256<<10, 4)
+	defer r.Close()
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	type held struct {
@@ -716,9 +721,12 @@ func grepRegion(ctx context.Context, w io.Writer, reg *region, re *regexp.Regexp
 	}
 	err = lines.Scan(ctx, r, func(_ int, line []byte, long bool) error {
 		n++
-		text := strings.ToValidUTF8(string(line), "\uFFFD")
-		if long {
-			text += "…"
+		text := func() string { // only for lines printed or held as context
+			t := strings.ToValidUTF8(string(line), "\uFFFD")
+			if long {
+				t += "…"
+			}
+			return t
 		}
 		if re.Match(lines.Clean(line)) {
 			matches++
@@ -732,12 +740,12 @@ func grepRegion(ctx context.Context, w io.Writer, reg *region, re *regexp.Regexp
 				emit(h.n, '-', h.text)
 			}
 			before = before[:0]
-			emit(n, ':', text)
+			emit(n, ':', text())
 			after = around
 			return nil
 		}
 		if after > 0 {
-			emit(n, '-', text)
+			emit(n, '-', text())
 			after--
 			return nil
 		}
@@ -745,7 +753,7 @@ func grepRegion(ctx context.Context, w io.Writer, reg *region, re *regexp.Regexp
 			if len(before) == around {
 				before = before[1:]
 			}
-			before = append(before, held{n, text})
+			before = append(before, held{n, text()})
 		}
 		return nil
 	})
