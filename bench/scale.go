@@ -191,8 +191,10 @@ func timeCPU(ctx context.Context, bin string, args, env []string) (wall, cpu tim
 	start := time.Now()
 	err = cmd.Run()
 	wall = time.Since(start)
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && cmd.ProcessState != nil {
-		cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	if cmd.ProcessState != nil {
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		}
 	}
 	if err != nil {
 		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() > 0 && ee.ExitCode() < 124 {
