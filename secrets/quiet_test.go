@@ -30,11 +30,21 @@ func TestQuietChangesNothing(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	const alphabet = "ab:-= \t\"{}AKIAghp_0123456789/+"
 	for range 20000 {
-		b := make([]byte, rng.Intn(70))
+		b := make([]byte, rng.Intn(140))
 		for i := range b {
 			b[i] = alphabet[rng.Intn(len(alphabet))]
 		}
 		lines = append(lines, string(b))
+	}
+	// Key lines shown without their block: a last field of 64 or 70 base64
+	// characters, behind a log prefix.
+	const b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	for i := range 200 {
+		f := make([]byte, []int{64, 70, 63}[i%3])
+		for j := range f {
+			f[j] = b64[rng.Intn(len(b64))]
+		}
+		lines = append(lines, "2026-12-01 12:00:00 INFO key "+string(f), `  "`+string(f)+`",`)
 	}
 	var r Redactor
 	quiet := 0

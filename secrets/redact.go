@@ -249,12 +249,17 @@ func (r *Redactor) line(line []byte) []byte {
 
 // quiet reports a line that no step of Line can change and that changes no
 // block state, tested with a few byte searches: outside a key or data block,
-// shorter than a key line (64), without the five dashes of every BEGIN and
-// END line, opening no data block, and without any rule's keyword. Most lines of a flood are such lines, and the full steps
+// without the five dashes of every BEGIN and END line, not a key line shown
+// without its block, opening no data block, and without any rule's keyword. Most lines of a flood are such lines, and the full steps
 // cost most of `ctx get --grep` over a large output.
 func (r *Redactor) quiet(line []byte) bool {
-	if r.inKey || r.data != 0 || len(line) >= 64 || bytes.Contains(line, []byte("-----")) {
+	if r.inKey || r.data != 0 || bytes.Contains(line, []byte("-----")) {
 		return false
+	}
+	if len(line) >= 64 {
+		if _, ok := orphanKeyLine(line); ok {
+			return false
+		}
 	}
 	if bytes.IndexByte(line, ':') >= 0 && dataOpener(bytes.TrimRight(line, " \t\r")) != 0 {
 		return false
