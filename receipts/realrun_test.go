@@ -97,6 +97,11 @@ func checkReceipt(t *testing.T, c goldenCase, res *Result, stdout, stderr []byte
 		// out counts against it like any other byte.
 		header, _, _ := bytes.Cut(d.Text, []byte("\n"))
 		slack := len(header) + 1 + len("stdout:\nstderr:\n")
+		// The header carries the handle, the exit status and any loss;
+		// it must not become a second digest.
+		if len(header) > 200 {
+			t.Errorf("level %d: whole output header of %d bytes: %s", level, len(header), header)
+		}
 		if len(d.Text) > raw+slack {
 			t.Errorf("level %d: whole digest %d bytes for %d bytes of output", level, len(d.Text), raw)
 		}
