@@ -17,6 +17,13 @@ func TestFoundInIssue10(t *testing.T) {
 		"pytest/exitfirst-v":   {"1 failed · 400 passed · stopped: stopping after 1 failures"},
 		"cargotest/test":       {"two and two (left: 4, right: 5)", `(left: "1 2 ", right: "1 2")`},
 		"text/stat-missing":    {"167 error-looking lines", "every one with its line: ctx get blob:"},
+		// One real error line amid calm output stays in the digest (held out:
+		// recorded after the anomaly rules; compileall's SyntaxError line was
+		// missed until exception-class lines counted as error-level).
+		"text/find-missing": {"L442: find: ‘/usr/local/go/src/nosuchpkg’: No such file or directory"},
+		"text/compileall":   {"SyntaxError: invalid syntax"},
+		// A linter failing on findings lists them and does not repeat its tail.
+		"text/shellcheck-gcc": {"zdiff:138:31: error[SC1105]", "gettext.sh:31:5: warning[SC2034]"},
 	}
 	runs := map[string]goldenCase{}
 	for _, c := range realRuns(t) {
@@ -34,6 +41,9 @@ func TestFoundInIssue10(t *testing.T) {
 				if !strings.Contains(string(res.Digest.Text), s) {
 					t.Errorf("the digest does not say %q:\n%s", s, res.Digest.Text)
 				}
+			}
+			if strings.Contains(string(res.Digest.Text), "no failure was itemised") && len(res.Graph.Items) > 1 {
+				t.Errorf("the digest itemises and then repeats the tail as if it had not:\n%s", res.Digest.Text)
 			}
 		})
 	}
