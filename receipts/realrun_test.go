@@ -105,6 +105,17 @@ func checkReceipt(t *testing.T, c goldenCase, res *Result, stdout, stderr []byte
 		if len(d.Text) > raw+slack {
 			t.Errorf("level %d: whole digest %d bytes for %d bytes of output", level, len(d.Text), raw)
 		}
+		// Whole means whole: no line clipped (issue 10: a one-line gh
+		// --json result lost fields at 240 bytes). Lines holding terminal
+		// control bytes are shown cleaned, so they are not compared here.
+		for _, out := range [][]byte{stdout, stderr} {
+			for _, l := range strings.Split(string(out), "\n") {
+				if !bin && l != "" && !strings.ContainsAny(l, "\x1b\r") && !strings.Contains(string(d.Text), l) {
+					t.Errorf("level %d: a whole output lacks the line %q", level, l)
+					break
+				}
+			}
+		}
 	} else if est := (len(d.Text) + 3) / 4; est > res.Plan.Budget+res.Plan.Budget/4+80 {
 		// Budgets bind every profile (the header and footer aside).
 		t.Errorf("level %d: digest ~%d tokens (%s), budget %d", level, est, res.Plan.Mode, res.Plan.Budget)
