@@ -15,6 +15,8 @@ func TestFoundInIssue10(t *testing.T) {
 		"gotest/pkgfail-v":     {"panic: in goroutine", "setup: database unreachable", "got 1, want 2", "exit 1"},
 		"gotest/parallel-json": {"TestTable/alpha — alpha: value mismatch", "TestTable/gamma — gamma: value mismatch"},
 		"pytest/exitfirst-v":   {"1 failed · 400 passed · stopped: stopping after 1 failures"},
+		"pytest/collect-error": {"pytest: 2 errors · stopped: Interrupted: 2 errors during collection", "ModuleNotFoundError: No module named 'nosuchmodule'"},
+		"pytest/maxfail":       {"stopping after 2 failures"},
 		"cargotest/test":       {"two and two (left: 4, right: 5)", `(left: "1 2 ", right: "1 2")`},
 		"text/stat-missing":    {"167 error-looking lines", "every one with its line: ctx get blob:"},
 		// One real error line amid calm output stays in the digest (held out:

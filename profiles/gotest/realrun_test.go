@@ -76,12 +76,17 @@ func TestRealRunMessages(t *testing.T) {
 					t.Errorf("%s %s: outcome %q class %q, want a failure (class exit when go test printed no reason)", w.pkg, w.name, found.Outcome, found.Class)
 				}
 			}
-			// Only the failing subtests fail, each once.
+			// Only the failing subtests fail, each once; of the benchmarks
+			// only BenchmarkBroken (BenchmarkFast and BenchmarkSlow ran
+			// beside it and passed).
 			for i := range g.Items {
 				it := &g.Items[i]
 				if it.Kind == evidence.KindTest && strings.Contains(it.Name, "/") && it.Outcome == evidence.OutcomeFail &&
 					it.Name != "TestTable/alpha" && it.Name != "TestTable/gamma" {
 					t.Errorf("%s fails, but it passed", it.Name)
+				}
+				if it.Kind == evidence.KindTest && strings.HasPrefix(it.Name, "Benchmark") && (it.Outcome == evidence.OutcomeFail) != (it.Name == "BenchmarkBroken") {
+					t.Errorf("%s: outcome %s", it.Name, it.Outcome)
 				}
 			}
 		})

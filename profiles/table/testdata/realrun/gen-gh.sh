@@ -19,6 +19,10 @@ rec gh-issue-list gh issue list --repo OWNER/REPO
 rec gh-issue-list-json gh issue list --repo OWNER/REPO --json number,title,assignees,updatedAt,url
 rec gh-pr-list gh pr list --repo monalisa/hello
 rec gh-pr-list-json gh pr list --repo monalisa/hello --json number,title,state,isDraft,headRefName,url
+# The same on a terminal (script(1) gives gh a pty, as ctx run does by
+# default): gh prints aligned columns and colour.
+rec gh-pr-list-pty "script -qec 'gh pr list --repo monalisa/hello' /dev/null"
+rec gh-issue-list-pty "script -qec 'gh issue list --repo OWNER/REPO' /dev/null"
 # gh with no token for github.com: the error a new machine prints (nothing is
 # contacted).
 unset GH_TOKEN GH_HOST HTTP_PROXY

@@ -40,3 +40,5 @@ rec shellcheck shellcheck deploy.sh
 # and gettext's): findings of every severity, exit 1.
 rec shellcheck-gcc "cp /usr/bin/gettext.sh /usr/bin/zgrep /usr/bin/zdiff /usr/bin/znew . && shellcheck -f gcc gettext.sh zgrep zdiff znew"
 rec shellcheck-tty "shellcheck gettext.sh zgrep zdiff znew"
+# An output that is empty: gofmt -l over formatted sources lists nothing.
+rec gofmt-clean "gofmt -l $root/src/errors"
