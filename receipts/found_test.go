@@ -50,3 +50,31 @@ func TestFoundInIssue10(t *testing.T) {
 		})
 	}
 }
+
+// TestClippedIsALoss: a line cut in an excerpt is labelled in place with its
+// line and counted in the receipt's losses (issue 10: clipping must be
+// labelled as a loss, with a handle), on a real go build -x whose compile and
+// link command lines run past 240 bytes.
+func TestClippedIsALoss(t *testing.T) {
+	var c goldenCase
+	for _, r := range realRuns(t) {
+		if r.name == "text/go-build-x" {
+			c = r
+		}
+	}
+	if c.name == "" {
+		t.Fatal("no real-run fixture text/go-build-x")
+	}
+	stdout, stderr := c.streams(t)
+	res := digest(t, t.TempDir(), c, stdout, stderr, Options{})
+	if !strings.Contains(string(res.Digest.Text), "… [+471 B clipped: L368]") {
+		t.Errorf("the clipped link line is not labelled with its size and line:\n%s", res.Digest.Text)
+	}
+	found := false
+	for _, l := range res.Digest.Coverage.Losses {
+		found = found || l.Code == "clipped"
+	}
+	if !found {
+		t.Errorf("the receipt lists no clipped loss: %+v", res.Digest.Coverage.Losses)
+	}
+}

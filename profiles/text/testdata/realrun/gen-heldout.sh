@@ -42,3 +42,10 @@ rec shellcheck-gcc "cp /usr/bin/gettext.sh /usr/bin/zgrep /usr/bin/zdiff /usr/bi
 rec shellcheck-tty "shellcheck gettext.sh zgrep zdiff znew"
 # An output that is empty: gofmt -l over formatted sources lists nothing.
 rec gofmt-clean "gofmt -l $root/src/errors"
+# go build -x with an empty build cache: the commands go runs, many lines over
+# 240 bytes (compile and link command lines), in an output too large to show
+# whole.
+mkdir -p gbx
+printf 'module example.com/m\n\ngo 1.22\n' > gbx/go.mod
+printf 'package main\n\nfunc main() { println("hi") }\n' > gbx/main.go
+rec go-build-x "cd gbx && GOCACHE=$work/gocache GOFLAGS= go build -x -o /dev/null . 2>&1"
