@@ -1,13 +1,11 @@
 package cargotest
 
 import (
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/realrun"
 )
 
 // TestRecordedNextest holds issue 10's nextest findings on outputs nextest
@@ -18,6 +16,14 @@ import (
 // output (one per test process, "13 filtered out") is not a binary's
 // summary.
 func TestRecordedNextest(t *testing.T) {
+	all, err := realrun.Load(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixtures := map[string]realrun.Fixture{}
+	for _, f := range all {
+		fixtures[f.Name] = f
+	}
 	for _, c := range []struct {
 		name, fail, msg, left, right string
 		passed                       int
@@ -26,19 +32,11 @@ func TestRecordedNextest(t *testing.T) {
 		{"nextest-issue460", "server::organization|test_authorization", "assertion `left == right` failed", "200", "401", 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := filepath.Join("testdata", "realrun", c.name)
-			read := func(f string) []byte {
-				b, err := os.ReadFile(filepath.Join(dir, f))
-				if err != nil && !os.IsNotExist(err) {
-					t.Fatal(err)
-				}
-				return b
+			f, ok := fixtures["cargotest/"+c.name]
+			if !ok {
+				t.Fatalf("no real-run fixture cargotest/%s", c.name)
 			}
-			exit, err := strconv.Atoi(strings.TrimSpace(string(read("exit"))))
-			if err != nil {
-				t.Fatal(err)
-			}
-			g := parse(t, strings.Fields(string(read("cmd"))), exit, read("stdout"), read("stderr"))
+			g := parse(t, f.Argv, f.Exit, f.Stdout, f.Stderr)
 			if got := failing(g); len(got) != 1 || got[0] != c.fail {
 				t.Errorf("failing %q, want [%s] once", got, c.fail)
 			}
