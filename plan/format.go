@@ -49,6 +49,11 @@ func oneLine(it *evidence.Item) string {
 			b.WriteString(" — ")
 			b.WriteString(clip(oneLineText(msg), messageWidth))
 		}
+		if it.Why != "" && it.Message == "" {
+			// ctx's reading of a failure the tool gave no words for (a
+			// test the binary's exit cut short): shown, never a needle.
+			b.WriteString(" (" + it.Why + ")")
+		}
 		if l, r := it.Attrs["left"], it.Attrs["right"]; l != "" || r != "" {
 			// An equality assertion's two sides (assert_eq!) are the failure.
 			fmt.Fprintf(&b, " (left: %s, right: %s)", clip(oneLineText(l), messageWidth/2), clip(oneLineText(r), messageWidth/2))

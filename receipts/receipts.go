@@ -273,8 +273,7 @@ func Replay(ctx context.Context, st *store.Store, id store.ID, data []byte, cont
 		out.Why = err.Error()
 		return out
 	}
-	name, _, _ := cutVersion(r.Plan.Profile)
-	g, err := profiles.Extract(ctx, src, name)
+	g, err := replayExtract(ctx, src, r.Plan.Profile)
 	if err != nil {
 		out.Why = err.Error()
 		return out
@@ -417,4 +416,17 @@ func (l *lineSource) Lines(stream string, from, to int64) ([]string, error) {
 		return nil
 	})
 	return out, err
+}
+
+// replayExtract parses a stored run as its digest did: detection first, so a
+// profile that fell back (and the loss the digest stated) comes out the same;
+// the receipt's profile forced when detection now picks another (the run was
+// digested with --profile).
+func replayExtract(ctx context.Context, src *evidence.Source, profile string) (*evidence.Graph, error) {
+	g, err := profiles.Extract(ctx, src, "")
+	if err == nil && fmt.Sprintf("%s/%d", g.Profile, g.Version) == profile {
+		return g, nil
+	}
+	name, _, _ := cutVersion(profile)
+	return profiles.Extract(ctx, src, name)
 }
