@@ -108,12 +108,16 @@ func run(ios *IO, args []string) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
+	finish := startDisplay(ios, args)
 	root := newRoot(ios, args)
 	root.SetArgs(args)
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.Err)
 	err := root.ExecuteContext(ctx)
+	if ferr := finish(); err == nil {
+		err = ferr
+	}
 	return report(ios, err)
 }
 
@@ -196,6 +200,7 @@ what was shown and left out, and handles that return any omitted span.`,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
+	root.PersistentFlags().Bool("no-pager", false, "never page long output on a terminal")
 	// Build only the command being run when it is named first: the whole
 	// tree (every flag of every command) costs most of a millisecond, on the
 	// path of every ctx run. Help, errors and anything else get the full tree.
