@@ -189,7 +189,8 @@ func newRoot(ios *IO, args []string) *cobra.Command {
 		Use:   "ctx",
 		Short: "Run commands for coding agents: every byte kept, a small digest shown",
 		Long: `ctx runs a command, keeps every byte of its output in a local content-addressed
-store (.ctx/ at the top of the git repository, or $CTX_STORE), and prints a small,
+store (.ctx/ at the top of the git repository, else one per-user store, or
+$CTX_STORE), and prints a small,
 deterministic digest: what ran, the findings that matter, a coverage receipt of
 what was shown and left out, and handles that return any omitted span.`,
 		Example: `  ctx run -- go test ./...
