@@ -44,3 +44,20 @@ func TestREADMEDigestReproduces(t *testing.T) {
 		t.Errorf("the README's digest is not what ctx prints today; update README.md\n--- README\n%s\n--- ctx\n%s%s", want, got, errb.String())
 	}
 }
+
+// TestREADMEStatesTheDefaultTimeout: the README names ctx run's default
+// --timeout, and the number it names is the flag's default.
+func TestREADMEStatesTheDefaultTimeout(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(testenv.RepoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`ctx run` stops a command after (\\d+) minutes unless `--timeout`").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("the README does not state ctx run's default --timeout")
+	}
+	def := newRunCmd(&IO{Getenv: os.Getenv}).Flags().Lookup("timeout").DefValue
+	if want := string(m[1]) + "m0s"; def != want {
+		t.Errorf("README says %s minutes; the --timeout default is %s", m[1], def)
+	}
+}
