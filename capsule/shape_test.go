@@ -153,3 +153,46 @@ func TestNoGroundingAndRetiredStates(t *testing.T) {
 		t.Errorf("rejected on a stale condition: %s", got.Standing)
 	}
 }
+
+// TestFidelityLooksInTheFieldsOwnSection: a unit is preserved only when its
+// text is in the section where its field is rendered; the same words
+// elsewhere on the page (here the goal's text inside the next action) do
+// not count. Contact cards are carried whole, item by item.
+func TestFidelityLooksInTheFieldsOwnSection(t *testing.T) {
+	c := mustCapsule(t, `goal = "g1"
+state = "s1"
+next_action = "do g1 then s1"
+[[contact_cards]]
+name = "Ada"
+role = "store owner"
+reach = "ada@example.com"
+[[critical]]
+id = "cu-card"
+field = "contact_cards"
+item = 0
+[[critical]]
+id = "cu-goal"
+field = "goal"
+`, "")
+	id, _ := c.ID()
+	page, err := Render(c, Handle(id), "codex", func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	fid, _ := Fidelity(c, Handle(id), "codex", func(string) string { return "" })
+	if fid[0].Verdict != Preserved || !strings.Contains(fieldSection(page, "contact_cards"), "Ada (store owner): ada@example.com") {
+		t.Errorf("contact card: %+v\n%s", fid[0], page)
+	}
+	if got := strings.TrimSpace(fieldSection(page, "goal")); got != "g1" {
+		t.Errorf("goal section %q", got)
+	}
+	// Drop the goal's section from the page: its text is still on the page
+	// (in the next action), but the field is not carried.
+	cut := strings.Replace(page, "## Goal\n\ng1\n\n", "", 1)
+	if !strings.Contains(cut, "g1") || fieldSection(cut, "goal") != "" {
+		t.Fatalf("the cut page: %q", cut)
+	}
+	if got := assess(c, "codex", cut); got[0].Verdict != Preserved || got[1].Verdict != Unsupported {
+		t.Errorf("on a page without the goal's section: %+v", got)
+	}
+}

@@ -108,3 +108,31 @@ func TestMentionsInertEverywhere(t *testing.T) {
 	}
 	walk(jr.requests[0].Body["fields"].(map[string]any)["description"])
 }
+
+// TestSlackReplyInThread: DISCUSS to CHANNEL:TS is a reply in that thread
+// (chat.postMessage with thread_ts), its claim names the thread before the
+// call, and the reference is the reply's own ts.
+func TestSlackReplyInThread(t *testing.T) {
+	ctx := context.Background()
+	c, id := testCapsule(t)
+	v, _ := Compose(c, capsule.Handle(id), Discuss)
+	f := &fake{}
+	srv := f.serve(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		_, _ = w.Write([]byte(`{"ok":true,"channel":"C123ABC456","ts":"1503435999.000300","message":{"thread_ts":"1503435956.000247"}}`))
+	})
+	p, _ := New("slack", env(map[string]string{EnvSlackToken: "xoxb-t", EnvSlackAPI: srv.URL}), 5*time.Second)
+	st := openStore(t)
+	r, err := Publish(ctx, st, p, id, v, "C123ABC456:1503435956.000247", false)
+	if err != nil || r.ExternalReference != "slack:C123ABC456:1503435999.000300" {
+		t.Fatalf("reply: %+v %v", r, err)
+	}
+	req := f.requests[0]
+	if req.Path != "/chat.postMessage" || req.Body["channel"] != "C123ABC456" || req.Body["thread_ts"] != "1503435956.000247" {
+		t.Errorf("request %s %v", req.Path, req.Body)
+	}
+	b, _ := st.LayerRecord(KeysBucket, []byte(IdempotencyKey(id.String(), "slack", "C123ABC456:1503435956.000247", Discuss)))
+	var claim Claim
+	if err := json.Unmarshal(b, &claim); err != nil || claim.Reference != "C123ABC456:1503435956.000247" {
+		t.Errorf("claim %s (%v)", b, err)
+	}
+}
