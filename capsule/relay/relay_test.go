@@ -14,9 +14,11 @@ import (
 	"github.com/ctxhq/ctx/store"
 )
 
-func capsuleJSON(t *testing.T, goal string) []byte {
+// capsuleJSON is the canonical JSON of a capsule with this goal and any
+// further TOML lines.
+func capsuleJSON(t *testing.T, goal string, more ...string) []byte {
 	t.Helper()
-	in, err := capsule.ParseInput([]byte("goal = \"" + goal + "\"\nnext_action = \"n\"\n"))
+	in, err := capsule.ParseInput([]byte("goal = \"" + goal + "\"\nnext_action = \"n\"\n" + strings.Join(more, "\n")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,18 +187,7 @@ func TestCheckBind(t *testing.T) {
 func TestCapsuleExpiresAtIsAHardEnd(t *testing.T) {
 	ctx := context.Background()
 	s, c, clk := newRelay(t) // the clock starts at 2026-01-01T00:00:00Z
-	withExpiry := func(at string) []byte {
-		in, err := capsule.ParseInput([]byte("goal = \"g\"\nnext_action = \"n\"\nexpires_at = \"" + at + "\"\n"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cp, err := in.Capsule("", func(string) (string, error) { return "", errors.New("no git") })
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := cp.Canonical()
-		return b
-	}
+	withExpiry := func(at string) []byte { return capsuleJSON(t, "g", `expires_at = "`+at+`"`) }
 	r, err := c.Send(ctx, withExpiry("2026-01-01T00:30:00Z"), 2*time.Hour, false)
 	if err != nil {
 		t.Fatal(err)
