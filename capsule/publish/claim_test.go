@@ -2,6 +2,8 @@ package publish
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -134,5 +136,14 @@ func TestSlackReplyInThread(t *testing.T) {
 	var claim Claim
 	if err := json.Unmarshal(b, &claim); err != nil || claim.Reference != "C123ABC456:1503435956.000247" {
 		t.Errorf("claim %s (%v)", b, err)
+	}
+}
+
+// TestIdempotencyKeyFormula: the key is hex(sha256(capsule_id + provider +
+// target + operation)), the concatenation the issue fixes.
+func TestIdempotencyKeyFormula(t *testing.T) {
+	sum := sha256.Sum256([]byte("abc" + "github" + "o/r" + "record"))
+	if got := IdempotencyKey("abc", "github", "o/r", "record"); got != hex.EncodeToString(sum[:]) {
+		t.Errorf("key %s", got)
 	}
 }

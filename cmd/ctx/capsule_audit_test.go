@@ -8,9 +8,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/capsule"
 )
@@ -272,5 +275,23 @@ func TestCapsuleReceiveRefusesExpired(t *testing.T) {
 	}
 	if err := runCapsuleInspect(context.Background(), ios, &capsuleInspectOptions{handle: "capsule:" + id[:12]}); err == nil {
 		t.Error("an expired capsule was stored")
+	}
+}
+
+// TestPublishTakesNoCredentialFlags: credentials come from the environment
+// only; no flag of ctx capsule publish (or send) could carry one.
+func TestPublishTakesNoCredentialFlags(t *testing.T) {
+	for _, c := range []*cobra.Command{newCapsulePublishCmd(&IO{}), newCapsuleSendCmd(&IO{})} {
+		flags := regexp.MustCompile(`--([a-z-]+)`).FindAllStringSubmatch(c.Flags().FlagUsages(), -1)
+		if !strings.Contains(c.Flags().FlagUsages(), "--preview") {
+			t.Fatalf("%s: flags not read: %v", c.Name(), flags)
+		}
+		for _, m := range flags {
+			for _, bad := range []string{"token", "secret", "password", "email", "auth", "key", "credential"} {
+				if strings.Contains(m[1], bad) {
+					t.Errorf("%s has a flag --%s", c.Name(), m[1])
+				}
+			}
+		}
 	}
 }
