@@ -353,7 +353,7 @@ func finishRun(ctx context.Context, ios *IO, st *store.Store, sp *store.Spool, m
 		if err := writeRunJSON(ios.Out, st, run, res); err != nil {
 			return err
 		}
-	} else if _, err := ios.Out.Write(res.Digest.Text); err != nil {
+	} else if _, err := ios.Out.Write(colourDigest(ios, res.Digest.Text)); err != nil {
 		return err
 	}
 	return &exitError{code: exit}
