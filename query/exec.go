@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"cel.dev/cel-go/common/types"
 )
 
 // Row is one record: field name to string, int or (for a joined row) a
@@ -71,7 +69,7 @@ func (p *Plan) Run(ctx context.Context, f Facts) (*Result, error) {
 				rows, rep.Capped = rows[:sourceCap[s.Source]], true
 			}
 		case "where":
-			rows, err = filter(rows, func(r Row) (bool, error) { return eval(s, vars(r)) })
+			rows, err = filter(rows, func(r Row) (bool, error) { return s.expr.eval(env{left: r}).(bool), nil })
 		case "join":
 			rep.Stage += " " + s.Source
 			var right []Row
@@ -220,41 +218,11 @@ func filter(rows []Row, keep func(Row) (bool, error)) ([]Row, error) {
 	return out, nil
 }
 
-// vars turns a row into CEL variables (joined rows become plain maps).
-func vars(r Row) map[string]any {
-	m := make(map[string]any, len(r)+1)
-	for k, v := range r {
-		if sub, ok := v.(Row); ok {
-			v = map[string]any(sub)
-		}
-		m[k] = v
-	}
-	return m
-}
-
-func eval(s PlannedStage, vars map[string]any) (bool, error) {
-	v, _, err := s.prg.Eval(vars)
-	if err != nil {
-		return false, err
-	}
-	b, ok := v.(types.Bool)
-	if !ok {
-		return false, fmt.Errorf("%s: the expression gave %v, not true or false", s.Op, v)
-	}
-	return bool(b), nil
-}
-
 func join(s PlannedStage, left, right []Row) ([]Row, bool, error) {
 	var out []Row
 	for _, l := range left {
-		vars := vars(l)
 		for _, r := range right {
-			vars[s.Source] = map[string]any(r)
-			ok, err := eval(s, vars)
-			if err != nil {
-				return nil, false, err
-			}
-			if !ok {
+			if !s.expr.eval(env{left: l, name: s.Source, right: r}).(bool) {
 				continue
 			}
 			if len(out) == RowCap {
