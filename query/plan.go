@@ -9,7 +9,7 @@ import (
 
 // Schemas are the fields of each source, in display order.
 var Schemas = map[string][]string{
-	"runs":        {"n", "run", "argv", "exit", "status", "profile"},
+	"runs":        {"n", "run", "argv", "exit", "status", "profile", "generation"},
 	"tests":       {"n", "run", "name", "package", "outcome", "file", "line", "span"},
 	"failures":    {"n", "run", "name", "package", "outcome", "file", "line", "span"},
 	"frames":      {"n", "run", "test", "file", "line", "span"},
@@ -18,14 +18,14 @@ var Schemas = map[string][]string{
 	"anomalies":   {"n", "run", "text", "severity", "why", "span"},
 	"symbols":     {"path", "name", "kind", "start", "end", "test", "handle"},
 	"files":       {"path", "lang"},
-	"changes":     {"path", "status", "hash"},
-	"generations": {"id", "head", "changed"},
+	"changes":     {"generation", "n", "path", "status", "hash"},
+	"generations": {"n", "id", "head", "changed", "run"},
 }
 
 // sourceCap is the most rows a source yields: the static bound uses it.
 var sourceCap = map[string]int{"runs": RowCap, "tests": 2000, "failures": 2000, "frames": 2000, "diagnostics": 2000,
 	"templates": 2000, "anomalies": 2000,
-	"symbols": RowCap, "files": RowCap, "changes": 2000, "generations": 1}
+	"symbols": RowCap, "files": RowCap, "changes": 2000, "generations": 1001}
 
 // locateFields are what the locate stage adds.
 var locateFields = []string{"symbol", "kind", "symbol_start", "symbol_end", "symbol_handle"}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 )
 
 func git(t *testing.T, dir string, args ...string) {
@@ -137,5 +138,54 @@ func BenchmarkGeneration(b *testing.B) {
 		if err != nil || len(g.Changed) != 200 {
 			b.Fatalf("%v %d", err, len(g.Changed))
 		}
+	}
+}
+
+func TestParseStatusV2(t *testing.T) {
+	out := "# branch.oid (initial)\x00# branch.head main\x00" +
+		"1 .M N... 100644 100644 100644 aaaa bbbb a b.go\x00" +
+		"1 A. N... 000000 100644 100644 0000 cccc new.go\x00" +
+		"1 D. N... 100644 000000 000000 dddd 0000 gone.go\x00" +
+		"u UU N... 100644 100644 100644 100644 e1 e2 e3 both.go\x00" +
+		"? untracked dir/x.txt\x00"
+	g, err := parseStatus([]byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range g.Changed {
+		got = append(got, c.Status+"|"+c.Path)
+	}
+	want := []string{" M|a b.go", "A |new.go", "D |gone.go", "UU|both.go", "??|untracked dir/x.txt"}
+	if g.Head != "" || !slices.Equal(got, want) {
+		t.Errorf("head %q, changes %q, want %q", g.Head, got, want)
+	}
+	g, _ = parseStatus([]byte("# branch.oid 0123456789abcdef0123456789abcdef01234567\x00"))
+	if g.Head != "0123456789abcdef0123456789abcdef01234567" || len(g.Changed) != 0 {
+		t.Errorf("clean: %+v", g)
+	}
+	if _, err := parseStatus([]byte("2 R. N... 100644 100644 100644 a b R100 new\x00old\x00")); err == nil {
+		t.Error("a rename entry (renames are off) was accepted")
+	}
+}
+
+func TestStartInAndOutsideAWorkTree(t *testing.T) {
+	requireGit(t)
+	dir := t.TempDir()
+	if p := Start(context.Background(), dir); p != nil {
+		t.Fatalf("outside a work tree Start gave %v", p)
+	}
+	git(t, dir, "init", "-q")
+	writeFile(t, dir, "sub/a.txt", "a\n")
+	top, ok := Top(filepath.Join(dir, "sub"))
+	if !ok || top != dir {
+		t.Errorf("Top = %q %v, want %q", top, ok, dir)
+	}
+	g, err := Start(context.Background(), filepath.Join(dir, "sub")).Wait(time.Minute)
+	if err != nil || len(g.Changed) != 1 || g.Changed[0].Path != "sub/a.txt" {
+		t.Errorf("generation from a subdirectory: %+v %v", g, err)
+	}
+	if _, err := Start(context.Background(), dir).Wait(0); err == nil {
+		t.Error("a zero wait returned a generation")
 	}
 }
