@@ -10,6 +10,16 @@
 // refused with the estimate. Each stage records its provenance: which
 // sources and handles its rows came from.
 //
+// # Relations
+//
+// The evidence graph's cross-plane relations are stages and fields here:
+// located-at (failure frame → symbol) is the locate stage, which adds the
+// innermost declaration and its anchored repo: handle; run → generation is
+// runs.generation (recorded by ctx run as the command started); changed-in
+// (symbol or file → generation) is the changes source, one row per file
+// that differed from HEAD in a generation, joined on path, with in-changed
+// narrowing the live generation to the changed lines.
+//
 // # Expressions: our own, not CEL
 //
 // where and join take expressions in a small language of this package

@@ -43,7 +43,9 @@ func newQCmd(ios *IO) *cobra.Command {
 Sources: runs (n = 1 is the newest), tests, failures, frames (file:line
 locations inside failed tests' output), diagnostics, templates (log
 templates), anomalies (these six from the newest --runs runs), symbols (declarations of the repository's files),
-files, changes (files differing from HEAD), generations (the current one).
+files, changes (files differing from HEAD in each generation: the live
+tree is n = 0, then those recorded by the newest --runs executions),
+generations (the same, one row each; runs.generation names a run's).
 
 Stages: where EXPR, select F, ..., sort [-]F, ..., limit N,
 distinct [F, ...], group by F, ... count, join SOURCE on EXPR (the joined row
@@ -76,6 +78,8 @@ the cost bound, or no store; 2 usage error.`,
   ctx q 'from failures | where n == 1 | limit 100 | join tests on tests.name == name && tests.n == 2 && tests.outcome == "pass" | select name'
   # tests that failed in runs after run:ba3d1020ee8f (the last green one)
   ctx q 'from failures | since run:ba3d1020ee8f | distinct name | select name'
+  # the files that differed from HEAD when the newest run ran (changed-in)
+  ctx q 'from runs | where n == 1 | limit 1 | join changes on changes.generation == generation | select changes.path, changes.status'
   # the newest run's log templates, most frequent first
   ctx q 'from templates | where n == 1 | sort -count | limit 20'
   ctx q --explain 'from symbols | where kind == "function" | in-changed'`,
