@@ -50,10 +50,11 @@ func execGeneration(p *source.Pending, took time.Duration) *store.Generation {
 }
 
 // repoRoot is the repository a run's failure locations are anchored in:
-// the git work tree holding dir, else the workspace.
-func repoRoot(st *store.Store, dir string) string {
+// the git work tree holding dir, else dir itself, as ctx get resolves
+// repo: paths (source.Root).
+func repoRoot(dir string) string {
 	if top, ok := source.Top(dir); ok {
 		return top
 	}
-	return st.Root()
+	return dir
 }

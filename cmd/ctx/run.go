@@ -187,7 +187,7 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	opts.Repo, opts.Dir = repoRoot(st, dir), dir
+	opts.Repo, opts.Dir = repoRoot(dir), dir
 	session := ios.Getenv("CTX_SESSION")
 	sp, err := st.NewSpool(store.SpoolMeta{Argv: argv, Dir: relDir(st.Root(), dir), Mode: mode(o.pipe),
 		Started: time.Now().UTC(), PID: os.Getpid(), Session: session, Cap: capBytes})
