@@ -8,7 +8,9 @@ import (
 // frameMessages are the events of the synthetic logs below: a line of
 // event e is message(e, i) for its i-th occurrence.
 var frameMessages = []func(i int) string{
-	func(i int) string { return fmt.Sprintf("Received block blk_%d of size %d from /10.0.0.%d", 1000+i, 64*i, i%9) },
+	func(i int) string {
+		return fmt.Sprintf("Received block blk_%d of size %d from /10.0.0.%d", 1000+i, 64*i, i%9)
+	},
 	func(i int) string { return fmt.Sprintf("Receiving block blk_%d src: /10.0.0.%d:50010", 2000+i, i%7) },
 	func(i int) string { return fmt.Sprintf("Deleting block blk_%d file /data/%d", 3000+i, i) },
 	func(i int) string { return fmt.Sprintf("session opened for user u%d by (uid=0)", i%5) },

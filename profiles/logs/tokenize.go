@@ -280,7 +280,7 @@ func (t *tokenizer) fieldEnd(i int) int {
 func (t *tokenizer) classify(tk *token) {
 	w := t.buf[tk.cs:tk.ce]
 	tk.kind = constant
-	if len(w) == 0 || bytes.Contains(t.buf[tk.start:tk.end], wildcard) {
+	if len(w) == 0 || bytes.IndexByte(t.buf[tk.start:tk.end], '<') >= 0 && bytes.Contains(t.buf[tk.start:tk.end], wildcard) {
 		// A token that already holds a Wildcard, as in a template fed back
 		// in, stays as it is.
 		return
@@ -510,6 +510,9 @@ func isPath(w []byte) bool {
 	if len(w) >= 3 && isLetter(w[0]) && w[1] == ':' && w[2] == '\\' {
 		return true
 	}
+	if bytes.IndexByte(w, ':') < 0 {
+		return false
+	}
 	for i := 1; i+2 < len(w); i++ {
 		if w[i] == ':' && w[i+1] == '/' && w[i+2] == '/' {
 			for _, c := range w[:i] {
@@ -526,19 +529,10 @@ func isPath(w []byte) bool {
 // isWordVariable reports whether a word without digits is still a variable:
 // a host name, an e-mail address or a boolean or null value.
 func isWordVariable(w []byte) bool {
-	dots, at := 0, false
-	for i, c := range w {
-		switch c {
-		case '.':
-			dots++
-		case '@':
-			at = i > 0 && i < len(w)-1
-		}
-	}
-	if at {
+	if i := bytes.IndexByte(w, '@'); i > 0 && i < len(w)-1 {
 		return true
 	}
-	if dots > 0 && isHostName(w) {
+	if bytes.IndexByte(w, '.') > 0 && isHostName(w) {
 		return true
 	}
 	switch string(w) {
