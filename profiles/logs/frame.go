@@ -125,6 +125,11 @@ func learnFrame(sample [][]byte, off Rules) frame {
 	t.off = off
 	rows := make([][maxFrame]sampleField, len(sample))
 	counts := make([]int, len(sample))
+	// Shapes are counted over distinct lines (digits, ids and paths
+	// masked), so that a header is what every kind of line starts with,
+	// not what the busiest kind does.
+	distinct := make([]bool, len(sample))
+	seen := map[uint64]bool{}
 	var fs []field
 	for i, line := range sample {
 		t.clean(line)
@@ -132,6 +137,9 @@ func learnFrame(sample [][]byte, off Rules) frame {
 		for k := range t.toks {
 			t.classify(&t.toks[k])
 		}
+		whole := t.maskedHash(0, len(t.toks))
+		distinct[i] = !seen[whole]
+		seen[whole] = true
 		fs = t.fields(fs)
 		counts[i] = len(fs)
 		for j, f := range fs {
@@ -147,8 +155,8 @@ func learnFrame(sample [][]byte, off Rules) frame {
 	started := false // a number field has been seen: a header, not a message
 fields:
 	for j := 0; j < maxFrame; j++ {
-		shape, n := dominantShape(rows, counts, in, j)
-		if float64(n) < frameShare*float64(len(sample)) {
+		shape, n := dominantShape(rows, counts, in, distinct, j)
+		if float64(n) < frameShare*float64(len(seen)) {
 			break
 		}
 		for i := range in {
@@ -185,12 +193,12 @@ fields:
 	return fr
 }
 
-// dominantShape returns the most common shape at field j among the lines
-// marked in, and how many lines have it.
-func dominantShape(rows [][maxFrame]sampleField, counts []int, in []bool, j int) (uint64, int) {
+// dominantShape returns the most common shape at field j among the
+// distinct lines marked in, and how many of them have it.
+func dominantShape(rows [][maxFrame]sampleField, counts []int, in, distinct []bool, j int) (uint64, int) {
 	tally := map[uint64]int{}
 	for i := range rows {
-		if in[i] && counts[i] > j {
+		if in[i] && distinct[i] && counts[i] > j {
 			tally[rows[i][j].shape]++
 		}
 	}

@@ -451,7 +451,33 @@ func (m *Miner) merge(f *family, pos int) {
 	if _, ok := m.index[k]; !ok && len(m.index) < (indexFactor-1)*m.max {
 		m.index[k] = rep
 	}
-	m.absorb(rep, wildSkeleton(rg.elems))
+	// Beside another variable, the new Wildcard is what a value with a
+	// digit would have joined ("user <*> <*> port" and "user <*> port" for
+	// "user1"): that template is this one too.
+	if ck := collapsed(rg.elems); ck != k {
+		if id, ok := m.index[ck]; ok {
+			m.unite(rep, id)
+		} else if len(m.index) < (indexFactor-1)*m.max {
+			m.index[ck] = rep
+		}
+	}
+	m.absorb(m.find(rep), wildSkeleton(m.groups[m.find(rep)].elems))
+}
+
+// collapsed joins elems with each run of bare Wildcards as one, as the
+// tokenizer renders a run of variables.
+func collapsed(elems []string) string {
+	var b strings.Builder
+	prev := false
+	for _, e := range elems {
+		wild := strings.TrimLeft(e, " |") == Wildcard
+		if wild && prev {
+			continue
+		}
+		b.WriteString(e)
+		prev = wild
+	}
+	return b.String()
 }
 
 // generalise replaces by a Wildcard every element of dst that differs from

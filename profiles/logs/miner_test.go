@@ -390,3 +390,22 @@ func TestMinerMillionDistinct(t *testing.T) {
 	}
 	runtime.KeepAlive(m)
 }
+
+// TestMergeBesideVariable checks that a word position made variable beside
+// another variable takes the lines whose value there had a digit, which the
+// tokenizer renders as one run of variables.
+func TestMergeBesideVariable(t *testing.T) {
+	m := NewMiner(Options{})
+	var ids []int
+	for i, u := range []string{"admin", "user1", "oracle", "git", "alex", "guest", "pi", "deploy", "test", "mysql", "backup2", "zabbix"} {
+		ids = append(ids, m.Add([]byte(fmt.Sprintf("Connection closed by invalid user %s 10.0.0.%d port %d [preauth]", u, i, 4000+i))))
+	}
+	want := m.Resolve(ids[0])
+	for i, id := range ids {
+		if r := m.Resolve(id); r != want {
+			tm, _ := m.Template(r)
+			w, _ := m.Template(want)
+			t.Errorf("line %d in %q, want %q", i, tm.Text, w.Text)
+		}
+	}
+}
