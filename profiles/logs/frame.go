@@ -104,6 +104,23 @@ func (t *tokenizer) maskedHash(from, to int) uint64 {
 	return h
 }
 
+// suffixHashes returns, for each token index i and one past the last, a
+// hash of tokens [i, end) masked as maskedHash masks them.
+func (t *tokenizer) suffixHashes(dst []uint64) []uint64 {
+	n := len(t.toks)
+	dst = append(dst[:0], make([]uint64, n+1)...)
+	dst[n] = 14695981039346656037
+	for i := n - 1; i >= 0; i-- {
+		tk := t.toks[i]
+		th := uint64(1)
+		if tk.kind == constant {
+			th = fnvString(14695981039346656037, string(t.buf[tk.start:tk.end]))
+		}
+		dst[i] = mix64(dst[i+1]*31 + th)
+	}
+	return dst
+}
+
 // sampleField is what learning keeps of one field of one sample line.
 type sampleField struct {
 	shape uint64
@@ -131,19 +148,21 @@ func learnFrame(sample [][]byte, off Rules) frame {
 	distinct := make([]bool, len(sample))
 	seen := map[uint64]bool{}
 	var fs []field
+	var suffix []uint64
 	for i, line := range sample {
 		t.clean(line)
 		t.split()
 		for k := range t.toks {
 			t.classify(&t.toks[k])
 		}
-		whole := t.maskedHash(0, len(t.toks))
+		suffix = t.suffixHashes(suffix)
+		whole := suffix[0]
 		distinct[i] = !seen[whole]
 		seen[whole] = true
 		fs = t.fields(fs)
 		counts[i] = len(fs)
 		for j, f := range fs {
-			rows[i][j] = sampleField{shape: t.shapeOf(f), value: t.maskedHash(f.start, f.end), rest: t.maskedHash(f.end, len(t.toks)),
+			rows[i][j] = sampleField{shape: t.shapeOf(f), value: t.maskedHash(f.start, f.end), rest: suffix[f.end],
 				digit: hasDigit(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]),
 				punct: f.end == f.start+1 && !hasAlnum(t.buf[t.toks[f.start].start:t.toks[f.start].end])}
 		}
