@@ -1,5 +1,7 @@
 package logs
 
+import "bytes"
+
 // This file learns a log's header from the log itself. Log frameworks put
 // the same fields before every message (timestamp, pid, level, thread,
 // host, program); which fields, and in what shapes, differs from one
@@ -334,6 +336,12 @@ func sharedValues(rows [][maxFrame]sampleField, in []bool, j int) bool {
 	return repeated >= minRepeatedRests && float64(multi) >= frameShared*float64(repeated)
 }
 
+// isKeyValue reports whether field f is one "key=value" token.
+func (t *tokenizer) isKeyValue(f field) bool {
+	tk := t.toks[f.start]
+	return f.end == f.start+1 && keyEnd(t.buf[tk.cs:tk.ce]) > 0 && bytes.IndexByte(t.buf[tk.cs:tk.ce], '=') > 0
+}
+
 // markFrame marks as header variables the tokens of the line's fields that
 // the frame makes variable, as long as the line's fields have the frame's
 // shapes.
@@ -347,9 +355,9 @@ func (t *tokenizer) markFrame() {
 		if j >= fr.n || t.shapeOf(f) != fr.shape[j] {
 			return
 		}
-		if fr.variable[j] && fr.shape[j] != shapeNumber {
-			// A number field is left to the token rules, which make it
-			// variable and keep the key of "lock=12".
+		if fr.variable[j] && !(fr.shape[j] == shapeNumber && t.isKeyValue(f)) {
+			// A "key=value" field is left to the token rules, which keep
+			// its key ("lock=<*>,").
 			for i := f.start; i < f.end; i++ {
 				t.toks[i].header = true
 				t.toks[i].kind = variable
