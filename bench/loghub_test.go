@@ -338,12 +338,12 @@ func TestLoadLoghubSystemGzip(t *testing.T) {
 // TestHeldOutLoads checks that the held-out logs in testdata load and that
 // every one of their lines is labelled.
 func TestHeldOutLoads(t *testing.T) {
-	paths, err := FindLoghubSystems(filepath.Join("testdata", "heldout"), filepath.Join("testdata", "heldout2"))
+	paths, err := FindLoghubSystems(filepath.Join("testdata", "heldout"), filepath.Join("testdata", "heldout2"), filepath.Join("testdata", "heldout3"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(paths) != 7 {
-		t.Errorf("%d held-out systems, want 7: %v", len(paths), paths)
+	if len(paths) != 8 {
+		t.Errorf("%d held-out systems, want 8: %v", len(paths), paths)
 	}
 	for _, p := range paths {
 		sys, err := LoadLoghubSystem(p)

@@ -162,11 +162,19 @@ SYSTEMS["redis"] = (r"^(?P<h>\d+:[CMSX] \d\d \w{3} \d{4} [\d:.]+ [.\-*#] )(?P<m>
   "Saving DB in background", "Starting BGSAVE for SYNC with target: disk",
 ])
 
+SYSTEMS["memcached"] = (None, [
+  "<*>: Client using the ascii protocol", "<<*> quit", "<<*> new auto-negotiating client connection", "<<*> connection closed.",
+  "><*> STORED", "><*> NOT_FOUND", "><*> ERROR", "><*> NOT_STORED", "><*> END", "><*> DELETED", "><*> sending key <*>",
+  "<<*> incr <*> <*>", "<<*> set <*> <*> <*> <*>", "<<*> add <*> <*> <*> <*>", "<<*> delete <*>", "<<*> get <*>", "<<*> bogus <*>",
+  "slab class <*>: chunk size <*> perslab <*>", "><*> <*>", "<<*> server listening (auto-negotiate)", "Exiting normally",
+])
+
 def main():
     system, raw, out = sys.argv[1], sys.argv[2], sys.argv[3]
     maxl = int(sys.argv[4]) if len(sys.argv) > 4 else 2000
     head, tmpls = SYSTEMS[system]
     head = re.compile(head, re.S) if head else None
+    norm = (lambda m: re.sub(r" +", " ", m)) if system == "memcached" else (lambda m: m)
     pats = [(t, rx(t)) for t in tmpls]
     lines = open(raw, encoding="utf-8", errors="replace").read().split("\n")
     if lines and lines[-1] == "":
@@ -185,7 +193,7 @@ def main():
                 msg = l[1:]
             else:
                 print("NO HEADER", n, l); bad += 1; continue
-        hits = [t for t, p in pats if p.match(msg)]
+        hits = [t for t, p in pats if p.match(norm(msg))]
         if not hits:
             print("UNMATCHED", n, msg); bad += 1; continue
         # The most specific template wins: the one with the most constant text.
