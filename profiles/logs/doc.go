@@ -165,8 +165,12 @@
 // fewer than eight values stays constant and splits its event; an
 // enumeration inside a value ("GET", "HEAD", "POST" inside a request
 // string) splits it; word lists of varying length give a template per
-// length; and a frame field that keeps one value through the sample lines
-// (a level that is INFO for the first thousand lines) stays constant.
+// length; a frame field that keeps one value through the sample lines (a
+// level that is INFO for the first thousand lines) stays constant; and a
+// log without a header whose lines start with a number (memcached's
+// "<28 set key …", a descriptor) gets a frame that starts there and takes
+// the message's first words, few values before many rests, for a category
+// field, merging events that differ only in them.
 //
 // # Must never
 //
