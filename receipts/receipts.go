@@ -18,9 +18,9 @@ import (
 
 	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/lines"
 	"github.com/ctxhq/ctx/plan"
 	"github.com/ctxhq/ctx/profiles"
-	"github.com/ctxhq/ctx/profiles/lines"
 	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )

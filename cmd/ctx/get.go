@@ -18,8 +18,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/internal/lines"
 	"github.com/ctxhq/ctx/profiles/jsondoc"
-	"github.com/ctxhq/ctx/profiles/lines"
 	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
@@ -604,7 +604,6 @@ func zoom(ctx context.Context, w io.Writer, reg *region, limit int) error {
 	var head []string
 	tail := make([]string, 0, show)
 	var errs []string
-	errRE := zoomErrRE()
 	n := reg.from - 1
 	err = lines.Scan(ctx, r, func(_ int, line []byte, long bool) error {
 		n++
@@ -618,7 +617,7 @@ func zoom(ctx context.Context, w io.Writer, reg *region, limit int) error {
 			tail = tail[:show-1]
 		}
 		tail = append(tail, fmt.Sprintf("%d: %s", n, text))
-		if len(errs) < 20 && errRE.Match(line) {
+		if len(errs) < 20 && lines.LooksLikeError(line) {
 			errs = append(errs, fmt.Sprintf("%d: %s", n, text))
 		}
 		return nil
@@ -646,11 +645,6 @@ func zoom(ctx context.Context, w io.Writer, reg *region, limit int) error {
 	fmt.Fprintf(bw, "next: ctx get %s:L%d-%d  (a page; or --grep RE, or --full to print it all)\n", reg.handle, reg.from, min(reg.to, reg.from+int64(limit)-1))
 	return nil
 }
-
-// zoomRE finds the error-looking lines a zoom view lists.
-var zoomRE = lines.Lazy(`(?i)\b(error|fail(ed|ure)?|fatal|panic|exception|traceback)\b`)
-
-func zoomErrRE() *lines.Regexp { return zoomRE }
 
 func clipLine(b []byte, n int) string {
 	s := strings.ToValidUTF8(string(b), "\uFFFD")

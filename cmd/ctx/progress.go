@@ -14,7 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ctxhq/ctx/contract"
-	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // progressEvery is how often the status line is redrawn.

@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/contract"
-	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/internal/lines"
 	"github.com/ctxhq/ctx/store"
 	"github.com/ctxhq/ctx/ui"
 )
