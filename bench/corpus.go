@@ -12,9 +12,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ctxhq/ctx/bench/diagcorpus"
+	"github.com/ctxhq/ctx/bench/gotestcorpus"
 	"github.com/ctxhq/ctx/evidence"
-	"github.com/ctxhq/ctx/profiles/diag"
-	"github.com/ctxhq/ctx/profiles/gotest"
 	"github.com/ctxhq/ctx/receipts"
 )
 
@@ -65,7 +65,7 @@ var gotestOutput = regexp.MustCompile(`^\d{3}-.*\.txt$`)
 // dir/diagnostics, and checks that the go test digests name every failing test.
 func RunCorpus(ctx context.Context, dir string) (*CorpusResult, error) {
 	res := &CorpusResult{}
-	gt, err := gotest.CorpusScore(filepath.Join(dir, "gotest"))
+	gt, err := gotestcorpus.CorpusScore(filepath.Join(dir, "gotest"))
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func RunCorpus(ctx context.Context, dir string) (*CorpusResult, error) {
 	res.GoTest.DigestMisses = misses
 	res.GoTest.DigestNamesAll = len(misses) == 0
 
-	dg, err := diag.CorpusScore(filepath.Join(dir, "diagnostics"))
+	dg, err := diagcorpus.CorpusScore(filepath.Join(dir, "diagnostics"))
 	if err != nil {
 		return nil, err
 	}

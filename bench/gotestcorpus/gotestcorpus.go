@@ -1,4 +1,7 @@
-package gotest
+// Package gotestcorpus scores the gotest profile against an external corpus of
+// real go test outputs paired with JUnit reports (shared/corpus/gotest). It
+// is a benchmark, not part of the parser: nothing in ctx run imports it.
+package gotestcorpus
 
 import (
 	"context"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/internal/lines"
+	"github.com/ctxhq/ctx/profiles/gotest"
 )
 
 // This file scores the profile against an external corpus of real go test
@@ -148,7 +152,7 @@ func scoreFile(name string, out, report []byte) (CorpusFile, error) {
 		return f, fmt.Errorf("parse report of %s: %w", name, err)
 	}
 	// The outputs are files, ingested: no argv says how they were produced.
-	g, err := Parse(context.Background(), evidence.BytesSource(nil, 0, out, nil))
+	g, err := gotest.Parse(context.Background(), evidence.BytesSource(nil, 0, out, nil))
 	if err != nil {
 		return f, fmt.Errorf("parse %s: %w", name, err)
 	}

@@ -1,4 +1,8 @@
-package diag
+// Package diagcorpus scores the diag profile against an external corpus of
+// compiler and linter outputs paired with errorformat expectations
+// (shared/corpus/diagnostics). It is a benchmark, not part of the parser:
+// nothing in ctx run imports it.
+package diagcorpus
 
 import (
 	"bufio"
@@ -12,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles/diag"
 )
 
 // Result is the score of the profile on an external diagnostics corpus: for
@@ -151,8 +156,8 @@ func scoreFile(tool, inPath, okPath string) (FileResult, error) {
 		}
 	}
 	src := evidence.BytesSource(nil, 0, raw, nil)
-	fr.Detected = Content(src)
-	g, err := Parse(context.Background(), src)
+	fr.Detected = diag.Content(src)
+	g, err := diag.Parse(context.Background(), src)
 	var items []*evidence.Item
 	if err == nil {
 		fr.Verdict = g.Verdict

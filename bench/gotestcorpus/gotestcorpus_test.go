@@ -1,4 +1,4 @@
-package gotest
+package gotestcorpus
 
 import (
 	"testing"
@@ -16,7 +16,7 @@ func corpusDir(t *testing.T) string {
 // TestCorpus checks every output of the external corpus against its JUnit
 // report: every failing identity recovered, no failure invented, every
 // package's pass/fail/skip counts equal. The readings of the XML that the
-// output contradicts are listed in corpus.go and reported per file.
+// output contradicts are listed in gotestcorpus.go and reported per file.
 func TestCorpus(t *testing.T) {
 	dir := corpusDir(t)
 	res, err := CorpusScore(dir)
