@@ -14,8 +14,8 @@ import (
 
 	"github.com/ctxhq/ctx/bench/diagcorpus"
 	"github.com/ctxhq/ctx/bench/gotestcorpus"
+	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/evidence"
-	"github.com/ctxhq/ctx/receipts"
 )
 
 // CorpusResult is the score of the profiles on the external corpora.
@@ -136,7 +136,7 @@ func digestNamesFailures(ctx context.Context, dir string) ([]string, []Fixture, 
 			return nil, nil, self, err
 		}
 		start := time.Now()
-		res, err := sc.Digest(ctx, nil, 1, out, nil, receipts.Options{})
+		res, err := sc.Digest(ctx, nil, 1, out, nil, digest.Options{})
 		if err != nil {
 			return nil, nil, self, fmt.Errorf("%s: %w", e.Name(), err)
 		}

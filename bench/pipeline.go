@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ctxhq/ctx/receipts"
+	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -42,7 +42,7 @@ func (s *Scratch) Close() error {
 
 // Digest stores an output as a run (as `ctx ingest --as` would) and returns its
 // digest with everything it was made from.
-func (s *Scratch) Digest(ctx context.Context, argv []string, exit int, stdout, stderr []byte, opts receipts.Options) (*receipts.Result, error) {
+func (s *Scratch) Digest(ctx context.Context, argv []string, exit int, stdout, stderr []byte, opts digest.Options) (*digest.Result, error) {
 	sp, err := s.St.NewSpool(store.SpoolMeta{Argv: argv, Dir: ".", Mode: "ingest", Started: time.Now().UTC(), Cap: 1 << 62})
 	if err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func (s *Scratch) Digest(ctx context.Context, argv []string, exit int, stdout, s
 		sp.Abort()
 		return nil, err
 	}
-	res, err := receipts.Make(ctx, p, p.Run, opts)
+	res, err := digest.Make(ctx, p, p.Run, opts)
 	if err != nil {
 		sp.Abort()
 		return nil, fmt.Errorf("digest: %w", err)

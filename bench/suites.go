@@ -6,14 +6,14 @@ import (
 	"time"
 
 	"github.com/ctxhq/ctx/capture"
-	"github.com/ctxhq/ctx/receipts"
+	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/store"
 )
 
 // RunCommand runs a command the way `ctx run` does — its output captured on
 // pseudo-terminals into a spool — and returns the digest, stored in the
 // scratch store.
-func (s *Scratch) RunCommand(ctx context.Context, argv []string, dir string, opts receipts.Options) (*receipts.Result, error) {
+func (s *Scratch) RunCommand(ctx context.Context, argv []string, dir string, opts digest.Options) (*digest.Result, error) {
 	sp, err := s.St.NewSpool(store.SpoolMeta{Argv: argv, Dir: ".", Mode: "pty", Started: time.Now().UTC()})
 	if err != nil {
 		return nil, err
@@ -31,7 +31,7 @@ func (s *Scratch) RunCommand(ctx context.Context, argv []string, dir string, opt
 	if err != nil {
 		return nil, err
 	}
-	r, err := receipts.Make(ctx, p, p.Run, opts)
+	r, err := digest.Make(ctx, p, p.Run, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -19,9 +19,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/capture"
+	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/plan"
 	"github.com/ctxhq/ctx/profiles"
-	"github.com/ctxhq/ctx/receipts"
 	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
@@ -52,19 +52,19 @@ func (o *digestOpts) register(c *cobra.Command) {
 	c.Flags().StringVar(&o.profile, "profile", "", "use the profile `NAME` instead of detecting one ("+strings.Join(profiles.Names(), ", ")+"; see ctx contract show NAME)")
 }
 
-func (o *digestOpts) options(ios *IO, st *store.Store) (receipts.Options, error) {
+func (o *digestOpts) options(ios *IO, st *store.Store) (digest.Options, error) {
 	p := o.pressure
 	if p == "" {
 		p = ios.Getenv("CTX_PRESSURE")
 	}
 	pressure, err := plan.ParsePressure(p)
 	if err != nil {
-		return receipts.Options{}, usagef("%v", err)
+		return digest.Options{}, usagef("%v", err)
 	}
 	if o.budget < 0 {
-		return receipts.Options{}, usagef("--budget %d: want a positive number of tokens", o.budget)
+		return digest.Options{}, usagef("--budget %d: want a positive number of tokens", o.budget)
 	}
-	return receipts.Options{Budget: o.budget, Pressure: pressure, Profile: o.profile,
+	return digest.Options{Budget: o.budget, Pressure: pressure, Profile: o.profile,
 		ContractDir: filepath.Join(st.Dir(), "contracts")}, nil
 }
 
@@ -300,7 +300,7 @@ func isExit(err error) bool {
 // the run with its digest and receipt in one transaction, prints the digest,
 // and exits with the run's status. A run whose digest cannot be made is still
 // stored.
-func finishRun(ctx context.Context, ios *IO, st *store.Store, sp *store.Spool, m store.Manifest, ex store.Exec, opts receipts.Options, asJSON bool) error {
+func finishRun(ctx context.Context, ios *IO, st *store.Store, sp *store.Spool, m store.Manifest, ex store.Exec, opts digest.Options, asJSON bool) error {
 	trace := tracer(ios)
 	p, err := st.Prepare(sp, m)
 	if err != nil {
@@ -322,7 +322,7 @@ func finishRun(ctx context.Context, ios *IO, st *store.Store, sp *store.Spool, m
 	// from the spool.
 	stored := make(chan error, 1)
 	go func() { stored <- p.StoreLarge() }()
-	res, derr := receipts.Make(ctx, p, run, opts)
+	res, derr := digest.Make(ctx, p, run, opts)
 	trace("digest")
 	if err := <-stored; err != nil {
 		return err
@@ -361,7 +361,7 @@ func finishRun(ctx context.Context, ios *IO, st *store.Store, sp *store.Spool, m
 
 // recordShown attaches the receipt and the shown/raw accounting to the newest
 // execution record of the run.
-func recordShown(st *store.Store, run *store.Run, res *receipts.Result) error {
+func recordShown(st *store.Store, run *store.Run, res *digest.Result) error {
 	execs, err := st.Execs(1, func(e *store.Exec) bool { return e.Run == run.ID })
 	if err != nil || len(execs) == 0 {
 		return err
@@ -371,7 +371,7 @@ func recordShown(st *store.Store, run *store.Run, res *receipts.Result) error {
 }
 
 // noteDigest records on an execution the digest it was shown.
-func noteDigest(ex *store.Exec, res *receipts.Result) {
+func noteDigest(ex *store.Exec, res *digest.Result) {
 	ex.Receipt = res.ReceiptID
 	ex.ShownBytes = int64(len(res.Digest.Text))
 	ex.Profile = res.Plan.Profile
@@ -431,7 +431,7 @@ func quoteArgs(argv []string) string {
 // from the output (log templates, messages) that may carry part of a secret
 // without the context that made it one (the last line of a key block as a
 // template): every value the stream's redaction found is replaced there too.
-func writeRunJSON(w io.Writer, st *store.Store, run *store.Run, res *receipts.Result) error {
+func writeRunJSON(w io.Writer, st *store.Store, run *store.Run, res *digest.Result) error {
 	var buf bytes.Buffer
 	if err := writeJSON(&buf, runJSON(run, res)); err != nil {
 		return err
@@ -457,7 +457,7 @@ func writeRunJSON(w io.Writer, st *store.Store, run *store.Run, res *receipts.Re
 }
 
 // runJSON is the --json form of a run: the record, the evidence and the receipt.
-func runJSON(run *store.Run, res *receipts.Result) map[string]any {
+func runJSON(run *store.Run, res *digest.Result) map[string]any {
 	// writeJSON redacts line by line; a secret in the word after its flag
 	// (--password VALUE) is a line of its own there, so argv goes first.
 	m := run.Manifest

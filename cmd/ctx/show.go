@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/receipts"
 	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
@@ -66,11 +67,11 @@ func runShow(ctx context.Context, ios *IO, o *showOptions) error {
 			if err != nil {
 				return err
 			}
-			res, err := receipts.Make(ctx, st, t.Run, opts)
+			res, err := digest.Make(ctx, st, t.Run, opts)
 			if err != nil {
 				return err
 			}
-			if err := receipts.Save(st, res); err != nil {
+			if err := digest.Save(st, res); err != nil {
 				return err
 			}
 			if err := recordShown(st, t.Run, res); err != nil {
