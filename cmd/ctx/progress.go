@@ -67,8 +67,8 @@ func termWidth(w io.Writer) func() int {
 	}
 }
 
-// tap returns a writer that shows what passes through it before handing it to w.
-func (p *progress) tap(w io.Writer) io.Writer {
+// Tap returns a writer that shows what passes through it before handing it to w.
+func (p *progress) Tap(w io.Writer) io.Writer {
 	if p == nil {
 		return w
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctxhq/ctx/continuity"
 	"github.com/ctxhq/ctx/ledger"
+	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -170,7 +171,7 @@ func runTaskNew(ios *IO, o *taskNewOptions) error {
 		return err
 	}
 	return withLedger(ios, true, func(l *ledger.Ledger) error {
-		id, err := l.NewIn(relDir(l.St.Root(), cwd), o.title, o.accept, ledger.Budget{Turns: o.turns, Cost: o.cost, Wall: o.wall})
+		id, err := l.NewIn(runner.RelDir(l.St.Root(), cwd), o.title, o.accept, ledger.Budget{Turns: o.turns, Cost: o.cost, Wall: o.wall})
 		if err != nil {
 			return err
 		}
