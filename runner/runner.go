@@ -16,6 +16,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -247,4 +248,20 @@ func copyInto(sp *store.Spool, name string, r io.Reader) error {
 		return fmt.Errorf("read %s: %w", name, err)
 	}
 	return nil
+}
+
+// ResolveDir is the directory a command given dir runs in: cwd when dir is
+// "", dir relative to cwd unless absolute. It must be an existing directory.
+func ResolveDir(cwd, dir string) (string, error) {
+	if dir == "" {
+		return cwd, nil
+	}
+	abs := dir
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(cwd, abs)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("--cwd %s: not a directory", dir)
+	}
+	return abs, nil
 }

@@ -159,7 +159,10 @@ func TestIngestAndShow(t *testing.T) {
 	if res.Exit != 2 || res.Status != store.StatusIngested {
 		t.Errorf("exit %d status %q", res.Exit, res.Status)
 	}
-	never := func() (digest.Options, error) { t.Fatal("options asked for a run that has a digest"); return digest.Options{}, nil }
+	never := func() (digest.Options, error) {
+		t.Fatal("options asked for a run that has a digest")
+		return digest.Options{}, nil
+	}
 	for _, h := range []string{res.Handle(), res.Receipt()} {
 		ph, err := store.ParseHandle(h)
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ctxhq/ctx/capsule"
 	"github.com/ctxhq/ctx/capsule/relay"
+	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -170,7 +171,7 @@ func describeEvidence(st *store.Store) capsule.Evidence {
 		}
 		switch t.Kind {
 		case "run":
-			return fmt.Sprintf("%s (exit %d)", clipLine([]byte(quoteArgs(t.Run.Manifest.Argv)), 80), t.Run.Manifest.Exit)
+			return fmt.Sprintf("%s (exit %d)", retrieve.ClipLine([]byte(quoteArgs(t.Run.Manifest.Argv)), 80), t.Run.Manifest.Exit)
 		case "blob":
 			if b, err := st.Blob(t.ID); err == nil {
 				return fmt.Sprintf("blob, %d bytes, %d lines", b.Size(), b.Lines())

@@ -35,7 +35,7 @@ declared_scope with scope) and [[negative_knowledge]] items (id, hypothesis,
 why_invalid, state, applies_while, retry_if), and parent. Returns capsule:ID.`,
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in capsuleCaptureInput) (*mcp.CallToolResult, any, error) {
 		var out, errb bytes.Buffer
-		mio := mcpIO(ios, &out, &errb, "")
+		mio := mcpIO(ios, &out, &errb)
 		mio.In = strings.NewReader(in.Capsule)
 		if err := runCapsuleCapture(ctx, mio, &capsuleCaptureOptions{path: "-"}); err != nil {
 			return toolError(err, errb.String()), nil, nil
@@ -51,7 +51,7 @@ judgement), negative knowledge standing (a record, not policy: you may retry),
 and the delta against its parent capsule.`,
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in capsuleInspectInput) (*mcp.CallToolResult, any, error) {
 		var out, errb bytes.Buffer
-		if err := runCapsuleInspect(ctx, mcpIO(ios, &out, &errb, ""), &capsuleInspectOptions{handle: in.Handle, with: in.With}); err != nil {
+		if err := runCapsuleInspect(ctx, mcpIO(ios, &out, &errb), &capsuleInspectOptions{handle: in.Handle, with: in.With}); err != nil {
 			return toolError(err, errb.String()), nil, nil
 		}
 		return textResult(out.String()), nil, nil
@@ -65,7 +65,7 @@ and the delta against its parent capsule.`,
 			consumer = "markdown"
 		}
 		var out, errb bytes.Buffer
-		if err := runCapsuleRender(mcpIO(ios, &out, &errb, ""), &capsuleRenderOptions{handle: in.Handle, for_: consumer}); err != nil {
+		if err := runCapsuleRender(mcpIO(ios, &out, &errb), &capsuleRenderOptions{handle: in.Handle, for_: consumer}); err != nil {
 			return toolError(err, errb.String()), nil, nil
 		}
 		return textResult(out.String()), nil, nil

@@ -1082,7 +1082,7 @@ and your restatement {"probe id": "text"} to ctx_continuity_verify.`,
 			scheme = continuity.SchemeIndex
 		}
 		var out, errb bytes.Buffer
-		in := mcpIO(ios, &out, &errb, "")
+		in := mcpIO(ios, &out, &errb)
 		snap, err := sealManifest(in, manifest, label, scheme)
 		if err != nil {
 			return toolError(err, errb.String()), nil
@@ -1135,7 +1135,7 @@ not that they were acted on, nor anything about what was never declared.`,
 			}
 		}
 		var out, errb bytes.Buffer
-		err = verifySnapshot(mcpIO(ios, &out, &errb, ""), handle, r, tiers, loose, true)
+		err = verifySnapshot(mcpIO(ios, &out, &errb), handle, r, tiers, loose, true)
 		if code, failed := exitOf(err); failed || (code != 0 && code != exitNotFaithful) {
 			return toolError(err, errb.String()), nil
 		}

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ctxhq/ctx/capture"
+	"github.com/ctxhq/ctx/internal/jsonout"
 	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
@@ -268,15 +267,4 @@ func openStore(ios *IO, create bool) (*store.Store, error) {
 
 // writeJSON prints v as indented JSON with secrets redacted: every JSON form
 // ctx prints reaches agents as much as its text does.
-func writeJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	out, _ := secrets.Text(buf.Bytes())
-	_, err := w.Write(out)
-	return err
-}
+func writeJSON(w io.Writer, v any) error { return jsonout.Write(w, v) }

@@ -9,7 +9,6 @@ import (
 	"maps"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -158,15 +157,9 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	dir := cwd
-	if o.cwd != "" {
-		dir = o.cwd
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(cwd, dir)
-		}
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return usagef("--cwd %s: not a directory", o.cwd)
-		}
+	dir, err := runner.ResolveDir(cwd, o.cwd)
+	if err != nil {
+		return usagef("%v", err)
 	}
 	st, err := openStore(ios, true)
 	if err == nil {

@@ -119,7 +119,7 @@ type stewardToolInput struct {
 func addLedgerTools(s *mcp.Server, ios *IO) {
 	call := func(fn func(*IO) error) (*mcp.CallToolResult, any, error) {
 		var out, errb bytes.Buffer
-		if err := fn(mcpIO(ios, &out, &errb, "")); err != nil {
+		if err := fn(mcpIO(ios, &out, &errb)); err != nil {
 			return toolError(err, errb.String()), nil, nil
 		}
 		return textResult(out.String()), nil, nil

@@ -1,21 +1,21 @@
-package main
+package mcp
 
 import (
 	"context"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// drainTransport wraps an MCP transport so that the end of the client's input
+// DrainTransport wraps an MCP transport so that the end of the client's input
 // does not cut off replies: a client may write its requests and close stdin
 // at once (a script, `printf … | ctx mcp`), and every request read before the
 // end must still be answered. The connection reports the end of input only
 // once each call it read has had its response written (or ctx is stopped).
-type drainTransport struct{ mcp.Transport }
+type DrainTransport struct{ sdk.Transport }
 
-func (t drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+func (t DrainTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	c, err := t.Transport.Connect(ctx)
 	if err != nil {
 		return nil, err
@@ -26,7 +26,7 @@ func (t drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 }
 
 type drainConn struct {
-	mcp.Connection
+	sdk.Connection
 	mu      sync.Mutex
 	idle    *sync.Cond
 	pending map[jsonrpc.ID]int // calls read and not yet answered
