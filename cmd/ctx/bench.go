@@ -96,7 +96,7 @@ func finishBench(ios *IO, o *benchOptions, r *bench.Receipt, text func(io.Writer
 		fmt.Fprintf(ios.Out, "receipt: %s\n", h)
 	}
 	if !r.Pass {
-		return &exitError{code: exitBad}
+		return &exitError{Code: exitBad}
 	}
 	return nil
 }

@@ -148,7 +148,7 @@ func runCapsulePublish(ctx context.Context, ios *IO, o *capsulePublishOptions) e
 	var oe *publish.OutcomeError
 	if errors.As(perr, &oe) && oe.Outcome == publish.Ambiguous {
 		fmt.Fprintf(ios.Err, "ctx: %v\n  hint: it may have been applied; look at %s before rerunning with --retry-ambiguous\n", perr, r.Destination)
-		return &exitError{code: exitAmbiguous}
+		return &exitError{Code: exitAmbiguous}
 	}
 	return perr
 }

@@ -99,5 +99,5 @@ func runCheck(ios *IO, o *checkOptions) error {
 			fmt.Fprintf(ios.Out, "%d problems left after the repair (damaged content is never deleted: rerun the commands that made it)\n", len(after.Problems))
 		}
 	}
-	return &exitError{code: exitBad}
+	return &exitError{Code: exitBad}
 }

@@ -484,7 +484,7 @@ func verifySnapshot(ios *IO, handle string, restated map[string]string, tiers co
 		printVerdict(ios.Out, snap, v)
 	}
 	if !v.Faithful {
-		return &exitError{code: exitNotFaithful}
+		return &exitError{Code: exitNotFaithful}
 	}
 	return nil
 }
@@ -1028,7 +1028,7 @@ func runContinuityLog(ios *IO, o *continuityLogOptions) error {
 		fmt.Fprintf(ios.Out, "chain broken at row %d of %d: %s\n", b.Row, len(rows), b.Reason)
 	}
 	if b != nil {
-		return &exitError{code: exitNotFaithful}
+		return &exitError{Code: exitNotFaithful}
 	}
 	return nil
 }

@@ -66,7 +66,7 @@ Exit status: 0 no problem found (things not installed are not problems);
 				if !asJSON {
 					fmt.Fprintf(ios.Out, "%d problem(s) found\n", problems)
 				}
-				return &exitError{code: exitBad}
+				return &exitError{Code: exitBad}
 			}
 			return nil
 		},

@@ -101,16 +101,6 @@ a zoom view was printed instead of its bytes (narrow the range, or --full);
 	return c
 }
 
-// exactArgs is cobra.ExactArgs with a usage error that shows the form.
-func exactArgs(n int, form string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usagef("want %s (got %d arguments)", form, len(args))
-		}
-		return nil
-	}
-}
-
 // Exit statuses of ctx get besides the common ones: a script can tell exact
 // bytes (0) from no match (1, as grep) and from a zoom view (3).
 const (
@@ -155,9 +145,9 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	var ue *retrieve.UsageError
 	switch {
 	case errors.Is(err, retrieve.ErrZoomed):
-		return &exitError{code: exitZoom}
+		return &exitError{Code: exitZoom}
 	case errors.Is(err, retrieve.ErrNoMatch):
-		return &exitError{code: exitNoMatch}
+		return &exitError{Code: exitNoMatch}
 	case errors.As(err, &ue):
 		return usagef("%v", ue.Err)
 	}

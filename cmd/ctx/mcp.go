@@ -5,12 +5,12 @@ import (
 	"context"
 	"errors"
 	"io"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	hostsmcp "github.com/ctxhq/ctx/hosts/mcp"
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
 )
@@ -72,9 +72,7 @@ func newMCPServer(ios *IO) *mcp.Server {
 const mcpResultLimit = hostsmcp.ResultLimit
 
 // mcpIO is the server's IO with buffers for a tool's output.
-func mcpIO(ios *IO, out, errb io.Writer) *IO {
-	return &IO{In: strings.NewReader(""), Out: out, Err: errb, Getwd: ios.Getwd, Getenv: ios.Getenv}
-}
+var mcpIO = cli.Buffered
 
 // exitOf reads a command's outcome: its exit code, and whether ctx itself failed.
 func exitOf(err error) (int, bool) {
@@ -82,8 +80,8 @@ func exitOf(err error) (int, bool) {
 		return 0, false
 	}
 	var ee *exitError
-	if errors.As(err, &ee) && ee.err == nil {
-		return ee.code, false
+	if errors.As(err, &ee) && ee.Err == nil {
+		return ee.Code, false
 	}
 	return exitFailed, true
 }

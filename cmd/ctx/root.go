@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"runtime/pprof"
@@ -12,78 +11,40 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/ctxhq/ctx/capture"
-	"github.com/ctxhq/ctx/internal/jsonout"
-	"github.com/ctxhq/ctx/secrets"
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/store"
 )
 
 // Version is the ctx release.
 const Version = "0.1.0"
 
-// IO is where commands read and write; tests replace it with buffers.
-type IO struct {
-	In    io.Reader
-	Out   io.Writer
-	Err   io.Writer
-	IsTTY bool
-	// ErrTTY: Err is a terminal, so a person is watching (live progress).
-	ErrTTY bool
-	Getwd  func() (string, error)
-	Getenv func(string) string
-}
-
-func systemIO() *IO {
-	return &IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, IsTTY: term.IsTerminal(int(os.Stdout.Fd())),
-		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
-		Getwd:  os.Getwd, Getenv: os.Getenv}
-}
-
-// Exit statuses of ctx's own commands (ctx run and ctx ingest pass the
-// command's status through instead; see their help).
-const (
-	exitOK     = 0
-	exitBad    = 1 // the thing asked for does not exist, or the input is bad
-	exitUsage  = 2 // the command line is wrong
-	exitFailed = 125
+// The shared command plumbing lives in internal/cli; these names keep
+// package main's files reading as they did.
+type (
+	// IO is where commands read and write; tests replace it with buffers.
+	IO         = cli.IO
+	exitError  = cli.ExitError
+	usageError = cli.UsageError
 )
 
-// exitError carries an exit status out of a command. A nil err means the status
-// was already explained (ctx run passes the child's status through).
-type exitError struct {
-	code int
-	err  error
-}
+const (
+	exitOK     = cli.ExitOK
+	exitBad    = cli.ExitBad
+	exitUsage  = cli.ExitUsage
+	exitFailed = cli.ExitFailed
+)
 
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit %d", e.code)
-	}
-	return e.err.Error()
-}
-
-func (e *exitError) Unwrap() error { return e.err }
-
-func withCode(code int, err error) error {
-	if err == nil {
-		return nil
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return err
-	}
-	return &exitError{code: code, err: err}
-}
-
-// usageError marks an error in the command line.
-type usageError struct{ err error }
-
-func (e *usageError) Error() string { return e.err.Error() }
-func (e *usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error { return &usageError{fmt.Errorf(format, args...)} }
+var (
+	systemIO  = cli.SystemIO
+	withCode  = cli.WithCode
+	usagef    = cli.Usagef
+	exactArgs = cli.ExactArgs
+	openStore = cli.OpenStore
+	writeJSON = cli.WriteJSON
+	quoteArgs = cli.QuoteArgs
+)
 
 // Main runs ctx with the process's arguments and returns its exit status.
 func Main() int {
@@ -146,8 +107,8 @@ func report(ios *IO, err error) int {
 	var ee *exitError
 	code := exitBad
 	if errors.As(err, &ee) {
-		code = ee.code
-		if ee.err == nil {
+		code = ee.Code
+		if ee.Err == nil {
 			return code
 		}
 	} else {
@@ -194,7 +155,7 @@ what was shown and left out, and handles that return any omitted span.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{Err: err} })
 	// Build only the command being run when it is named first: the whole
 	// tree (every flag of every command) costs most of a millisecond, on the
 	// path of every ctx run. Help, errors and anything else get the full tree.
@@ -228,43 +189,3 @@ var (
 		"init": newInitCmd, "doctor": newDoctorCmd, "mcp": newMCPCmd, "ui": newUICmd, "stats": newStatsCmd, "compact": newCompactCmd, "check": newCheckCmd, "version": newVersionCmd, "glossary": newGlossaryTopic,
 	}
 )
-
-// openStore finds the workspace's store. create makes it if missing.
-func openStore(ios *IO, create bool) (*store.Store, error) {
-	cwd, err := ios.Getwd()
-	if err != nil {
-		return nil, err
-	}
-	loc, err := store.Locate(cwd)
-	if err != nil {
-		return nil, err
-	}
-	st, err := store.Open(loc, create)
-	if err != nil {
-		return nil, err
-	}
-	if create {
-		_ = st.Register() // best effort: the index only helps find the store from elsewhere
-	}
-	for _, r := range st.Recover() {
-		switch {
-		case r.Run != nil && r.Run.Manifest.Status == store.StatusRecovered:
-			fmt.Fprintf(ios.Err, "ctx: recovered the output of an interrupted capture (%s) as %s\n", quoteArgs(secrets.Argv(r.Argv)), r.Run.Handle())
-		case r.Run != nil:
-			fmt.Fprintf(ios.Err, "ctx: stored a finished capture that could not be stored earlier (%s) as %s\n", quoteArgs(secrets.Argv(r.Argv)), r.Run.Handle())
-		case r.Quarantined != "":
-			fmt.Fprintf(ios.Err, "ctx: %v\n", r.Err)
-			var se *store.Error
-			if errors.As(r.Err, &se) && se.Hint != "" {
-				fmt.Fprintf(ios.Err, "  hint: %s\n", se.Hint)
-			}
-		case r.Err != nil:
-			fmt.Fprintf(ios.Err, "ctx: could not recover the interrupted capture in %s: %v\n", r.Spool, r.Err)
-		}
-	}
-	return st, nil
-}
-
-// writeJSON prints v as indented JSON with secrets redacted: every JSON form
-// ctx prints reaches agents as much as its text does.
-func writeJSON(w io.Writer, v any) error { return jsonout.Write(w, v) }

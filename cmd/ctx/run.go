@@ -204,7 +204,7 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 		return passThrough(ctx, ios, argv, dir, o, nc.Err)
 	case errors.As(err, &se):
 		fmt.Fprintf(ios.Err, "ctx: %v\n  hint: %s\n", se, runner.StartHint(se))
-		return &exitError{code: se.Exit}
+		return &exitError{Code: se.Exit}
 	case err != nil:
 		return err
 	}
@@ -230,7 +230,7 @@ func showRun(ios *IO, st *store.Store, res *runner.Result, asJSON bool) error {
 	if res.DigestErr != nil {
 		h := res.Handle()
 		fmt.Fprintf(ios.Err, "ctx: the output is stored as %s, but no digest could be made: %v\n  hint: read it with `ctx get %s`\n", h, res.DigestErr, h)
-		return &exitError{code: res.Exit}
+		return &exitError{Code: res.Exit}
 	}
 	if asJSON {
 		if err := writeRunJSON(ios.Out, st, res.Run, res.Digest); err != nil {
@@ -239,23 +239,12 @@ func showRun(ios *IO, st *store.Store, res *runner.Result, asJSON bool) error {
 	} else if _, err := ios.Out.Write(res.Text()); err != nil {
 		return err
 	}
-	return &exitError{code: res.Exit}
+	return &exitError{Code: res.Exit}
 }
 
 func hostname() string {
 	h, _ := os.Hostname()
 	return h + " " + runtime.GOOS + "/" + runtime.GOARCH
-}
-
-func quoteArgs(argv []string) string {
-	var parts []string
-	for _, a := range argv {
-		if strings.ContainsAny(a, " \t\n'\"$`\\|&;<>()*?[]{}") || a == "" {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		parts = append(parts, a)
-	}
-	return strings.Join(parts, " ")
 }
 
 // writeRunJSON prints the --json form of a run. Its items hold text derived
@@ -380,19 +369,19 @@ func passThrough(ctx context.Context, ios *IO, argv []string, dir string, o *run
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
-		return &exitError{code: 0}
+		return &exitError{Code: 0}
 	case errors.As(err, &ee):
 		if ctx.Err() == context.DeadlineExceeded {
-			return &exitError{code: capture.ExitTimeout}
+			return &exitError{Code: capture.ExitTimeout}
 		}
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return &exitError{code: 128 + int(ws.Signal())}
+			return &exitError{Code: 128 + int(ws.Signal())}
 		}
-		return &exitError{code: ee.ExitCode()}
+		return &exitError{Code: ee.ExitCode()}
 	case errors.Is(err, exec.ErrNotFound):
 		fmt.Fprintf(ios.Err, "ctx: %s: command not found\n", argv[0])
-		return &exitError{code: capture.ExitNotFound}
+		return &exitError{Code: capture.ExitNotFound}
 	}
 	fmt.Fprintf(ios.Err, "ctx: %s: %v\n", argv[0], err)
-	return &exitError{code: capture.ExitNotExecutable}
+	return &exitError{Code: capture.ExitNotExecutable}
 }

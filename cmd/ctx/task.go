@@ -644,7 +644,7 @@ func runTaskLog(ios *IO, o *taskLogOptions) error {
 			fmt.Fprintf(ios.Out, "chain broken at row %d of %d: %s\n", b.Row, len(texts), b.Reason)
 		}
 		if b != nil {
-			return &exitError{code: exitNotFaithful}
+			return &exitError{Code: exitNotFaithful}
 		}
 		return nil
 	}
@@ -707,7 +707,7 @@ Exit status: 0 every row holds; 3 a row is malformed; 125 the store failed.`,
 				fmt.Fprintf(ios.Out, "ledger intact: %d rows, schema %d\n", n, ledger.Version)
 			}
 			if err != nil {
-				return &exitError{code: exitNotFaithful}
+				return &exitError{Code: exitNotFaithful}
 			}
 			return nil
 		},
