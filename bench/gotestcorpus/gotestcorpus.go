@@ -125,16 +125,20 @@ func CorpusScore(dir string) (CorpusResult, error) {
 }
 
 type junit struct {
-	Suites []struct {
-		Name  string `xml:"name,attr"`
-		Cases []struct {
-			Name      string    `xml:"name,attr"`
-			Classname string    `xml:"classname,attr"`
-			Failure   *struct{} `xml:"failure"`
-			Error     *struct{} `xml:"error"`
-			Skipped   *struct{} `xml:"skipped"`
-		} `xml:"testcase"`
-	} `xml:"testsuite"`
+	Suites []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name  string      `xml:"name,attr"`
+	Cases []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string    `xml:"name,attr"`
+	Classname string    `xml:"classname,attr"`
+	Failure   *struct{} `xml:"failure"`
+	Error     *struct{} `xml:"error"`
+	Skipped   *struct{} `xml:"skipped"`
 }
 
 type ident struct{ pkg, name string }
@@ -158,7 +162,28 @@ func scoreFile(name string, out, report []byte) (CorpusFile, error) {
 	}
 	f.Verdict = g.Verdict
 
-	// The graph's reading.
+	got, sums := reading(g, ju, &f)
+
+	// The XML's reading, identity by identity.
+	wantFail := map[ident]bool{}
+	for _, s := range ju.Suites {
+		scoreSuite(&f, s, got, sums, wantFail)
+	}
+	var extra []string
+	for id, o := range got {
+		if o == evidence.OutcomeFail && !wantFail[id] {
+			f.FailingExtra++
+			extra = append(extra, fmt.Sprintf("%s %s: failing, not in the report", id.pkg, id.name))
+		}
+	}
+	sort.Strings(extra)
+	f.Misses = append(f.Misses, extra...)
+	return f, nil
+}
+
+// reading is the graph's reading of a file: each test identity's outcome and
+// each package's summary, an unnamed package read as the report's only one.
+func reading(g *evidence.Graph, ju junit, f *CorpusFile) (map[ident]evidence.Outcome, map[string]*evidence.Item) {
 	got := map[ident]evidence.Outcome{}
 	sums := map[string]*evidence.Item{}
 	unnamed := false
@@ -186,78 +211,69 @@ func scoreFile(name string, out, report []byte) (CorpusFile, error) {
 		}
 	}
 
-	// The XML's reading, identity by identity.
-	wantFail := map[ident]bool{}
-	for _, s := range ju.Suites {
-		f.Packages++
-		var want [3]int // pass, fail, skip
-		for _, c := range s.Cases {
-			id := ident{c.Classname, c.Name}
-			failed := c.Failure != nil || c.Error != nil
-			if synthetic[c.Name] && failed {
-				f.Failing++
-				f.Tests++
-				sum := sums[c.Classname]
-				ok := sum != nil && sum.Outcome == evidence.OutcomeFail &&
-					(c.Name == "Failure" || sum.Class == "build")
-				f.Exceptions = append(f.Exceptions, fmt.Sprintf("%s %q read as its package summary", c.Classname, c.Name))
-				if ok {
-					f.FailingFound++
-					f.TestsFound++
-				} else {
-					f.Misses = append(f.Misses, fmt.Sprintf("package failure %s %q not in its summary", c.Classname, c.Name))
-				}
-				continue
-			}
-			o := evidence.OutcomePass
-			switch {
-			case failed:
-				o = evidence.OutcomeFail
-				want[1]++
-				f.Failing++
-				wantFail[id] = true
-			case c.Skipped != nil:
-				o = evidence.OutcomeSkip
-				want[2]++
-			default:
-				want[0]++
-			}
+	return got, sums
+}
+
+// scoreSuite scores one package of the report against the graph's reading.
+func scoreSuite(f *CorpusFile, s junitSuite, got map[ident]evidence.Outcome, sums map[string]*evidence.Item, wantFail map[ident]bool) {
+	f.Packages++
+	var want [3]int // pass, fail, skip
+	for _, c := range s.Cases {
+		id := ident{c.Classname, c.Name}
+		failed := c.Failure != nil || c.Error != nil
+		if synthetic[c.Name] && failed {
+			f.Failing++
 			f.Tests++
-			g, ok := got[id]
-			switch {
-			case ok && g == o:
+			sum := sums[c.Classname]
+			ok := sum != nil && sum.Outcome == evidence.OutcomeFail &&
+				(c.Name == "Failure" || sum.Class == "build")
+			f.Exceptions = append(f.Exceptions, fmt.Sprintf("%s %q read as its package summary", c.Classname, c.Name))
+			if ok {
+				f.FailingFound++
 				f.TestsFound++
-				if o == evidence.OutcomeFail {
-					f.FailingFound++
-				}
-			case ok:
-				f.Misses = append(f.Misses, fmt.Sprintf("%s %s: %s, want %s", id.pkg, id.name, g, o))
-			default:
-				f.Misses = append(f.Misses, fmt.Sprintf("%s %s: missing, want %s", id.pkg, id.name, o))
+			} else {
+				f.Misses = append(f.Misses, fmt.Sprintf("package failure %s %q not in its summary", c.Classname, c.Name))
 			}
+			continue
 		}
-		sum := sums[s.Name]
-		var have [3]int
-		if sum != nil {
-			have = [3]int{sum.Counts["pass"], sum.Counts["fail"], sum.Counts["skip"]}
-		}
+		o := evidence.OutcomePass
 		switch {
-		case sum == nil:
-			f.Misses = append(f.Misses, fmt.Sprintf("package %s: no summary", s.Name))
-		case have != want:
-			f.Misses = append(f.Misses, fmt.Sprintf("package %s: counts pass/fail/skip %v, want %v", s.Name, have, want))
+		case failed:
+			o = evidence.OutcomeFail
+			want[1]++
+			f.Failing++
+			wantFail[id] = true
+		case c.Skipped != nil:
+			o = evidence.OutcomeSkip
+			want[2]++
 		default:
-			f.CountsAgree++
+			want[0]++
+		}
+		f.Tests++
+		g, ok := got[id]
+		switch {
+		case ok && g == o:
+			f.TestsFound++
+			if o == evidence.OutcomeFail {
+				f.FailingFound++
+			}
+		case ok:
+			f.Misses = append(f.Misses, fmt.Sprintf("%s %s: %s, want %s", id.pkg, id.name, g, o))
+		default:
+			f.Misses = append(f.Misses, fmt.Sprintf("%s %s: missing, want %s", id.pkg, id.name, o))
 		}
 	}
-	var extra []string
-	for id, o := range got {
-		if o == evidence.OutcomeFail && !wantFail[id] {
-			f.FailingExtra++
-			extra = append(extra, fmt.Sprintf("%s %s: failing, not in the report", id.pkg, id.name))
-		}
+	sum := sums[s.Name]
+	var have [3]int
+	if sum != nil {
+		have = [3]int{sum.Counts["pass"], sum.Counts["fail"], sum.Counts["skip"]}
 	}
-	sort.Strings(extra)
-	f.Misses = append(f.Misses, extra...)
-	return f, nil
+	switch {
+	case sum == nil:
+		f.Misses = append(f.Misses, fmt.Sprintf("package %s: no summary", s.Name))
+	case have != want:
+		f.Misses = append(f.Misses, fmt.Sprintf("package %s: counts pass/fail/skip %v, want %v", s.Name, have, want))
+	default:
+		f.CountsAgree++
+	}
 }

@@ -210,49 +210,14 @@ func benchSecrets(ctx context.Context, seed uint64, limit int) (*secretsResult, 
 		if strings.Contains(digest, "whole output") {
 			res.WholeDocs++
 		}
-		n := strings.Count(d.Text, "\n")
-		outs := map[string]string{
-			"digest":        digest,
-			"run --json":    b.cli("run", "--json", "--", "cat", file),
-			"get":           b.cli("get", h),
-			"get --full":    b.cli("get", h+"#stdout", "--full"),
-			"get --json":    b.cli("get", h+"#stdout", "--json", "--full"),
-			"get --grep":    b.cli("get", h+"#stdout", "--grep", ".", "--limit", "10000"),
-			"get --plain":   b.cli("get", h+"#stdout", "--plain", "--full"),
-			"show":          b.cli("show", h),
-			"show --json":   b.cli("show", h, "--json"),
-			"mcp ctx_run":   b.tool("ctx_run", map[string]any{"argv": []string{"cat", file}}),
-			"mcp ctx_get":   b.tool("ctx_get", map[string]any{"handle": h + "#stdout"}),
-			"mcp ctx_show":  b.tool("ctx_show", map[string]any{"handle": h}),
-			"get line page": "",
-			"get byte page": "",
-		}
-		// Pages of 4 lines and windows of 48 bytes: each read on its own, so
-		// a secret a page boundary cuts must not show in either part.
-		for from := 1; from <= n; from += 4 {
-			outs["get line page"] += "\x00" + b.cli("get", fmt.Sprintf("%s#stdout:L%d-%d", h, from, min(n, from+3)))
-		}
-		for from := 0; from < len(d.Text); from += 48 {
-			outs["get byte page"] += "\x00" + b.cli("get", h+"#stdout", "--bytes", fmt.Sprintf("%d:%d", from, min(len(d.Text), from+48)))
-		}
+		outs := b.outputs(d, h, file, digest)
 		for _, p := range d.Planted {
 			for _, path := range sortedPaths(outs) {
+				out := outs[path]
 				if path == "get byte page" || path == "get line page" {
-					// Judge each page alone.
-					leaked := false
-					for _, page := range strings.Split(outs[path], "\x00") {
-						if leaks(page, p.Value) {
-							leaked = true
-						}
-					}
-					if leaked {
-						check(path, p, d.Name, p.Value)
-					} else {
-						check(path, p, d.Name, "")
-					}
-					continue
+					out = pageLeak(out, p.Value)
 				}
-				check(path, p, d.Name, outs[path])
+				check(path, p, d.Name, out)
 			}
 		}
 	}
@@ -262,23 +227,9 @@ func benchSecrets(ctx context.Context, seed uint64, limit int) (*secretsResult, 
 		if limit > 0 && i%limit != 0 {
 			continue
 		}
-		d := bench.SecretDocs(seed + uint64(i) + 1)
-		var p bench.Planted
-		for _, x := range d {
-			for _, y := range x.Planted {
-				if y.Format == f && (y.Context == "env" || y.Context == "ci-log") && !strings.Contains(y.Value, "\n") {
-					p = y
-				}
-			}
-		}
-		if p.Format == nil {
+		p, argv, ok := argvPlant(seed+uint64(i)+1, f)
+		if !ok {
 			continue
-		}
-		var argv []string
-		if f.Env != "" {
-			argv = []string{"env", f.Env + "=" + p.Full, "true"}
-		} else {
-			argv = []string{"sh", "-c", "true", "sh", strings.TrimPrefix(strings.TrimPrefix(fmt.Sprintf(f.Free, p.Full), "> "), "< ")}
 		}
 		digest := b.cli(append([]string{"run", "--"}, argv...)...)
 		p.Context = "argv"
@@ -294,25 +245,8 @@ func benchSecrets(ctx context.Context, seed uint64, limit int) (*secretsResult, 
 	for _, p := range res.Paths {
 		res.Planted = max(res.Planted, p.Planted)
 	}
-	// Look-alikes: 20 lines a document; any line that comes back changed
-	// from get or redacted in the digest is a false positive.
-	look := bench.Lookalikes()
-	res.Lookalikes = len(look)
-	for i := 0; i < len(look); i += 20 {
-		chunk := look[i:min(i+20, len(look))]
-		text := strings.Join(chunk, "\n") + "\n"
-		file := filepath.Join(dir, fmt.Sprintf("lookalike-%02d.txt", i/20))
-		if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
-			return nil, err
-		}
-		digest := b.cli("run", "--", "cat", file)
-		h := runHandleRE.FindString(digest)
-		got := strings.Split(b.cli("get", h+"#stdout", "--full"), "\n")
-		for j, l := range chunk {
-			if j >= len(got) || got[j] != l || digestRedacts(digest, l) {
-				res.FalsePos = append(res.FalsePos, l)
-			}
-		}
+	if err := b.lookalikes(res); err != nil {
+		return nil, err
 	}
 	res.FPRate = float64(len(res.FalsePos)) / float64(max(1, res.Lookalikes))
 	return res, nil
@@ -358,4 +292,93 @@ func leaks(out, v string) bool {
 		}
 	}
 	return false
+}
+
+// lookalikes runs real look-alike lines through ctx, 20 to a document: any
+// line that comes back changed from get, or redacted in the digest, is a
+// false positive.
+func (b *secretBench) lookalikes(res *secretsResult) error {
+	look := bench.Lookalikes()
+	res.Lookalikes = len(look)
+	for i := 0; i < len(look); i += 20 {
+		chunk := look[i:min(i+20, len(look))]
+		text := strings.Join(chunk, "\n") + "\n"
+		file := filepath.Join(b.dir, fmt.Sprintf("lookalike-%02d.txt", i/20))
+		if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
+			return err
+		}
+		digest := b.cli("run", "--", "cat", file)
+		h := runHandleRE.FindString(digest)
+		got := strings.Split(b.cli("get", h+"#stdout", "--full"), "\n")
+		for j, l := range chunk {
+			if j >= len(got) || got[j] != l || digestRedacts(digest, l) {
+				res.FalsePos = append(res.FalsePos, l)
+			}
+		}
+	}
+	return nil
+}
+
+// outputs reads a stored document (run as h, printing digest) back on every
+// path an agent has, by path name; the paged paths join their pages with NUL.
+func (b *secretBench) outputs(d bench.SecretDoc, h, file, digest string) map[string]string {
+	n := strings.Count(d.Text, "\n")
+	outs := map[string]string{
+		"digest":        digest,
+		"run --json":    b.cli("run", "--json", "--", "cat", file),
+		"get":           b.cli("get", h),
+		"get --full":    b.cli("get", h+"#stdout", "--full"),
+		"get --json":    b.cli("get", h+"#stdout", "--json", "--full"),
+		"get --grep":    b.cli("get", h+"#stdout", "--grep", ".", "--limit", "10000"),
+		"get --plain":   b.cli("get", h+"#stdout", "--plain", "--full"),
+		"show":          b.cli("show", h),
+		"show --json":   b.cli("show", h, "--json"),
+		"mcp ctx_run":   b.tool("ctx_run", map[string]any{"argv": []string{"cat", file}}),
+		"mcp ctx_get":   b.tool("ctx_get", map[string]any{"handle": h + "#stdout"}),
+		"mcp ctx_show":  b.tool("ctx_show", map[string]any{"handle": h}),
+		"get line page": "",
+		"get byte page": "",
+	}
+	// Pages of 4 lines and windows of 48 bytes: each read on its own, so
+	// a secret a page boundary cuts must not show in either part.
+	for from := 1; from <= n; from += 4 {
+		outs["get line page"] += "\x00" + b.cli("get", fmt.Sprintf("%s#stdout:L%d-%d", h, from, min(n, from+3)))
+	}
+	for from := 0; from < len(d.Text); from += 48 {
+		outs["get byte page"] += "\x00" + b.cli("get", h+"#stdout", "--bytes", fmt.Sprintf("%d:%d", from, min(len(d.Text), from+48)))
+	}
+	return outs
+}
+
+// pageLeak judges the pages of a paged read (joined with NUL) each alone: a
+// secret a page boundary cuts must show in neither part. It is the value
+// when some page leaks it, else "".
+func pageLeak(pages, value string) string {
+	for _, page := range strings.Split(pages, "\x00") {
+		if leaks(page, value) {
+			return value
+		}
+	}
+	return ""
+}
+
+// argvPlant is a credential of format f (generated from seed) that fits on a
+// command line, and a command line carrying it: as an environment
+// assignment, or as a free-standing argument.
+func argvPlant(seed uint64, f *bench.SecretFormat) (bench.Planted, []string, bool) {
+	var p bench.Planted
+	for _, x := range bench.SecretDocs(seed) {
+		for _, y := range x.Planted {
+			if y.Format == f && (y.Context == "env" || y.Context == "ci-log") && !strings.Contains(y.Value, "\n") {
+				p = y
+			}
+		}
+	}
+	if p.Format == nil {
+		return p, nil, false
+	}
+	if f.Env != "" {
+		return p, []string{"env", f.Env + "=" + p.Full, "true"}, true
+	}
+	return p, []string{"sh", "-c", "true", "sh", strings.TrimPrefix(strings.TrimPrefix(fmt.Sprintf(f.Free, p.Full), "> "), "< ")}, true
 }
