@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -11,6 +10,8 @@ import (
 
 	hostsmcp "github.com/ctxhq/ctx/hosts/mcp"
 	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/continuitycmd"
+	"github.com/ctxhq/ctx/internal/cmd/taskcmd"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
 )
@@ -60,31 +61,19 @@ func newMCPServer(ios *IO) *mcp.Server {
 		},
 		Compact: func() { startCompaction(ios) },
 		Extra: func(s *mcp.Server) {
-			addContinuityTools(s, ios)
-			addLedgerTools(s, ios)
+			continuitycmd.AddTools(s, ios)
+			taskcmd.AddTools(s, ios)
 			addQTool(s, ios)
 			addCapsuleTools(s, ios)
 		},
 	})
 }
 
-// mcpResultLimit bounds any tool result.
-const mcpResultLimit = hostsmcp.ResultLimit
-
 // mcpIO is the server's IO with buffers for a tool's output.
 var mcpIO = cli.Buffered
 
 // exitOf reads a command's outcome: its exit code, and whether ctx itself failed.
-func exitOf(err error) (int, bool) {
-	if err == nil {
-		return 0, false
-	}
-	var ee *exitError
-	if errors.As(err, &ee) && ee.Err == nil {
-		return ee.Code, false
-	}
-	return exitFailed, true
-}
+var exitOf = cli.ExitOf
 
 func textResult(s string) *mcp.CallToolResult { return hostsmcp.Text(s) }
 

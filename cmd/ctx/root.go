@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 	"os/signal"
 	"runtime/pprof"
@@ -14,7 +12,6 @@ import (
 
 	"github.com/ctxhq/ctx/capture"
 	"github.com/ctxhq/ctx/internal/cli"
-	"github.com/ctxhq/ctx/store"
 )
 
 // Version is the ctx release.
@@ -44,6 +41,7 @@ var (
 	openStore = cli.OpenStore
 	writeJSON = cli.WriteJSON
 	quoteArgs = cli.QuoteArgs
+	report    = cli.Report
 )
 
 // Main runs ctx with the process's arguments and returns its exit status.
@@ -97,47 +95,6 @@ func signalContext() (context.Context, func()) {
 		close(done)
 		cancel(nil)
 	}
-}
-
-// report prints an error with its hint and returns the exit status.
-func report(ios *IO, err error) int {
-	if err == nil {
-		return exitOK
-	}
-	var ee *exitError
-	code := exitBad
-	if errors.As(err, &ee) {
-		code = ee.Code
-		if ee.Err == nil {
-			return code
-		}
-	} else {
-		code = classify(err)
-	}
-	fmt.Fprintf(ios.Err, "ctx: %v\n", err)
-	var se *store.Error
-	if errors.As(err, &se) && se.Hint != "" {
-		fmt.Fprintf(ios.Err, "  hint: %s\n", se.Hint)
-	}
-	var ue *usageError
-	if errors.As(err, &ue) {
-		fmt.Fprintln(ios.Err, "  run `ctx help` or `ctx COMMAND --help` for usage")
-	}
-	return code
-}
-
-// classify maps an error to ctx's exit statuses.
-func classify(err error) int {
-	var ue *usageError
-	switch {
-	case errors.As(err, &ue):
-		return exitUsage
-	case errors.Is(err, store.ErrLocked), errors.Is(err, store.ErrCorrupt), errors.Is(err, store.ErrUnsafe), errors.Is(err, store.ErrBusy):
-		return exitFailed
-	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrAmbiguous), errors.Is(err, store.ErrBadHandle), errors.Is(err, store.ErrRange):
-		return exitBad
-	}
-	return exitBad
 }
 
 func newRoot(ios *IO, args []string) *cobra.Command {

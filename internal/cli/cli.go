@@ -83,6 +83,19 @@ func WithCode(code int, err error) error {
 	return &ExitError{Code: code, Err: err}
 }
 
+// ExitOf reads a command's outcome: its exit code, and whether ctx itself
+// failed.
+func ExitOf(err error) (int, bool) {
+	if err == nil {
+		return 0, false
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) && ee.Err == nil {
+		return ee.Code, false
+	}
+	return ExitFailed, true
+}
+
 // UsageError marks an error in the command line.
 type UsageError struct{ Err error }
 
@@ -153,4 +166,45 @@ func OpenStore(ios *IO, create bool) (*store.Store, error) {
 		}
 	}
 	return st, nil
+}
+
+// Report prints an error with its hint and returns the exit status.
+func Report(ios *IO, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ee *ExitError
+	code := ExitBad
+	if errors.As(err, &ee) {
+		code = ee.Code
+		if ee.Err == nil {
+			return code
+		}
+	} else {
+		code = Classify(err)
+	}
+	fmt.Fprintf(ios.Err, "ctx: %v\n", err)
+	var se *store.Error
+	if errors.As(err, &se) && se.Hint != "" {
+		fmt.Fprintf(ios.Err, "  hint: %s\n", se.Hint)
+	}
+	var ue *UsageError
+	if errors.As(err, &ue) {
+		fmt.Fprintln(ios.Err, "  run `ctx help` or `ctx COMMAND --help` for usage")
+	}
+	return code
+}
+
+// Classify maps an error to ctx's exit statuses.
+func Classify(err error) int {
+	var ue *UsageError
+	switch {
+	case errors.As(err, &ue):
+		return ExitUsage
+	case errors.Is(err, store.ErrLocked), errors.Is(err, store.ErrCorrupt), errors.Is(err, store.ErrUnsafe), errors.Is(err, store.ErrBusy):
+		return ExitFailed
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrAmbiguous), errors.Is(err, store.ErrBadHandle), errors.Is(err, store.ErrRange):
+		return ExitBad
+	}
+	return ExitBad
 }
