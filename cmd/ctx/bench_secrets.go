@@ -17,6 +17,8 @@ import (
 	"github.com/ctxhq/ctx/bench"
 	"github.com/ctxhq/ctx/internal/lines"
 	"github.com/ctxhq/ctx/secrets"
+
+	hostsmcp "github.com/ctxhq/ctx/hosts/mcp"
 )
 
 func benchSecretsCmd(ios *IO, o *benchOptions) *cobra.Command {
@@ -124,13 +126,7 @@ func (b *secretBench) tool(name string, args map[string]any) string {
 	if err != nil {
 		return "error: " + err.Error()
 	}
-	var sb strings.Builder
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			sb.WriteString(t.Text)
-		}
-	}
-	return sb.String()
+	return hostsmcp.ResultText(res)
 }
 
 // cliRun is run, reached through a variable: the bench is itself one of the

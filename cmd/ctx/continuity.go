@@ -8,10 +8,3 @@ func init() {
 	commandOrder = append(commandOrder, "continuity")
 	commands["continuity"] = continuitycmd.NewCmd
 }
-
-// What other commands share with continuity.
-var (
-	readInput = continuitycmd.ReadInput
-	badInput  = continuitycmd.BadInput
-	indent    = continuitycmd.Indent
-)

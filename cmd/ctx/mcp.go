@@ -10,6 +10,7 @@ import (
 
 	hostsmcp "github.com/ctxhq/ctx/hosts/mcp"
 	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/capsulecmd"
 	"github.com/ctxhq/ctx/internal/cmd/continuitycmd"
 	"github.com/ctxhq/ctx/internal/cmd/taskcmd"
 	"github.com/ctxhq/ctx/runner"
@@ -64,7 +65,7 @@ func newMCPServer(ios *IO) *mcp.Server {
 			continuitycmd.AddTools(s, ios)
 			taskcmd.AddTools(s, ios)
 			addQTool(s, ios)
-			addCapsuleTools(s, ios)
+			capsulecmd.AddTools(s, ios)
 		},
 	})
 }

@@ -339,3 +339,15 @@ func parseTimeout(s string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// ResultText is the text of a tool result's text blocks, joined: what an
+// agent reads of it.
+func ResultText(r *sdk.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}

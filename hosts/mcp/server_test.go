@@ -66,13 +66,7 @@ func call(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*sdk.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return res, b.String()
+	return res, ResultText(res)
 }
 
 // TestRunGetShow runs a command through ctx_run (the runner, not the CLI),

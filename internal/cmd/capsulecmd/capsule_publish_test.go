@@ -1,4 +1,4 @@
-package main
+package capsulecmd
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ctxhq/ctx/capsule/publish"
+	"github.com/ctxhq/ctx/internal/cli"
 )
 
 // TestPublishPreviewTouchesNothing: --preview composes and prints, and
@@ -100,7 +101,7 @@ func TestPublishCLIOutcomes(t *testing.T) {
 	o := &capsulePublishOptions{handle: handle, to: "github", target: "o/slow", timeout: 300 * time.Millisecond}
 	out.Reset()
 	err := runCapsulePublish(ctx, ios, o)
-	if code, _ := exitOf(err); code != exitAmbiguous || !strings.HasPrefix(out.String(), "ambiguous") || !strings.Contains(errb.String(), "--retry-ambiguous") {
+	if code, _ := cli.ExitOf(err); code != exitAmbiguous || !strings.HasPrefix(out.String(), "ambiguous") || !strings.Contains(errb.String(), "--retry-ambiguous") {
 		t.Fatalf("hanging server: %v\n%s%s", err, out, errb)
 	}
 	if err := runCapsulePublish(ctx, ios, o); err == nil || !strings.Contains(err.Error(), "may already have published") || calls.Load() != 1 {

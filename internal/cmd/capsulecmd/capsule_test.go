@@ -1,4 +1,4 @@
-package main
+package capsulecmd
 
 import (
 	"bytes"
@@ -16,6 +16,8 @@ import (
 
 	"github.com/ctxhq/ctx/capsule/relay"
 	"github.com/ctxhq/ctx/store"
+
+	hostsmcp "github.com/ctxhq/ctx/hosts/mcp"
 )
 
 const relayCapsule = `{"goal":"ship the relay","next_action":"receive it","rejected":["polling"],
@@ -157,7 +159,8 @@ func TestCapsuleMCP(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	ios, _, _ := capsuleIO(t, t.TempDir(), "")
-	server := newMCPServer(ios)
+	server := mcp.NewServer(&mcp.Implementation{Name: "ctx", Version: "test"}, nil)
+	AddTools(server, ios)
 	st, ct := mcp.NewInMemoryTransports()
 	if _, err := server.Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)
@@ -173,7 +176,7 @@ func TestCapsuleMCP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return text(res), res.IsError
+		return hostsmcp.ResultText(res), res.IsError
 	}
 	out, isErr := call("ctx_capsule_capture", map[string]any{"capsule": relayCapsule})
 	if isErr || !strings.HasPrefix(out, "capsule:") {
