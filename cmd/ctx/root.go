@@ -15,7 +15,7 @@ import (
 )
 
 // Version is the ctx release.
-const Version = "0.1.0"
+const Version = cli.Version
 
 // The shared command plumbing lives in internal/cli; these names keep
 // package main's files reading as they did.
@@ -42,6 +42,7 @@ var (
 	writeJSON = cli.WriteJSON
 	quoteArgs = cli.QuoteArgs
 	report    = cli.Report
+	parseSize = cli.ParseSize
 )
 
 // Main runs ctx with the process's arguments and returns its exit status.

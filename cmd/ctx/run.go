@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -115,33 +114,6 @@ never drawn when stderr is not a terminal, and never stored.
 	o.digestOpts.register(c)
 	c.Flags().SetInterspersed(false)
 	return c
-}
-
-// parseSize reads "1G", "512M", "64k", "1000".
-func parseSize(s string) (int64, error) {
-	t := strings.TrimSpace(strings.ToUpper(s))
-	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
-	mult := int64(1)
-	if t != "" {
-		switch t[len(t)-1] {
-		case 'K':
-			mult = 1 << 10
-		case 'M':
-			mult = 1 << 20
-		case 'G':
-			mult = 1 << 30
-		case 'T':
-			mult = 1 << 40
-		}
-		if mult > 1 {
-			t = t[:len(t)-1]
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("size %q: want a positive number of bytes, optionally with K, M or G", s)
-	}
-	return n * mult, nil
 }
 
 func runRun(ctx context.Context, ios *IO, o *runOptions) error {

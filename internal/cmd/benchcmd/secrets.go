@@ -1,4 +1,4 @@
-package main
+package benchcmd
 
 import (
 	"bytes"
@@ -38,7 +38,7 @@ public keys, ctx handles, test names) must come through unredacted.`,
 		Example: "  ctx bench secrets\n  ctx bench secrets --seed 7 --json",
 		Args:    exactArgs(0, "ctx bench secrets"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			res, err := benchSecrets(cmd.Context(), seed, 0)
+			res, err := Secrets(cmd.Context(), o.prog, seed, 0)
 			if err != nil {
 				return err
 			}
@@ -58,25 +58,28 @@ public keys, ctx handles, test names) must come through unredacted.`,
 	return c
 }
 
-type secretPath struct {
+// SecretPath is one agent-facing path's tally: credentials planted, leaked.
+type SecretPath struct {
 	Path    string `json:"path"`
 	Planted int    `json:"planted"`
 	Leaked  int    `json:"leaked"`
 }
 
-func (p secretPath) Recall() float64 {
+// Recall is the fraction of planted credentials the path redacted.
+func (p SecretPath) Recall() float64 {
 	if p.Planted == 0 {
 		return 0
 	}
 	return 1 - float64(p.Leaked)/float64(p.Planted)
 }
 
-type secretsResult struct {
+// SecretsResult is the secrets suite's outcome.
+type SecretsResult struct {
 	Formats    int          `json:"formats"`
 	Providers  int          `json:"providers"`
 	Documents  int          `json:"documents"`
 	Planted    int          `json:"planted"`
-	Paths      []secretPath `json:"paths"`
+	Paths      []SecretPath `json:"paths"`
 	Misses     []string     `json:"misses"`
 	Lookalikes int          `json:"lookalike_lines"`
 	FalsePos   []string     `json:"false_positives"`
@@ -84,7 +87,7 @@ type secretsResult struct {
 	WholeDocs  int          `json:"documents_digested_whole"`
 }
 
-func (r *secretsResult) print(w io.Writer) error {
+func (r *SecretsResult) print(w io.Writer) error {
 	fmt.Fprintf(w, "%d credential formats from %d providers, planted %d times in %d outputs (%d digested whole)\n",
 		r.Formats, r.Providers, r.Planted, r.Documents, r.WholeDocs)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -107,17 +110,18 @@ func (r *secretsResult) print(w io.Writer) error {
 
 // secretBench is a scratch workspace driven through ctx's own commands.
 type secretBench struct {
-	ctx context.Context
-	dir string
-	ios *IO
-	mcp *mcp.ClientSession
+	ctx  context.Context
+	dir  string
+	ios  *IO
+	mcp  *mcp.ClientSession
+	prog Program
 }
 
 func (b *secretBench) cli(args ...string) string {
 	var out, errb bytes.Buffer
 	ios := *b.ios
 	ios.Out, ios.Err = &out, &errb
-	cliRun(&ios, args)
+	b.prog.Run(&ios, args)
 	return out.String() + errb.String()
 }
 
@@ -129,17 +133,18 @@ func (b *secretBench) tool(name string, args map[string]any) string {
 	return hostsmcp.ResultText(res)
 }
 
-// cliRun is run, reached through a variable: the bench is itself one of the
-// commands run dispatches to.
-var cliRun func(*IO, []string) int
-
-func init() { cliRun = run }
+// Program is ctx itself as the secrets suite drives it: its command-line
+// entry point and its MCP server.
+type Program struct {
+	Run func(ios *IO, args []string) int
+	MCP func(ios *IO) *mcp.Server
+}
 
 var runHandleRE = lines.Lazy(`run:[0-9a-f]{12}`)
 
-// benchSecrets runs the suite; limit > 0 keeps only every limit-th
-// document and argv format (the redaction matrix test's quick form).
-func benchSecrets(ctx context.Context, seed uint64, limit int) (*secretsResult, error) {
+// Secrets runs the redaction suite through prog; limit > 0 keeps only every
+// limit-th document and argv format (the redaction matrix test's quick form).
+func Secrets(ctx context.Context, prog Program, seed uint64, limit int) (*SecretsResult, error) {
 	dir, err := os.MkdirTemp("", "ctx-bench-secrets-")
 	if err != nil {
 		return nil, err
@@ -151,10 +156,10 @@ func benchSecrets(ctx context.Context, seed uint64, limit int) (*secretsResult, 
 		return nil, err
 	}
 	env := map[string]string{"CTX_NO_COMPACT": "1"}
-	b := &secretBench{ctx: ctx, dir: dir, ios: &IO{In: strings.NewReader(""), Getwd: func() (string, error) { return dir, nil },
+	b := &secretBench{ctx: ctx, dir: dir, prog: prog, ios: &IO{In: strings.NewReader(""), Getwd: func() (string, error) { return dir, nil },
 		Getenv: func(k string) string { return env[k] }}}
 	ct, st := mcp.NewInMemoryTransports()
-	if _, err := newMCPServer(b.ios).Connect(ctx, st, nil); err != nil {
+	if _, err := prog.MCP(b.ios).Connect(ctx, st, nil); err != nil {
 		return nil, err
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: Version}, nil)
@@ -163,18 +168,18 @@ func benchSecrets(ctx context.Context, seed uint64, limit int) (*secretsResult, 
 	}
 	defer b.mcp.Close()
 
-	res := &secretsResult{}
+	res := &SecretsResult{}
 	providers := map[string]bool{}
 	for _, f := range bench.SecretFormats {
 		providers[f.Provider] = true
 	}
 	res.Formats, res.Providers = len(bench.SecretFormats), len(providers)
-	paths := map[string]*secretPath{}
+	paths := map[string]*SecretPath{}
 	var order []string
 	check := func(path string, p bench.Planted, doc, out string) {
 		sp := paths[path]
 		if sp == nil {
-			sp = &secretPath{Path: path}
+			sp = &SecretPath{Path: path}
 			paths[path] = sp
 			order = append(order, path)
 		}
@@ -293,7 +298,7 @@ func leaks(out, v string) bool {
 // lookalikes runs real look-alike lines through ctx, 20 to a document: any
 // line that comes back changed from get, or redacted in the digest, is a
 // false positive.
-func (b *secretBench) lookalikes(res *secretsResult) error {
+func (b *secretBench) lookalikes(res *SecretsResult) error {
 	look := bench.Lookalikes()
 	res.Lookalikes = len(look)
 	for i := 0; i < len(look); i += 20 {
