@@ -170,12 +170,7 @@ func runInit(ios *IO, o *initOptions) error {
 	default:
 		return usagef("unknown host %q (want claude or codex)", o.host)
 	}
-	type row struct {
-		What string `json:"what"`
-		hosts.Change
-		Binary string `json:"binary,omitempty"`
-	}
-	var rows []row
+	var rows []initRow
 	for _, s := range steps {
 		ch, err := s.do()
 		if err != nil {
@@ -185,40 +180,13 @@ func runInit(ios *IO, o *initOptions) error {
 			}
 			return err
 		}
-		r := row{What: s.what, Change: ch}
+		r := initRow{What: s.what, Change: ch}
 		if s.what != "guide" && !o.remove {
 			r.Binary = self
 		}
 		rows = append(rows, r)
 	}
-	if o.json {
-		return writeJSON(ios.Out, rows)
-	}
-	for _, r := range rows {
-		state := "unchanged"
-		switch {
-		case r.Restored:
-			state = "restored to its content before ctx"
-		case r.Removed:
-			state = "removed (it held only ctx's part)"
-		case r.Created:
-			state = "created"
-		case r.Changed:
-			state = "updated"
-		}
-		line := fmt.Sprintf("%-5s %s: %s", r.What, r.Path, state)
-		if r.Backup != "" {
-			line += " (previous content in " + r.Backup + ")"
-		}
-		fmt.Fprintln(ios.Out, line)
-	}
-	if !o.remove {
-		fmt.Fprintf(ios.Out, "The hook and MCP entries run %s (this binary, by absolute path); run ctx init again if you move it.\n", self)
-	}
-	if o.host == "codex" && !o.remove {
-		fmt.Fprintln(ios.Out, "Codex runs a new hook only after you review and trust it: open Codex and approve the ctx hook.")
-	}
-	return nil
+	return printInit(ios, o, rows, self)
 }
 
 // initStep is one file init installs into or removes from.
@@ -269,3 +237,43 @@ func onPath(self string) string {
 }
 
 func shellWord(s string) string { return quoteArgs([]string{s}) }
+
+// initRow is one file ctx init touched, as printed.
+type initRow struct {
+	What string `json:"what"`
+	hosts.Change
+	Binary string `json:"binary,omitempty"`
+}
+
+// printInit says what ctx init did to each file, and what the person must do
+// next.
+func printInit(ios *IO, o *initOptions, rows []initRow, self string) error {
+	if o.json {
+		return writeJSON(ios.Out, rows)
+	}
+	for _, r := range rows {
+		state := "unchanged"
+		switch {
+		case r.Restored:
+			state = "restored to its content before ctx"
+		case r.Removed:
+			state = "removed (it held only ctx's part)"
+		case r.Created:
+			state = "created"
+		case r.Changed:
+			state = "updated"
+		}
+		line := fmt.Sprintf("%-5s %s: %s", r.What, r.Path, state)
+		if r.Backup != "" {
+			line += " (previous content in " + r.Backup + ")"
+		}
+		fmt.Fprintln(ios.Out, line)
+	}
+	if !o.remove {
+		fmt.Fprintf(ios.Out, "The hook and MCP entries run %s (this binary, by absolute path); run ctx init again if you move it.\n", self)
+	}
+	if o.host == "codex" && !o.remove {
+		fmt.Fprintln(ios.Out, "Codex runs a new hook only after you review and trust it: open Codex and approve the ctx hook.")
+	}
+	return nil
+}

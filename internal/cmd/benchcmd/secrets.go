@@ -3,6 +3,7 @@ package benchcmd
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -145,28 +146,12 @@ var runHandleRE = lines.Lazy(`run:[0-9a-f]{12}`)
 // Secrets runs the redaction suite through prog; limit > 0 keeps only every
 // limit-th document and argv format (the redaction matrix test's quick form).
 func Secrets(ctx context.Context, prog Program, seed uint64, limit int) (*SecretsResult, error) {
-	dir, err := os.MkdirTemp("", "ctx-bench-secrets-")
+	b, err := newSecretBench(ctx, prog)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	// The store is found from the working directory (a .ctx above a
-	// temporary directory would otherwise be used): make it here.
-	if err := os.Mkdir(filepath.Join(dir, ".ctx"), 0o700); err != nil {
-		return nil, err
-	}
-	env := map[string]string{"CTX_NO_COMPACT": "1"}
-	b := &secretBench{ctx: ctx, dir: dir, prog: prog, ios: &IO{In: strings.NewReader(""), Getwd: func() (string, error) { return dir, nil },
-		Getenv: func(k string) string { return env[k] }}}
-	ct, st := mcp.NewInMemoryTransports()
-	if _, err := prog.MCP(b.ios).Connect(ctx, st, nil); err != nil {
-		return nil, err
-	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: Version}, nil)
-	if b.mcp, err = client.Connect(ctx, ct, nil); err != nil {
-		return nil, err
-	}
-	defer b.mcp.Close()
+	defer b.close()
+	dir := b.dir
 
 	res := &SecretsResult{}
 	providers := map[string]bool{}
@@ -382,4 +367,36 @@ func argvPlant(seed uint64, f *bench.SecretFormat) (bench.Planted, []string, boo
 		return p, []string{"env", f.Env + "=" + p.Full, "true"}, true
 	}
 	return p, []string{"sh", "-c", "true", "sh", strings.TrimPrefix(strings.TrimPrefix(fmt.Sprintf(f.Free, p.Full), "> "), "< ")}, true
+}
+
+// newSecretBench makes a scratch workspace with its own store and an MCP
+// client connected to ctx's server over it.
+func newSecretBench(ctx context.Context, prog Program) (*secretBench, error) {
+	dir, err := os.MkdirTemp("", "ctx-bench-secrets-")
+	if err != nil {
+		return nil, err
+	}
+	// The store is found from the working directory (a .ctx above a
+	// temporary directory would otherwise be used): make it here.
+	if err := os.Mkdir(filepath.Join(dir, ".ctx"), 0o700); err != nil {
+		return nil, errors.Join(err, os.RemoveAll(dir))
+	}
+	env := map[string]string{"CTX_NO_COMPACT": "1"}
+	b := &secretBench{ctx: ctx, dir: dir, prog: prog, ios: &IO{In: strings.NewReader(""), Getwd: func() (string, error) { return dir, nil },
+		Getenv: func(k string) string { return env[k] }}}
+	ct, st := mcp.NewInMemoryTransports()
+	if _, err := prog.MCP(b.ios).Connect(ctx, st, nil); err != nil {
+		return nil, errors.Join(err, os.RemoveAll(dir))
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: Version}, nil)
+	if b.mcp, err = client.Connect(ctx, ct, nil); err != nil {
+		return nil, errors.Join(err, os.RemoveAll(dir))
+	}
+	return b, nil
+}
+
+// close ends the MCP session and removes the workspace.
+func (b *secretBench) close() {
+	b.mcp.Close()
+	os.RemoveAll(b.dir)
 }
