@@ -18,6 +18,7 @@ import (
 
 	"github.com/ctxhq/ctx/capture"
 	"github.com/ctxhq/ctx/digest"
+	"github.com/ctxhq/ctx/internal/progress"
 	"github.com/ctxhq/ctx/profiles"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/secrets"
@@ -165,7 +166,7 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 		defer f.Close()
 		req.Stdin = runner.Input{R: f, Whole: true}
 	}
-	if prog := startProgress(ios); prog != nil { // a person watches stderr
+	if prog := progress.Start(ios); prog != nil { // a person watches stderr
 		req.Watch = prog
 	}
 	res, err := runner.Capture(ctx, runEnv(ios, st), req)

@@ -1,4 +1,8 @@
-package main
+// Package progress draws the live status line of a running capture on a
+// person's terminal: elapsed time, bytes and lines captured and the last line
+// of output, erased before the digest. It never draws for an agent (stderr not
+// a terminal) and nothing of it is stored.
+package progress
 
 import (
 	"bytes"
@@ -14,19 +18,20 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // progressEvery is how often the status line is redrawn.
 const progressEvery = 200 * time.Millisecond
 
-// progress shows a running capture to a person: one status line on ctx's
+// Line shows a running capture to a person: one status line on ctx's
 // stderr — elapsed time, bytes and lines captured, the last line of output
 // cut to the terminal's width — redrawn a few times a second and erased
 // before the digest. It is used only when stderr is a terminal (never for an
 // agent reading a pipe), and it only reads the bytes on their way to the
 // spool: nothing of it is stored or enters a digest.
-type progress struct {
+type Line struct {
 	w     io.Writer
 	width func() int
 	start time.Time
@@ -44,14 +49,14 @@ type progress struct {
 // progressLineMax bounds the tail of output kept for the status line.
 const progressLineMax = 1024
 
-// startProgress starts redrawing on ios.Err if it is a terminal and the user
-// has not turned progress off (CTX_PROGRESS=0); otherwise it returns nil, and
-// a nil *progress does nothing.
-func startProgress(ios *IO) *progress {
+// Start starts redrawing on ios.Err if it is a terminal and the user has not
+// turned progress off (CTX_PROGRESS=0); otherwise it returns nil, and a nil
+// *Line does nothing.
+func Start(ios *cli.IO) *Line {
 	if !ios.ErrTTY || ios.Getenv("CTX_PROGRESS") == "0" {
 		return nil
 	}
-	p := &progress{w: ios.Err, width: termWidth(ios.Err), start: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
+	p := &Line{w: ios.Err, width: termWidth(ios.Err), start: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
 	go p.loop()
 	return p
 }
@@ -68,7 +73,7 @@ func termWidth(w io.Writer) func() int {
 }
 
 // Tap returns a writer that shows what passes through it before handing it to w.
-func (p *progress) Tap(w io.Writer) io.Writer {
+func (p *Line) Tap(w io.Writer) io.Writer {
 	if p == nil {
 		return w
 	}
@@ -76,7 +81,7 @@ func (p *progress) Tap(w io.Writer) io.Writer {
 }
 
 type tapWriter struct {
-	p *progress
+	p *Line
 	w io.Writer
 }
 
@@ -85,7 +90,7 @@ func (t tapWriter) Write(b []byte) (int, error) {
 	return t.w.Write(b)
 }
 
-func (p *progress) observe(b []byte) {
+func (p *Line) observe(b []byte) {
 	p.bytes.Add(int64(len(b)))
 	n := bytes.Count(b, []byte{'\n'})
 	p.lines.Add(int64(n))
@@ -115,7 +120,7 @@ func tail(b []byte) []byte {
 	return b
 }
 
-func (p *progress) loop() {
+func (p *Line) loop() {
 	defer close(p.done)
 	t := time.NewTicker(progressEvery)
 	defer t.Stop()
@@ -135,7 +140,7 @@ func (p *progress) loop() {
 }
 
 // status is the line drawn: "ctx 12s · 48.2 KiB · 1,204 lines │ last line".
-func (p *progress) status(width int) string {
+func (p *Line) status(width int) string {
 	s := fmt.Sprintf("ctx %s · %s · %s lines", time.Since(p.start).Truncate(time.Second), contract.Size(p.bytes.Load()), contract.Num(p.lines.Load()))
 	p.mu.Lock()
 	text := statusText(lines.Clean(p.cur))
@@ -177,7 +182,7 @@ func cut(s string, width int) string {
 }
 
 // Stop erases the status line and waits until it is gone. Safe on nil.
-func (p *progress) Stop() {
+func (p *Line) Stop() {
 	if p == nil {
 		return
 	}
