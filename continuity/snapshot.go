@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // Record schemas, as the reference names them. A ctx snapshot record has the

@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // Installed says what of ctx's one host's files hold, for `ctx doctor`.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // Outcomes: exactly three, never a fourth.

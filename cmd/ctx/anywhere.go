@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -95,7 +96,7 @@ func completeHandles(ios *IO) func(*cobra.Command, []string, string) ([]string, 
 				continue
 			}
 			seen[h] = true
-			out = append(out, h+"\t"+clipLine([]byte(quoteArgs(ex.Argv)), 60))
+			out = append(out, h+"\t"+retrieve.ClipLine([]byte(quoteArgs(ex.Argv)), 60))
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}

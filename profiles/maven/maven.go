@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/lines"
 	"github.com/ctxhq/ctx/profiles/internal/jvm"
-	"github.com/ctxhq/ctx/profiles/lines"
 )
 
 // Name and Version identify the profile.

@@ -1,0 +1,26 @@
+package main
+
+import (
+	"context"
+
+	"github.com/ctxhq/ctx/source"
+)
+
+// startGeneration begins computing the generation of the work tree holding
+// dir while the command runs (CTX_NO_GENERATION=1 turns it off).
+func startGeneration(ctx context.Context, ios *IO, dir string) *source.Pending {
+	if ios.Getenv("CTX_NO_GENERATION") == "1" {
+		return nil
+	}
+	return source.Start(ctx, dir)
+}
+
+// repoRoot is the repository a run's failure locations are anchored in:
+// the git work tree holding dir, else dir itself, as ctx get resolves
+// repo: paths (source.Root).
+func repoRoot(dir string) string {
+	if top, ok := source.Top(dir); ok {
+		return top
+	}
+	return dir
+}
