@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"github.com/ctxhq/ctx/internal/runstatus"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -26,7 +28,7 @@ type RunInfo struct {
 	Argv   []string
 	Dir    string // relative to the workspace
 	Exit   int
-	Status string
+	Status runstatus.Status
 	Signal int
 }
 
@@ -379,15 +381,15 @@ func conflictText(in Input) string {
 
 func exitText(run RunInfo) string {
 	switch run.Status {
-	case "timeout":
+	case runstatus.Timeout:
 		return fmt.Sprintf("exit %d (timed out: stopped at --timeout; output so far kept)", run.Exit)
-	case "interrupted":
+	case runstatus.Interrupted:
 		return fmt.Sprintf("exit %d (interrupted: stopped by ctx; output so far kept)", run.Exit)
-	case "signaled":
+	case runstatus.Signaled:
 		return fmt.Sprintf("exit %d (killed by signal %d)", run.Exit, run.Signal)
-	case "recovered":
+	case runstatus.Recovered:
 		return "exit unknown (ctx stopped mid-capture; output up to then recovered)"
-	case "ingested":
+	case runstatus.Ingested:
 		return fmt.Sprintf("exit %d (ingested)", run.Exit)
 	}
 	return fmt.Sprintf("exit %d", run.Exit)

@@ -73,7 +73,7 @@ type Result struct {
 }
 
 // Handle is the receipt's handle.
-func (r *Result) Handle() string { return "receipt:" + r.ReceiptID.Short() }
+func (r *Result) Handle() string { return store.HandleOf(store.KindReceipt, r.ReceiptID) }
 
 // Blobs opens blobs: the store, or a pending capture not stored yet.
 type Blobs interface {
@@ -119,7 +119,7 @@ func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p
 		Contract: c,
 		Plan:     p,
 		Lines:    &lineSource{st: st, run: run},
-		Census:   func(b []byte) string { return "blob:" + store.Sum(b).Short() },
+		Census:   func(b []byte) string { return store.HandleOf(store.KindBlob, store.Sum(b)) },
 		SpanToken: func(sp evidence.Span) string {
 			tok, err := storeSpan(sp).Token(run)
 			if err != nil {
@@ -141,11 +141,11 @@ func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p
 	}
 	p = d.Plan
 	res := &Result{Run: run, Graph: g, Contract: c, Plan: p, Digest: d}
-	res.Receipt = Receipt{Kind: "digest", Version: Version, Run: "run:" + run.ID.String(), Plan: p, Coverage: d.Coverage,
-		Digest: "blob:" + store.Sum(d.Text).String(), Secrets: Secrets{Rules: secrets.Version, Redacted: redacted}}
+	res.Receipt = Receipt{Kind: "digest", Version: Version, Run: store.FullHandleOf(store.KindRun, run.ID), Plan: p, Coverage: d.Coverage,
+		Digest: store.FullHandleOf(store.KindBlob, store.Sum(d.Text)), Secrets: Secrets{Rules: secrets.Version, Redacted: redacted}}
 	res.Receipt.Refs = []string{res.Receipt.Run, res.Receipt.Digest}
 	if d.Census != nil {
-		res.Receipt.Census = "blob:" + store.Sum(d.Census).String()
+		res.Receipt.Census = store.FullHandleOf(store.KindBlob, store.Sum(d.Census))
 		res.Receipt.Refs = append(res.Receipt.Refs, res.Receipt.Census)
 	}
 	b, err := json.Marshal(res.Receipt)
@@ -233,12 +233,7 @@ func DigestText(st *store.Store, r *Receipt) ([]byte, error) {
 	return b.ReadAll()
 }
 
-func blobID(ref string) (store.ID, error) {
-	if len(ref) < 5 || ref[:5] != "blob:" {
-		return store.ID{}, fmt.Errorf("receipt reference %q: %w", ref, store.ErrCorrupt)
-	}
-	return store.ParseID(ref[5:])
-}
+func blobID(ref string) (store.ID, error) { return store.ParseRef(store.KindBlob, ref) }
 
 // Replayed is the outcome of re-rendering a receipt.
 type Replayed struct {
@@ -258,7 +253,7 @@ func Replay(ctx context.Context, st *store.Store, id store.ID, data []byte, cont
 		return out
 	}
 	out.Run = r.Run
-	runID, err := store.ParseID(r.Run[len("run:"):])
+	runID, err := store.ParseRef(store.KindRun, r.Run)
 	if err != nil {
 		out.Why = err.Error()
 		return out

@@ -93,7 +93,7 @@ func (s *Store) Check(opts CheckOptions) (*CheckReport, error) {
 			m, err := decodeBlobMeta(id, v)
 			if err != nil {
 				damaged[id] = true
-				bad("blob:"+id.Short(), "%v", err)
+				bad(HandleOf(KindBlob, id), "%v", err)
 				return nil
 			}
 			blobMetas[id] = m
@@ -101,11 +101,11 @@ func (s *Store) Check(opts CheckOptions) (*CheckReport, error) {
 				for i, f := range m.Frames {
 					fv := tx.Bucket(bucketFrames).Get(frameKey(id, i))
 					if fv == nil {
-						bad("blob:"+id.Short(), "frame %d is missing", i)
+						bad(HandleOf(KindBlob, id), "frame %d is missing", i)
 						break
 					}
 					if len(fv) != int(f.CLen) {
-						bad("blob:"+id.Short(), "frame %d holds %d bytes, its table says %d", i, len(fv), f.CLen)
+						bad(HandleOf(KindBlob, id), "frame %d holds %d bytes, its table says %d", i, len(fv), f.CLen)
 						break
 					}
 				}
@@ -123,7 +123,7 @@ func (s *Store) Check(opts CheckOptions) (*CheckReport, error) {
 			run, err := decodeRun(tx, id)
 			if err != nil {
 				badRuns[id] = true
-				bad("run:"+id.Short(), "%v", err)
+				bad(HandleOf(KindRun, id), "%v", err)
 				return nil
 			}
 			m := run.Manifest
@@ -139,10 +139,10 @@ func (s *Store) Check(opts CheckOptions) (*CheckReport, error) {
 				}
 				badRuns[id] = true
 				if damaged[ref.id] {
-					bad("run:"+id.Short(), "its %s blob:%s has a damaged record", ref.what, ref.id.Short())
+					bad(HandleOf(KindRun, id), "its %s blob:%s has a damaged record", ref.what, ref.id.Short())
 				} else {
 					missing[ref.id] = append(missing[ref.id], id)
-					bad("run:"+id.Short(), "its %s blob:%s is missing", ref.what, ref.id.Short())
+					bad(HandleOf(KindRun, id), "its %s blob:%s is missing", ref.what, ref.id.Short())
 				}
 			}
 			return nil
@@ -179,11 +179,11 @@ func (s *Store) Check(opts CheckOptions) (*CheckReport, error) {
 		fi, err := os.Lstat(p)
 		switch {
 		case err != nil:
-			bad("blob:"+id.Short(), "its pack file is missing (%v)", err)
+			bad(HandleOf(KindBlob, id), "its pack file is missing (%v)", err)
 		case !fi.Mode().IsRegular():
-			bad("blob:"+id.Short(), "its pack file %s is not a regular file", p)
+			bad(HandleOf(KindBlob, id), "its pack file %s is not a regular file", p)
 		case fi.Size() != compressedSize(m):
-			bad("blob:"+id.Short(), "its pack file holds %d bytes, its frame table says %d", fi.Size(), compressedSize(m))
+			bad(HandleOf(KindBlob, id), "its pack file holds %d bytes, its frame table says %d", fi.Size(), compressedSize(m))
 		}
 	}
 	orphans := map[ID][]string{}
@@ -212,7 +212,7 @@ func (s *Store) Check(opts CheckOptions) (*CheckReport, error) {
 			n, err := s.readData(id)
 			rep.Read += n
 			if err != nil {
-				bad("blob:"+id.Short(), "%v", err)
+				bad(HandleOf(KindBlob, id), "%v", err)
 			}
 		}
 	}

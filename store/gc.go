@@ -79,11 +79,11 @@ func (s *Store) GC(opts GCOptions) (GCReport, error) {
 			if json.Unmarshal(v, &p) == nil {
 				pinned[p.ID] = true
 				switch p.Kind {
-				case "run":
+				case KindRun:
 					runs[p.ID] = true
-				case "blob":
+				case KindBlob:
 					blobs[p.ID] = true
-				case "receipt":
+				case KindReceipt:
 					receipts[p.ID] = true
 				}
 			}

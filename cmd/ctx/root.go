@@ -46,9 +46,9 @@ func systemIO() *IO {
 // command's status through instead; see their help).
 const (
 	exitOK     = 0
-	exitBad    = 1 // the thing asked for does not exist, or the input is bad
-	exitUsage  = 2 // the command line is wrong
-	exitFailed = 125
+	exitBad    = 1                  // the thing asked for does not exist, or the input is bad
+	exitUsage  = 2                  // the command line is wrong
+	exitFailed = capture.ExitFailed // ctx itself failed (the store is locked or damaged, …)
 )
 
 // exitError carries an exit status out of a command. A nil err means the status
