@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/internal/runstatus"
 
 	"bytes"
@@ -298,7 +299,7 @@ func (r *renderer) header() {
 		r.losses()
 		return
 	}
-	cmd := "$ " + clip(quoteArgv(in.Run.Argv), 300)
+	cmd := "$ " + clip(cmdline.Quote(in.Run.Argv), 300)
 	if in.Run.Dir != "" && in.Run.Dir != "." {
 		cmd += "   (in " + in.Run.Dir + "/)"
 	}
@@ -411,32 +412,6 @@ func streamsText(ss []StreamInfo) string {
 		return "no output"
 	}
 	return strings.Join(parts, ", ")
-}
-
-// quoteArgv renders argv as a shell would need it typed.
-func quoteArgv(argv []string) string {
-	out := make([]string, len(argv))
-	for i, a := range argv {
-		out[i] = shellQuote(a)
-	}
-	return strings.Join(out, " ")
-}
-
-func shellQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	safe := true
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./=:,+@%^", c)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func (r *renderer) lines(stream string, from, to int64) []string {

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/profiles/cargotest"
 	"github.com/ctxhq/ctx/profiles/diag"
@@ -172,5 +173,5 @@ func firstLine(s string) string {
 }
 
 // Normalize reduces a command line to the program that produces the output;
-// see evidence.NormalizeArgv.
-func Normalize(argv []string) []string { return evidence.NormalizeArgv(argv) }
+// see cmdline.Normalize.
+func Normalize(argv []string) []string { return cmdline.Normalize(argv) }

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/capture"
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/plan"
 	"github.com/ctxhq/ctx/profiles"
 	"github.com/ctxhq/ctx/receipts"
@@ -416,16 +417,8 @@ func hostname() string {
 	return h + " " + runtime.GOOS + "/" + runtime.GOARCH
 }
 
-func quoteArgs(argv []string) string {
-	var parts []string
-	for _, a := range argv {
-		if strings.ContainsAny(a, " \t\n'\"$`\\|&;<>()*?[]{}") || a == "" {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		parts = append(parts, a)
-	}
-	return strings.Join(parts, " ")
-}
+// quoteArgs renders argv as the digest header and the hook type it.
+func quoteArgs(argv []string) string { return cmdline.Quote(argv) }
 
 // writeRunJSON prints the --json form of a run. Its items hold text derived
 // from the output (log templates, messages) that may carry part of a secret

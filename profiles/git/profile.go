@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/profiles/lines"
 )
@@ -196,7 +197,7 @@ func isHex(s string, min int) bool {
 }
 
 func parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
-	c := commandOf(evidence.NormalizeArgv(src.Argv))
+	c := commandOf(cmdline.Normalize(src.Argv))
 	out := src.Stream(evidence.Stdout)
 	if c.kind == "" {
 		c.kind = sniff(out.Head)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/evidence"
 )
 
@@ -152,7 +153,7 @@ func (e *elemSink) element(s *scanner, idx int, o *outline, n *onode) error {
 
 func parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 	g := &evidence.Graph{Profile: name, Version: version, Tool: "json"}
-	if argv := evidence.NormalizeArgv(src.Argv); matchArgv(argv) && strings.HasSuffix(argv[0], "jq") {
+	if argv := cmdline.Normalize(src.Argv); matchArgv(argv) && strings.HasSuffix(argv[0], "jq") {
 		g.Tool = argv[0]
 	}
 	st, ok := pickStream(src)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/profiles/lines"
 )
@@ -157,8 +158,8 @@ func (p *parser) miss(n int) {
 }
 
 func parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
-	argv := evidence.NormalizeArgv(src.Argv)
-	if evidence.CompoundShell(src.Argv) {
+	argv := cmdline.Normalize(src.Argv)
+	if cmdline.CompoundShell(src.Argv) {
 		// grep inside a pipeline: the exit status is not grep's, so the
 		// command line cannot tell what it means.
 		argv = nil
