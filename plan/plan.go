@@ -307,15 +307,16 @@ func countRequired(g *evidence.Graph, c *contract.Contract) int {
 	return n
 }
 
+// isRunner reports a test runner's graph: its profile says it is one
+// (Profile.Runner), or it holds tests.
 func isRunner(g *evidence.Graph) bool {
+	if g.Runner {
+		return true
+	}
 	for i := range g.Items {
 		if g.Items[i].Kind == evidence.KindTest {
 			return true
 		}
-	}
-	switch g.Profile {
-	case "pytest", "gotest", "cargotest", "jest":
-		return true
 	}
 	return false
 }

@@ -5,7 +5,6 @@ import (
 	"github.com/ctxhq/ctx/internal/runstatus"
 
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -833,7 +832,7 @@ func (r *renderer) elastic(required []int) {
 		if r.in.Plan.Level == 0 {
 			// First time: only what the one-line form does not say. A rerun
 			// (the digest was not enough) shows the block as it is.
-			if ls = informative(ls, it); len(ls) <= 1 {
+			if ls = informative(ls, it, r.in.Graph.Noise); len(ls) <= 1 {
 				continue
 			}
 		} else {
@@ -1041,31 +1040,24 @@ func (r *renderer) footer(w *bytes.Buffer, cov contract.Coverage, d *Digest) {
 	}
 }
 
-// informative returns a failure block's lines minus noise: blank lines, test
-// runner banners and separators, and lines that only repeat the item's message.
-func informative(ls []string, it *evidence.Item) []string {
+// informative returns a failure block's lines minus noise: what the profile
+// calls noise (noise, from Graph.Noise: runner banners, event framing), blank
+// lines, separators, and lines that only repeat the item's message.
+func informative(ls []string, it *evidence.Item, noise evidence.NoiseFunc) []string {
 	var out []string
 	msg := strings.TrimSpace(it.Message)
 	for _, l := range ls {
-		c := strings.TrimSpace(cleanLine(l))
-		if strings.HasPrefix(c, "{") {
-			// A JSON event stream (go test -json): show what this test
-			// printed (parallel tests interleave their events).
-			out, test, ok := jsonOutput(c)
-			if !ok || test != "" && it.Name != "" && test != it.Name {
+		if noise != nil {
+			var keep bool
+			if l, keep = noise(l, it); !keep {
 				continue
 			}
-			l, c = strings.TrimRight(out, "\n"), strings.TrimSpace(out)
 		}
+		c := strings.TrimSpace(cleanLine(l))
 		switch {
 		case c == "",
-			strings.HasPrefix(c, "=== RUN"), strings.HasPrefix(c, "=== PAUSE"), strings.HasPrefix(c, "=== CONT"),
-			strings.HasPrefix(c, "--- FAIL"), strings.HasPrefix(c, "--- PASS"), strings.HasPrefix(c, "--- SKIP"),
 			strings.Trim(c, "_=-─ ") == "" && len(c) > 3,
 			msg != "" && strings.HasSuffix(c, msg) && len(c)-len(msg) < 40:
-			continue
-		}
-		if strings.HasPrefix(c, "___") && strings.HasSuffix(c, "___") {
 			continue
 		}
 		out = append(out, strings.TrimRight(cleanLine(l), " \t"))
@@ -1116,16 +1108,4 @@ func excerpt(ls []string, n int, file string) []string {
 		out = append(out, "…")
 	}
 	return out
-}
-
-// jsonOutput returns the "Output" and "Test" fields of a JSON event line.
-func jsonOutput(line string) (string, string, bool) {
-	var ev struct {
-		Output *string
-		Test   string
-	}
-	if json.Unmarshal([]byte(line), &ev) != nil || ev.Output == nil {
-		return "", "", false
-	}
-	return *ev.Output, ev.Test, true
 }

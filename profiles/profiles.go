@@ -157,12 +157,7 @@ func safeParse(ctx context.Context, p evidence.Profile, src *evidence.Source) (g
 		err = fmt.Errorf("parser returned no graph")
 	}
 	if g != nil {
-		if g.Profile == "" {
-			g.Profile = p.Name
-		}
-		if g.Version == 0 {
-			g.Version = p.Version
-		}
+		p.Stamp(g)
 	}
 	return g, err
 }
