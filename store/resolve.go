@@ -197,7 +197,7 @@ func matchPrefix(b *bolt.Bucket, prefix string) []ID {
 		id := ID(k)
 		if strings.HasPrefix(id.String(), prefix) {
 			out = append(out, id)
-			if len(out) == 8 {
+			if len(out) == MatchLimit {
 				break
 			}
 		}
