@@ -152,3 +152,21 @@ func TestInner(t *testing.T) {
 		t.Error("uv sync wraps no command")
 	}
 }
+
+func TestToolSubcommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		sub  string
+		rest []string
+	}{
+		{[]string{"-C", "dir", "-c", "core.pager=cat", "--no-pager", "log", "-3"}, "log", []string{"-3"}},
+		{[]string{"--git-dir", "x/.git", "grep", "-n", "foo"}, "grep", []string{"-n", "foo"}},
+		{[]string{"--no-pager"}, "", nil},
+		{[]string{"-C"}, "", nil},
+	} {
+		sub, rest := ToolSubcommand("git", tc.args)
+		if sub != tc.sub || !slices.Equal(rest, tc.rest) {
+			t.Errorf("ToolSubcommand(git, %q) = %q %q, want %q %q", tc.args, sub, rest, tc.sub, tc.rest)
+		}
+	}
+}

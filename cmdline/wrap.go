@@ -69,6 +69,8 @@ var runners = map[string]runner{
 		"exec": {WithValue: []string{"-p", "--package"}}, "dlx": {WithValue: []string{"-p", "--package"}}}},
 	"bun":    {global: []string{"--cwd", "-C", "--filter", "-F"}, subs: map[string]Wrapper{"x": {}}},
 	"bundle": {subs: map[string]Wrapper{"exec": {}}},
+	"git": {global: []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
+		"--config-env", "--exec-path"}},
 }
 
 // LookupWrapper returns how program name wraps a command, if it does.
@@ -85,8 +87,19 @@ func SubWrapper(tool, sub string) (Wrapper, bool) {
 }
 
 // GlobalOptions lists a tool's options, before its subcommand, that take a
-// separate value (npm's --prefix DIR).
+// separate value (npm's --prefix DIR, git's -C DIR).
 func GlobalOptions(tool string) []string { return runners[tool].global }
+
+// ToolSubcommand returns a tool's subcommand and the words after it, past the
+// global options before it (`git -C dir -c k=v log -3` is "log", ["-3"]);
+// "" when there is none.
+func ToolSubcommand(tool string, args []string) (string, []string) {
+	i := SkipOptions(Words(args), GlobalOptions(tool)...)
+	if i >= len(args) {
+		return "", nil
+	}
+	return args[i], args[i+1:]
+}
 
 // Word is one word of a command line as far as it is known before it runs.
 type Word struct {

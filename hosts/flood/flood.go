@@ -98,15 +98,20 @@ func Classify(args []Arg) Class {
 // unwrap classifies the command a wrapper (cmdline's table says how it
 // takes its options) runs.
 func unwrap(w cmdline.Wrapper, a []Arg) Class {
-	words := make([]cmdline.Word, len(a))
-	for i, x := range a {
-		words[i] = cmdline.Word{Value: x.Value, Static: x.Static}
-	}
-	i, known := w.Inner(words)
+	i, known := w.Inner(words(a))
 	if !known {
 		return Class{Verdict: Dynamic} // env -S 'cmd args'
 	}
 	return classifyWrapped(a[i:])
+}
+
+// words gives a command's words to cmdline.
+func words(a []Arg) []cmdline.Word {
+	out := make([]cmdline.Word, len(a))
+	for i, x := range a {
+		out[i] = cmdline.Word{Value: x.Value, Static: x.Static}
+	}
+	return out
 }
 
 // unwrapSub classifies the command a tool's wrapping subcommand (uv run,
@@ -892,24 +897,13 @@ func manyFiles(name string, a []Arg, exts ...string) Class {
 // ---- git ----
 
 func git(a []Arg) Class {
-	// Global options before the subcommand.
-	i := 0
-	for ; i < len(a); i++ {
-		v := a[i].Value
-		if !a[i].Static {
-			return Class{Verdict: Dynamic}
-		}
-		switch {
-		case v == "-C" || v == "-c" || v == "--git-dir" || v == "--work-tree" || v == "--namespace" || v == "--exec-path" || v == "--config-env":
-			i++
-			continue
-		case strings.HasPrefix(v, "-"):
-			continue
-		}
-		break
-	}
+	// Global options before the subcommand (cmdline knows git's).
+	i := cmdline.SkipOptions(words(a), cmdline.GlobalOptions("git")...)
 	if i >= len(a) {
 		return none
+	}
+	if !a[i].Static {
+		return Class{Verdict: Dynamic}
 	}
 	sub, rest := a[i].Value, a[i+1:]
 	switch sub {

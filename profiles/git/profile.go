@@ -55,7 +55,7 @@ func commandOf(argv []string) command {
 	switch argv[0] {
 	case "git":
 		var sub string
-		sub, args = gitSubcommand(argv[1:])
+		sub, args = cmdline.ToolSubcommand("git", argv[1:])
 		switch sub {
 		case "diff", "show", "log", "whatchanged", "status":
 			c.kind = sub
@@ -112,22 +112,6 @@ func commandOf(argv []string) command {
 		}
 	}
 	return c
-}
-
-// gitSubcommand skips git's global options and returns the subcommand and
-// its arguments.
-func gitSubcommand(args []string) (string, []string) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--super-prefix" || a == "--config-env":
-			i++
-		case strings.HasPrefix(a, "-"):
-		default:
-			return a, args[i+1:]
-		}
-	}
-	return "", nil
 }
 
 // firstLines returns up to n cleaned, non-blank lines of a stream's head.
