@@ -346,3 +346,25 @@ func (p Profile) Stamp(g *Graph) {
 	g.Runner = p.Runner
 	g.Noise = p.Noise
 }
+
+// SplitLocation splits a source location as tools print it, "FILE:LINE" or
+// "FILE:LINE:COL" ("src/lib.rs:40:9"), surrounding space ignored. ok is false
+// when it does not end in a line number after a non-empty file.
+func SplitLocation(loc string) (file string, line, col int, ok bool) {
+	loc = strings.TrimSpace(loc)
+	i := strings.LastIndexByte(loc, ':')
+	if i <= 0 {
+		return "", 0, 0, false
+	}
+	last, err := strconv.Atoi(loc[i+1:])
+	if err != nil {
+		return "", 0, 0, false
+	}
+	head := loc[:i]
+	if j := strings.LastIndexByte(head, ':'); j > 0 {
+		if l, err := strconv.Atoi(head[j+1:]); err == nil {
+			return head[:j], l, last, true
+		}
+	}
+	return head, last, 0, true
+}

@@ -132,3 +132,25 @@ func TestStamp(t *testing.T) {
 		t.Errorf("runner and noise reached the graph's JSON form: %s", b)
 	}
 }
+
+func TestSplitLocation(t *testing.T) {
+	for _, tc := range []struct {
+		in        string
+		file      string
+		line, col int
+		ok        bool
+	}{
+		{"src/lib.rs:40:9", "src/lib.rs", 40, 9, true},
+		{" src/a.test.js:12 ", "src/a.test.js", 12, 0, true},
+		{`C:\x\a.go:3:4`, `C:\x\a.go`, 3, 4, true},
+		{"a.go:x:4", "a.go:x", 4, 0, true},
+		{"a.go:", "", 0, 0, false},
+		{":12", "", 0, 0, false},
+		{"a.go", "", 0, 0, false},
+	} {
+		f, l, c, ok := SplitLocation(tc.in)
+		if f != tc.file || l != tc.line || c != tc.col || ok != tc.ok {
+			t.Errorf("SplitLocation(%q) = %q %d %d %v, want %q %d %d %v", tc.in, f, l, c, ok, tc.file, tc.line, tc.col, tc.ok)
+		}
+	}
+}
