@@ -125,7 +125,7 @@ func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p
 			if err != nil {
 				return sp.Handle()
 			}
-			return "span:" + tok.Short()
+			return store.HandleOf(store.KindSpan, tok)
 		},
 		Secrets: secrets.Version,
 		Redact: func(body []byte) ([]byte, string) {
