@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/zeebo/blake3"
 )
@@ -367,4 +368,18 @@ func SplitLocation(loc string) (file string, line, col int, ok bool) {
 		}
 	}
 	return head, last, 0, true
+}
+
+// Clip bounds the text a profile stores in an item's field to n bytes, cut on
+// a rune boundary and marked with "…"; the whole text stays reachable through
+// the item's span.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

@@ -241,7 +241,7 @@ func stderrItems(ctx context.Context, g *evidence.Graph, src *evidence.Source) {
 		if n > maxStderr {
 			return nil
 		}
-		g.Add(evidence.Item{Kind: evidence.KindAnomaly, Tool: "git", Line: i, Text: clip(s, maxText),
+		g.Add(evidence.Item{Kind: evidence.KindAnomaly, Tool: "git", Line: i, Text: evidence.Clip(s, maxText),
 			Why: "stderr", Severity: sev, Span: evidence.Span{Stream: evidence.Stderr, From: i, To: i}})
 		return nil
 	})
@@ -251,17 +251,6 @@ func stderrItems(ctx context.Context, g *evidence.Graph, src *evidence.Source) {
 	if fatal && src.Exit != 0 {
 		g.Verdict = "error"
 	}
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && s[i]&0xC0 == 0x80 {
-		i--
-	}
-	return s[:i] + "…"
 }
 
 // unquote decodes a path git quoted C-style ("a\tb", "\303\251").

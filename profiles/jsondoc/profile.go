@@ -271,7 +271,7 @@ func recordItems(g *evidence.Graph, stream string, tab *table) int {
 			outs = append(outs, out{r: r, why: "minority-shape", shape: sh.sig})
 		}
 		if sh.count > len(sh.refs) {
-			g.Lose("item-cap", "shape %s: %d of %d minority records listed", clip(sh.sig, 120), len(sh.refs), sh.count)
+			g.Lose("item-cap", "shape %s: %d of %d minority records listed", evidence.Clip(sh.sig, 120), len(sh.refs), sh.count)
 		}
 	}
 	for _, r := range tab.errs {
@@ -311,7 +311,7 @@ func recordItems(g *evidence.Graph, stream string, tab *table) int {
 				Text: o.r.preview, Why: o.why, Severity: evidence.SeverityError, Attrs: attrs, Span: span})
 			continue
 		}
-		attrs["shape"] = clip(o.shape, 200)
+		attrs["shape"] = evidence.Clip(o.shape, 200)
 		g.Add(evidence.Item{Kind: evidence.KindRecord, Tool: "json", Name: name, Line: o.r.from,
 			Text: o.r.preview, Why: o.why, Attrs: attrs, Span: span})
 	}
@@ -415,21 +415,10 @@ func addStderr(g *evidence.Graph, src *evidence.Source, parsed string) {
 			continue
 		}
 		n++
-		g.Add(evidence.Item{Kind: evidence.KindAnomaly, Line: i + 1, Text: clip(string(l), previewLen),
+		g.Add(evidence.Item{Kind: evidence.KindAnomaly, Line: i + 1, Text: evidence.Clip(string(l), previewLen),
 			Why: "stderr", Severity: evidence.SeverityError,
 			Span: evidence.Span{Stream: evidence.Stderr, From: i + 1, To: i + 1}})
 	}
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && s[i]&0xC0 == 0x80 {
-		i--
-	}
-	return s[:i] + "…"
 }
 
 func joinInts(xs []int) string {
