@@ -11,25 +11,31 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/ctxhq/ctx/internal/runstatus"
 )
 
-// Exit codes ctx reports, following timeout(1) and env(1).
+// Exit codes ctx reports, following timeout(1) and env(1) (defined in
+// runstatus).
 const (
-	ExitTimeout       = 124 // the command ran past --timeout and was stopped
-	ExitFailed        = 125 // ctx itself failed
-	ExitNotExecutable = 126 // the command exists but cannot be executed
-	ExitNotFound      = 127 // the command does not exist
-	ExitInterrupted   = 130 // ctx was interrupted (128 + SIGINT) and stopped the command
+	ExitTimeout       = runstatus.ExitTimeout
+	ExitFailed        = runstatus.ExitFailed
+	ExitNotExecutable = runstatus.ExitNotExecutable
+	ExitNotFound      = runstatus.ExitNotFound
+	ExitInterrupted   = runstatus.ExitInterrupted
 )
 
-// Statuses, as recorded in run manifests (see store.Status*).
+// Status is how the command ended, as run manifests record it.
+type Status = runstatus.Status
+
+// The statuses a capture can end with.
 const (
-	StatusExited        = "exited"
-	StatusSignaled      = "signaled"
-	StatusTimeout       = "timeout"
-	StatusInterrupted   = "interrupted"
-	StatusNotFound      = "not-found"
-	StatusNotExecutable = "not-executable"
+	StatusExited        = runstatus.Exited
+	StatusSignaled      = runstatus.Signaled
+	StatusTimeout       = runstatus.Timeout
+	StatusInterrupted   = runstatus.Interrupted
+	StatusNotFound      = runstatus.NotFound
+	StatusNotExecutable = runstatus.NotExecutable
 )
 
 // Options describe one capture.
@@ -58,9 +64,9 @@ type Options struct {
 
 // Result says how the command ended.
 type Result struct {
-	Exit     int    // the status ctx reports
-	Status   string // one of the Status constants
-	Signal   int    // the signal that ended the command, if one did
+	Exit     int // the status ctx reports
+	Status   Status
+	Signal   int // the signal that ended the command, if one did
 	Start    time.Time
 	Duration time.Duration
 	SinkErr  error // the first sink error (a full disk), if any
@@ -82,7 +88,7 @@ func (i *Interrupt) Error() string { return "interrupted by " + i.Signal.String(
 type StartError struct {
 	Argv0  string
 	Exit   int
-	Status string
+	Status Status
 	Err    error
 }
 

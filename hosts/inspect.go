@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/internal/lines"
 )
 
@@ -68,15 +69,11 @@ var tomlCommand = lines.Lazy(`(?m)^command = ("(?:[^"\\]|\\.)*")`)
 // HookProgram returns the program a hook command runs: the command without
 // ctx's hook subcommand, unquoted.
 func HookProgram(command string) string {
-	f := strings.Fields(command)
-	if len(f) < 4 {
+	f, err := cmdline.Split(command)
+	if err != nil || len(f) < 4 {
 		return ""
 	}
-	prog := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(command), strings.Join(f[len(f)-3:], " ")))
-	if len(prog) >= 2 && prog[0] == '\'' && prog[len(prog)-1] == '\'' {
-		prog = strings.ReplaceAll(prog[1:len(prog)-1], `'\''`, `'`)
-	}
-	return strings.Trim(prog, `"`)
+	return strings.Join(f[:len(f)-3], " ")
 }
 
 func readOptional(path string) ([]byte, error) {

@@ -64,7 +64,7 @@ func Open(st *store.Store, t *store.Target, rng store.Range) (*Region, error) {
 		blobID = ref.Blob
 	case "blob":
 		blobID = t.ID
-		reg.handle = "blob:" + t.ID.Short()
+		reg.handle = store.HandleOf(store.KindBlob, t.ID)
 	default:
 		return nil, fmt.Errorf("%s handles name no bytes", t.Kind)
 	}

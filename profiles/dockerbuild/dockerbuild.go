@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/internal/lines"
 )
@@ -38,10 +39,7 @@ func matchArgv(argv []string) bool {
 	if len(argv) < 2 {
 		return false
 	}
-	prog := argv[0]
-	if i := strings.LastIndexByte(prog, '/'); i >= 0 {
-		prog = prog[i+1:]
-	}
+	prog := cmdline.Program(argv[0])
 	var words []string
 	for _, a := range argv[1:] {
 		if !strings.HasPrefix(a, "-") {
