@@ -5,10 +5,10 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/ctxhq/ctx/cmdline"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // Installed says what of ctx's one host's files hold, for `ctx doctor`.
@@ -64,7 +64,7 @@ func Inspect(p Paths, h Host) (Installed, error) {
 	return in, nil
 }
 
-var tomlCommand = regexp.MustCompile(`(?m)^command = ("(?:[^"\\]|\\.)*")`)
+var tomlCommand = lines.Lazy(`(?m)^command = ("(?:[^"\\]|\\.)*")`)
 
 // HookProgram returns the program a hook command runs: the command without
 // ctx's hook subcommand, unquoted.
