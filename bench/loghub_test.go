@@ -294,7 +294,10 @@ func TestLoghubDebug(t *testing.T) {
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	os.Exit(m.Run())
+	cleanup := testenv.IsolateState() // no test store in the developer's index
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }
 
 // TestLoadLoghubSystemGzip checks that a system whose files are gzipped

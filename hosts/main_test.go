@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/ctxhq/ctx/internal/testenv"
 )
 
 // The test binary doubles as two helper programs, selected by environment:
@@ -27,5 +29,8 @@ func TestMain(m *testing.M) {
 	case os.Getenv(shimEnv) != "":
 		os.Exit(shimMain(os.Getenv(shimEnv), os.Args[1:]))
 	}
-	os.Exit(m.Run())
+	cleanup := testenv.IsolateState() // no test store in the developer's index
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/ctxhq/ctx/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -17,11 +19,21 @@ func TestMain(m *testing.M) {
 	// would write into a temporary directory being removed); the tests
 	// that exercise it turn it back on.
 	os.Setenv("CTX_NO_COMPACT", "1")
-	testscript.Main(m, map[string]func(){
+	testscript.Main(isolatedM{m}, map[string]func(){
 		"ctx": func() { os.Exit(Main()) },
 		// gen writes test output that is hard to produce portably with a shell.
 		"gen": func() { os.Exit(gen(os.Args[1:])) },
 	})
+}
+
+// isolatedM runs the tests (never the ctx and gen commands the scripts
+// start) with their own XDG_STATE_HOME, so no test's temporary store is
+// registered in the developer's index of stores.
+type isolatedM struct{ m *testing.M }
+
+func (i isolatedM) Run() int {
+	defer testenv.IsolateState()()
+	return i.m.Run()
 }
 
 func TestScripts(t *testing.T) {

@@ -69,3 +69,17 @@ func RepoRoot(t testing.TB) string {
 		dir = parent
 	}
 }
+
+// IsolateState points XDG_STATE_HOME (where ctx keeps its per-user index of
+// stores and the per-user store) at a fresh directory for the whole test
+// binary and the ctx processes it starts, so a test run never registers its
+// temporary stores in the developer's own index. Call it from TestMain; the
+// returned function removes the directory.
+func IsolateState() func() {
+	dir, err := os.MkdirTemp("", "ctx-test-state-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_STATE_HOME", dir)
+	return func() { os.RemoveAll(dir) }
+}
