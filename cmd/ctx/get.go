@@ -349,7 +349,7 @@ func openRegion(st *store.Store, t *store.Target, rng store.Range) (*region, err
 	default:
 		return nil, fmt.Errorf("%s handles name no bytes", t.Kind)
 	}
-	b, err := st.Blob(blobID)
+	b, err := openBlob(st, t, blobID)
 	if err != nil {
 		return nil, err
 	}

@@ -344,6 +344,7 @@ func finishRun(ctx context.Context, ios *IO, st *store.Store, sp *store.Spool, m
 	if p.HasRaw() {
 		startCompaction(ios)
 	}
+	startPush(ios, st)
 	exit := run.Manifest.Exit
 	if derr != nil {
 		fmt.Fprintf(ios.Err, "ctx: the output is stored as %s, but no digest could be made: %v\n  hint: read it with `ctx get %s`\n", run.Handle(), derr, run.Handle())
