@@ -31,7 +31,7 @@ type Remote struct {
 // Counters are request and byte counts.
 type Counters struct {
 	Gets, RangeGets, Puts, Heads, Lists, Deletes atomic.Int64
-	BytesIn, BytesOut                             atomic.Int64
+	BytesIn, BytesOut                            atomic.Int64
 }
 
 // Open connects to the configured remote. Nothing is sent until the first

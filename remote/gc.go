@@ -66,7 +66,11 @@ func GC(ctx context.Context, r *Remote, opts GCOptions) (*GCReport, error) {
 			rep.Kept++
 		}
 		if !live[id] {
-			sweep = append(sweep, o)
+			execs, err := r.list(ctx, "execs/"+id.String()+"/", nil)
+			if err != nil {
+				return nil, err
+			}
+			sweep = append(append(sweep, o), execs...)
 			continue
 		}
 		run, err := r.GetRun(ctx, id)

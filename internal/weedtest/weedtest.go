@@ -39,12 +39,28 @@ type Server struct {
 	log      *os.File
 }
 
+// Options change how the server starts.
+type Options struct {
+	// S3Config is the text of an S3 identities file (JSON, SeaweedFS's
+	// -s3.config); empty: no identities, every request allowed.
+	S3Config string
+}
+
 // Start starts a server for the test, with its data in a temporary
 // directory, and stops it at the end of the test.
-func Start(t testing.TB) *Server {
+func Start(t testing.TB, opts Options) *Server {
+	t.Helper()
+	dir := t.TempDir()
+	s := New(t, dir, opts)
+	t.Cleanup(s.Stop)
+	return s
+}
+
+// New starts a server with its data in dir; the caller stops it (for a
+// server shared by a package's tests, stopped in TestMain).
+func New(t testing.TB, dir string, opts Options) *Server {
 	t.Helper()
 	weed := testenv.Tool(t, InstallHint, "weed")
-	dir := t.TempDir()
 	ports := freePorts(t, 8)
 	s := &Server{weed: weed, dir: dir, S3Port: ports[6], Endpoint: fmt.Sprintf("http://127.0.0.1:%d", ports[6])}
 	p := func(i int) string { return strconv.Itoa(ports[i]) }
@@ -56,7 +72,13 @@ func Start(t testing.TB) *Server {
 	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(s.Stop)
+	if opts.S3Config != "" {
+		p := filepath.Join(dir, "s3.json")
+		if err := os.WriteFile(p, []byte(opts.S3Config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s.args = append(s.args, "-s3.config="+p)
+	}
 	if err := s.start(); err != nil {
 		t.Fatal(err)
 	}
