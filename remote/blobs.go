@@ -43,7 +43,15 @@ func encodeTable(id store.ID, nonce string, t *store.FrameTable, lens []int64) [
 	for _, n := range lens {
 		b = binary.AppendUvarint(b, uint64(n))
 	}
-	return append(b, t.Encode(id)...)
+	sum := headSum(id, b)
+	return append(append(b, sum[:]...), t.Encode(id)...)
+}
+
+// headSum checks the table's own head (nonce and frame lengths): the first
+// 8 bytes of the BLAKE3 of the blob id and the head.
+func headSum(id store.ID, head []byte) [8]byte {
+	s := store.Sum(append(bytes.Clone(id[:]), head...))
+	return [8]byte(s[:8])
 }
 
 func (r *Remote) decodeTable(id store.ID, b []byte) (*remoteBlob, error) {
@@ -51,6 +59,7 @@ func (r *Remote) decodeTable(id store.ID, b []byte) (*remoteBlob, error) {
 	if !bytes.HasPrefix(b, []byte(tableMagic)) {
 		return nil, bad
 	}
+	full := b
 	b = b[len(tableMagic):]
 	next := func() (uint64, bool) {
 		v, n := binary.Uvarint(b)
@@ -80,6 +89,11 @@ func (r *Remote) decodeTable(id store.ID, b []byte) (*remoteBlob, error) {
 		rb.offs, rb.lens = append(rb.offs, off), append(rb.lens, int64(n))
 		off += int64(n)
 	}
+	head := full[:len(full)-len(b)]
+	if len(b) < 8 || [8]byte(b[:8]) != headSum(id, head) {
+		return nil, bad
+	}
+	b = b[8:]
 	t, err := store.DecodeFrameTable(id, b)
 	if err != nil {
 		return nil, fmt.Errorf("remote %w", err)

@@ -115,6 +115,9 @@ func ParseConfig(b []byte) (*Config, error) {
 	case c.Bucket == "":
 		return nil, errors.New(`bucket is missing (e.g. bucket = "team-ctx")`)
 	}
+	if n := len(c.Bucket); n < 3 || n > 63 {
+		return nil, fmt.Errorf("bucket = %q: an S3 bucket name has 3 to 63 characters", c.Bucket)
+	}
 	switch c.Push {
 	case "":
 		c.Push = "background"

@@ -165,6 +165,11 @@ func (r *Remote) pullReceipt(ctx context.Context, st *store.Store, id store.ID) 
 	if store.ReceiptID(b) != id {
 		return fmt.Errorf("remote receipt:%s does not hash to its id: %w", id.Short(), store.ErrCorrupt)
 	}
+	for _, ref := range blobRefs(b) {
+		if _, err := r.pullBlob(ctx, st, ref); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("pull receipt:%s: %w", id.Short(), err)
+		}
+	}
 	_, err = st.PutReceipt(b)
 	return err
 }

@@ -3,6 +3,7 @@ package remote
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -79,6 +80,9 @@ func GC(ctx context.Context, r *Remote, opts GCOptions) (*GCReport, error) {
 		}
 		for _, b := range run.Blobs() {
 			liveBlobs[b] = true
+		}
+		if err := r.markReceiptBlobs(ctx, id, liveBlobs); err != nil {
+			return nil, fmt.Errorf("remote gc: %w (nothing was deleted)", err)
 		}
 	}
 	rep.LiveRuns, rep.LiveBlobs = len(live), len(liveBlobs)
@@ -174,4 +178,36 @@ func (r *Remote) sweepBlobs(ctx context.Context, live map[store.ID]bool, grace i
 		}
 	}
 	return out, nil
+}
+
+// markReceiptBlobs marks the blobs named by the receipts of a live run's
+// executions (digest texts, census lists).
+func (r *Remote) markReceiptBlobs(ctx context.Context, run store.ID, live map[store.ID]bool) error {
+	execs, err := r.list(ctx, "execs/"+run.String()+"/", nil)
+	if err != nil {
+		return err
+	}
+	for _, o := range execs {
+		ex := &store.Exec{}
+		if err := r.getRecord(ctx, r.key(o.Key), ex); err != nil {
+			return err
+		}
+		if ex.Receipt.IsZero() {
+			continue
+		}
+		b, err := r.get(ctx, r.key("receipts", ex.Receipt.String()))
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err == nil {
+			b, err = r.seal.open("remote receipt:"+ex.Receipt.Short(), b)
+		}
+		if err != nil {
+			return err
+		}
+		for _, id := range blobRefs(b) {
+			live[id] = true
+		}
+	}
+	return nil
 }

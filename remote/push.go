@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sync"
 
@@ -144,11 +145,7 @@ func (r *Remote) pushExec(ctx context.Context, st *store.Store, ex *store.Exec, 
 	}
 	rep.Runs++
 	if !ex.Receipt.IsZero() {
-		data, err := st.Receipt(ex.Receipt)
-		if err == nil {
-			err = r.putSealed(ctx, r.key("receipts", ex.Receipt.String()), data)
-		}
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
+		if err := r.pushReceipt(ctx, st, ex.Receipt, rep); err != nil && !errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("push %s receipt: %w", ex.Handle(), err)
 		}
 	}
@@ -157,6 +154,54 @@ func (r *Remote) pushExec(ctx context.Context, st *store.Store, ex *store.Exec, 
 	}
 	rep.Execs++
 	return nil
+}
+
+// pushReceipt pushes a receipt after the blobs it names (its digest text,
+// census lists).
+func (r *Remote) pushReceipt(ctx context.Context, st *store.Store, id store.ID, rep *PushReport) error {
+	data, err := st.Receipt(id)
+	if err != nil {
+		return err
+	}
+	for _, ref := range blobRefs(data) {
+		b, err := st.Blob(ref)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		n, err := r.pushBlob(ctx, b)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			rep.BlobsPresent++
+		} else {
+			rep.Blobs++
+			rep.Bytes += n
+		}
+	}
+	return r.putSealed(ctx, r.key("receipts", id.String()), data)
+}
+
+// blobRefPattern finds the blobs a record names by full id (compiled on
+// first use: nothing of the remote tier runs at ctx's start-up).
+var blobRefPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`blob:[0-9a-f]{64}`) })
+
+// blobRefs lists the blobs a record (a receipt) names as blob:<full id>,
+// each once, in order.
+func blobRefs(data []byte) []store.ID {
+	var out []store.ID
+	seen := map[store.ID]bool{}
+	for _, m := range blobRefPattern().FindAll(data, -1) {
+		id, err := store.ParseID(string(m[5:]))
+		if err == nil && !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // putRecord writes a JSON record that must not change once written.
