@@ -184,6 +184,7 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 		return err
 	}
 	defer st.Close()
+	defer traceRemote(ios)
 	if t.Kind == "receipt" {
 		return printReceipt(ios, t)
 	}

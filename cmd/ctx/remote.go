@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -276,7 +277,22 @@ func resolveRemote(ios *IO, h store.Handle, raw string) (*store.Store, *store.Ta
 		how = "read in place: too large to cache; ctx pull copies it"
 	}
 	fmt.Fprintf(ios.Err, "ctx: %s is from the remote s3://%s/%s (%s)\n", raw, r.Config().Bucket, r.Config().Prefix, how)
+	if ios.Getenv("CTX_TRACE") != "" {
+		tracedRemote.Store(r)
+	}
 	return st, t, nil
+}
+
+// tracedRemote is the remote a command read from, when CTX_TRACE is set.
+var tracedRemote atomic.Pointer[remote.Remote]
+
+// traceRemote prints the requests a command made of the remote (CTX_TRACE).
+func traceRemote(ios *IO) {
+	if r := tracedRemote.Load(); r != nil {
+		q := &r.Requests
+		fmt.Fprintf(ios.Err, "ctx: trace remote: %d GET, %d ranged GET, %d HEAD, %d LIST, %d PUT; %d bytes in\n",
+			q.Gets.Load(), q.RangeGets.Load(), q.Heads.Load(), q.Lists.Load(), q.Puts.Load(), q.BytesIn.Load())
+	}
 }
 
 // humanBytes prints a byte count in binary units.
