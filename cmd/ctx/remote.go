@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -45,27 +44,12 @@ refused (what was pushed stays; the next push finishes it).`,
 		Example: "  ctx push",
 		Args:    exactArgs(0, "ctx push"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := openStore(ios, false)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			if background {
-				return backgroundPush(cmd.Context(), st)
-			}
-			r, err := openRemote(st)
-			if err != nil {
-				return err
-			}
-			rep, err := remote.Push(cmd.Context(), st, r)
-			if rep != nil {
-				fmt.Fprintf(ios.Out, "pushed %d runs (%d blobs, %s; %d blobs were there already; %d layer records) to s3://%s/%s\n",
-					rep.Runs, rep.Blobs, humanBytes(rep.Bytes), rep.BlobsPresent, rep.Layers, r.Config().Bucket, r.Config().Prefix)
-			}
-			if err != nil {
-				return &exitError{code: exitFailed, err: err}
-			}
-			return nil
+			return withRemote(ios, false, func(st *store.Store, r *remote.Remote) error {
+				if background {
+					return backgroundPush(cmd.Context(), st, r)
+				}
+				return push(cmd.Context(), ios, st, r)
+			})
 		},
 	}
 	c.Flags().BoolVar(&background, "background", false, "the detached push ctx run starts: one per workspace at a time, logged to .ctx/remote/push.log")
@@ -73,14 +57,22 @@ refused (what was pushed stays; the next push finishes it).`,
 	return c
 }
 
+func push(ctx context.Context, ios *IO, st *store.Store, r *remote.Remote) error {
+	rep, err := remote.Push(ctx, st, r)
+	if rep != nil {
+		fmt.Fprintf(ios.Out, "pushed %d runs (%d blobs, %s; %d blobs were there already; %d layer records) to s3://%s/%s\n",
+			rep.Runs, rep.Blobs, humanBytes(rep.Bytes), rep.BlobsPresent, rep.Layers, r.Config().Bucket, r.Config().Prefix)
+	}
+	if err != nil {
+		return &exitError{code: exitFailed, err: err}
+	}
+	return nil
+}
+
 // backgroundPush pushes while pushes are pending, holding the workspace's
 // push lock; a second one exits at once (the holder sees the pending mark).
-func backgroundPush(ctx context.Context, st *store.Store) error {
+func backgroundPush(ctx context.Context, st *store.Store, r *remote.Remote) error {
 	_ = syscall.Setpriority(syscall.PRIO_PROCESS, 0, 10)
-	r, err := openRemote(st)
-	if err != nil {
-		return err
-	}
 	for {
 		unlock, ok, err := remote.LockPush(st)
 		if err != nil || !ok {
@@ -131,19 +123,7 @@ func startPush(ios *IO, st *store.Store) {
 	if remote.MarkPending(st) != nil {
 		return
 	}
-	self, err := exec.LookPath(os.Args[0])
-	if err != nil {
-		return
-	}
-	cmd := exec.Command(self, "push", "--background")
-	cmd.Env = os.Environ()
-	if cwd, err := ios.Getwd(); err == nil {
-		cmd.Dir = cwd
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if cmd.Start() == nil {
-		_ = cmd.Process.Release()
-	}
+	startDetached(ios, "push", "--background")
 }
 
 func newPullCmd(ios *IO) *cobra.Command {
@@ -160,30 +140,39 @@ configured; 125 an object is damaged (nothing of it is stored).`,
 		Example: "  ctx pull run:ba3d1020ee8f",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := openStore(ios, true)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			r, err := openRemote(st)
-			if err != nil {
-				return err
-			}
-			for _, a := range args {
-				h, err := store.ParseHandle(a)
-				if err != nil {
-					return err
-				}
-				f, rep, err := remote.Pull(cmd.Context(), st, r, h)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(ios.Out, "pulled %s:%s (%d runs, %d blobs, %s, %d execution records)\n",
-					f.Kind, f.ID.Short(), rep.Runs, rep.Blobs, humanBytes(rep.Bytes), rep.Execs)
-			}
-			return nil
+			return withRemote(ios, true, func(st *store.Store, r *remote.Remote) error { return pullAll(cmd.Context(), ios, st, r, args) })
 		},
 	}
+}
+
+func pullAll(ctx context.Context, ios *IO, st *store.Store, r *remote.Remote, args []string) error {
+	for _, a := range args {
+		h, err := store.ParseHandle(a)
+		if err != nil {
+			return err
+		}
+		f, rep, err := remote.Pull(ctx, st, r, h)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(ios.Out, "pulled %s:%s (%d runs, %d blobs, %s, %d execution records)\n",
+			f.Kind, f.ID.Short(), rep.Runs, rep.Blobs, humanBytes(rep.Bytes), rep.Execs)
+	}
+	return nil
+}
+
+// withRemote opens the workspace's store and its configured remote for fn.
+func withRemote(ios *IO, create bool, fn func(*store.Store, *remote.Remote) error) error {
+	st, err := openStore(ios, create)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	r, err := openRemote(st)
+	if err != nil {
+		return err
+	}
+	return fn(st, r)
 }
 
 func newRemoteCmd(ios *IO) *cobra.Command {
@@ -207,35 +196,30 @@ Exit status: 0 done; 1 no remote is configured; 125 the remote failed
 		Example: "  ctx remote gc --dry-run\n  ctx remote gc --grace 72h",
 		Args:    exactArgs(0, "ctx remote gc"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := openStore(ios, false)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			r, err := openRemote(st)
-			if err != nil {
-				return err
-			}
-			rep, err := remote.GC(cmd.Context(), r, remote.GCOptions{DryRun: dry, Grace: grace})
-			if err != nil {
-				return &exitError{code: exitFailed, err: err}
-			}
-			verb := "deleted"
-			if dry {
-				verb = "would delete"
-				for _, k := range rep.Deleted {
-					fmt.Fprintln(ios.Out, k)
-				}
-			}
-			fmt.Fprintf(ios.Out, "%d workspaces, %d live runs, %d live blobs; %s %d objects (%s); %d unreferenced kept (younger than %s); %d index entries name missing runs\n",
-				rep.Workspaces, rep.LiveRuns, rep.LiveBlobs, verb, len(rep.Deleted), humanBytes(rep.DeletedBytes), rep.Kept, grace, rep.MissingRuns)
-			return nil
+			return withRemote(ios, false, func(_ *store.Store, r *remote.Remote) error { return remoteGC(cmd.Context(), ios, r, dry, grace) })
 		},
 	}
 	gc.Flags().BoolVar(&dry, "dry-run", false, "list what would be deleted; delete nothing")
 	gc.Flags().DurationVar(&grace, "grace", remote.DefaultGrace, "never delete objects younger than this")
 	c.AddCommand(gc)
 	return c
+}
+
+func remoteGC(ctx context.Context, ios *IO, r *remote.Remote, dry bool, grace time.Duration) error {
+	rep, err := remote.GC(ctx, r, remote.GCOptions{DryRun: dry, Grace: grace})
+	if err != nil {
+		return &exitError{code: exitFailed, err: err}
+	}
+	verb := "deleted"
+	if dry {
+		verb = "would delete"
+		for _, k := range rep.Deleted {
+			fmt.Fprintln(ios.Out, k)
+		}
+	}
+	fmt.Fprintf(ios.Out, "%d workspaces, %d live runs, %d live blobs; %s %d objects (%s); %d unreferenced kept (younger than %s); %d index entries name missing runs\n",
+		rep.Workspaces, rep.LiveRuns, rep.LiveBlobs, verb, len(rep.Deleted), humanBytes(rep.DeletedBytes), rep.Kept, grace, rep.MissingRuns)
+	return nil
 }
 
 // remoteOpeners holds, for a target resolved from the remote without being

@@ -503,11 +503,17 @@ func startCompaction(ios *IO) {
 	if ios.Getenv("CTX_NO_COMPACT") != "" {
 		return
 	}
+	startDetached(ios, "compact")
+}
+
+// startDetached starts ctx with args in a session of its own, not waited
+// for: it outlives this command.
+func startDetached(ios *IO, args ...string) {
 	self, err := exec.LookPath(os.Args[0])
 	if err != nil {
 		return
 	}
-	cmd := exec.Command(self, "compact")
+	cmd := exec.Command(self, args...)
 	cmd.Env = os.Environ()
 	if cwd, err := ios.Getwd(); err == nil {
 		cmd.Dir = cwd
