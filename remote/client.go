@@ -257,7 +257,7 @@ func (r *Remote) wrap(op, key string, err error) error {
 	}
 	var e minio.ErrorResponse
 	if errors.As(err, &e) && e.Code != "" {
-		return fmt.Errorf("remote %s s3://%s/%s at %s: %s (%s)", op, r.cfg.Bucket, key, r.cfg.Endpoint, e.Code, e.Message)
+		return &serverError{msg: fmt.Sprintf("remote %s s3://%s/%s at %s: %s (%s)", op, r.cfg.Bucket, key, r.cfg.Endpoint, e.Code, e.Message), err: err}
 	}
 	return fmt.Errorf("remote %s s3://%s/%s at %s: %w", op, r.cfg.Bucket, key, r.cfg.Endpoint, err)
 }
@@ -268,3 +268,13 @@ func (r *Remote) wrap(op, key string, err error) error {
 func (r *Remote) putStream(ctx context.Context, key string, body io.Reader, size int64) error {
 	return r.put(ctx, key, body, size, minio.PutObjectOptions{})
 }
+
+// serverError is a refusal by the server, named by its S3 code; it wraps
+// the client's error.
+type serverError struct {
+	msg string
+	err error
+}
+
+func (e *serverError) Error() string { return e.msg }
+func (e *serverError) Unwrap() error { return e.err }

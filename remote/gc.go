@@ -14,7 +14,7 @@ import (
 // GCOptions control a remote gc.
 type GCOptions struct {
 	DryRun bool          // report, delete nothing
-	Grace  time.Duration // objects younger than this are never deleted (a push in progress)
+	Grace  time.Duration // objects younger than this are never deleted (a push in progress); 0: DefaultGrace
 	Now    func() time.Time
 }
 
@@ -43,6 +43,9 @@ type GCReport struct {
 func GC(ctx context.Context, r *Remote, opts GCOptions) (*GCReport, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.Grace == 0 {
+		opts.Grace = DefaultGrace
 	}
 	now := func() int64 { return opts.Now().Unix() }
 	grace := int64(opts.Grace / time.Second)

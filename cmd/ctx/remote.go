@@ -200,7 +200,7 @@ Exit status: 0 done; 1 no remote is configured; 125 the remote failed
 		},
 	}
 	gc.Flags().BoolVar(&dry, "dry-run", false, "list what would be deleted; delete nothing")
-	gc.Flags().DurationVar(&grace, "grace", remote.DefaultGrace, "never delete objects younger than this")
+	gc.Flags().DurationVar(&grace, "grace", remote.DefaultGrace, "never delete objects younger than this (0: the default)")
 	c.AddCommand(gc)
 	return c
 }
