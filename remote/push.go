@@ -285,10 +285,7 @@ func (r *Remote) pushLayers(ctx context.Context, st *store.Store, ws string, log
 			if err != nil {
 				return fmt.Errorf("push %s: %w", bucket, err)
 			}
-			key := r.key("layers", bucket, hex.EncodeToString(k))
-			if slices.Contains(logLayers, bucket) {
-				key = r.key("layers", bucket, ws, hex.EncodeToString(k))
-			}
+			key := r.layerKey(bucket, ws, k, slices.Contains(logLayers, bucket))
 			if err := r.putSealed(ctx, key, v); err != nil {
 				return fmt.Errorf("push %s: %w", bucket, err)
 			}

@@ -250,3 +250,41 @@ func TestResolve(t *testing.T) {
 func withTimeout(d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), d)
 }
+
+// A capsule pushed from one workspace is pulled by another, checked against
+// its id, with the run it names; an altered one is refused.
+func TestCapsuleTravels(t *testing.T) {
+	srv := server(t)
+	prefix := uniquePrefix()
+	a, b := newStore(t), newStore(t)
+	r := connect(t, srv.Endpoint, prefix, nil)
+	ctx := context.Background()
+	run := capture(t, a, []string{"build"}, numbered("handoff", 500), nil)
+	rec := []byte(`{"kind":"capsule","runs":["run:` + run.ID.String() + `"]}`)
+	id := store.Sum(rec)
+	if _, err := a.PutLayerRecord(capsuleBucket, id[:], rec); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Push(ctx, a, r)
+	if err != nil || rep.Layers != 1 {
+		t.Fatalf("push: %+v %v", rep, err)
+	}
+	got, prep, err := PullCapsule(ctx, b, r, id.Short())
+	if err != nil || got != id || prep.Runs != 1 {
+		t.Fatalf("pull capsule: %v %+v %v", got, prep, err)
+	}
+	stored, err := b.LayerRecord(capsuleBucket, id[:])
+	if err != nil || !bytes.Equal(stored, rec) {
+		t.Fatalf("capsule record: %q %v", stored, err)
+	}
+	if _, err := b.GetRun(run.ID); err != nil {
+		t.Fatalf("the capsule's run was not pulled: %v", err)
+	}
+	key := r.layerKey(capsuleBucket, "", id[:], false)
+	if err := r.putOver(ctx, key, bytes.Replace(rec, []byte("capsule"), []byte("capsulE"), 1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := PullCapsule(ctx, newStore(t), r, id.Short()); !errors.Is(err, store.ErrCorrupt) {
+		t.Fatalf("altered capsule pulled: %v", err)
+	}
+}

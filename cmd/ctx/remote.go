@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -132,7 +133,7 @@ func newPullCmd(ios *IO) *cobra.Command {
 		Short: "Copy a run (and all it references) from the shared remote",
 		Long: `Copy what each handle names from the remote into this workspace's store: a run
 with its outputs, execution records and receipts; a span with its run; a blob
-or a receipt. Everything is verified on the way in (frame checksums, BLAKE3
+or a receipt; a capsule (capsule:ID) with the runs it names. Everything is verified on the way in (frame checksums, BLAKE3
 ids, run and receipt hashes): a damaged or altered object is refused.
 
 Exit status: 0 pulled; 1 a handle names nothing there, or no remote is
@@ -147,6 +148,14 @@ configured; 125 an object is damaged (nothing of it is stored).`,
 
 func pullAll(ctx context.Context, ios *IO, st *store.Store, r *remote.Remote, args []string) error {
 	for _, a := range args {
+		if hex, ok := strings.CutPrefix(a, "capsule:"); ok {
+			id, rep, err := remote.PullCapsule(ctx, st, r, hex)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(ios.Out, "pulled capsule:%s (%d runs, %d blobs, %s)\n", id.Short(), rep.Runs, rep.Blobs, humanBytes(rep.Bytes))
+			continue
+		}
 		h, err := store.ParseHandle(a)
 		if err != nil {
 			return err
