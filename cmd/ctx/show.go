@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -50,6 +51,10 @@ func runShow(ctx context.Context, ios *IO, o *showOptions) error {
 		return err
 	}
 	defer st.Close()
+	if _, remote := remoteOpeners.Load(t); remote {
+		return &store.Error{Err: fmt.Errorf("%s is in the remote, too large to cache for ctx show", o.handle),
+			Hint: fmt.Sprintf("copy it with `ctx pull %s`, then show it; ctx get reads its lines in place", t.Handle())}
+	}
 	var data []byte
 	var id store.ID
 	switch t.Kind {
