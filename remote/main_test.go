@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxhq/ctx/internal/testenv"
 	"github.com/ctxhq/ctx/internal/weedtest"
 	"github.com/ctxhq/ctx/store"
 )
@@ -36,6 +37,9 @@ func TestMain(m *testing.M) {
 
 func server(t *testing.T) *weedtest.Server {
 	t.Helper()
+	// Skip (fail in CI) before the Once: a skip inside it would leave the
+	// other tests without a server and failing.
+	testenv.Tool(t, weedtest.InstallHint, "weed")
 	sharedOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "ctx-weed-")
 		if err != nil {
