@@ -75,8 +75,10 @@ func (r *Remote) GetRun(ctx context.Context, id store.ID) (*store.Run, error) {
 
 // PullReport says what a pull copied.
 type PullReport struct {
-	Runs, Execs, Blobs int
-	Bytes              int64
+	Runs  int   `json:"runs"`
+	Execs int   `json:"execs"`
+	Blobs int   `json:"blobs"`
+	Bytes int64 `json:"bytes"`
 }
 
 // Pull copies what a handle names, and everything it references, into the

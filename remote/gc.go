@@ -24,13 +24,13 @@ const DefaultGrace = 24 * time.Hour
 
 // GCReport says what a remote gc marked and swept.
 type GCReport struct {
-	Workspaces   int
-	LiveRuns     int
-	MissingRuns  int // runs an index names that the remote does not hold (reported, not fatal)
-	LiveBlobs    int
-	Deleted      []string // keys deleted (or, with DryRun, that would be)
-	DeletedBytes int64
-	Kept         int // unreferenced but younger than the grace period
+	Workspaces   int      `json:"workspaces"`
+	LiveRuns     int      `json:"live_runs"`
+	MissingRuns  int      `json:"missing_runs"` // runs an index names that the remote does not hold (reported, not fatal)
+	LiveBlobs    int      `json:"live_blobs"`
+	Deleted      []string `json:"deleted"` // keys deleted (or, with DryRun, that would be)
+	DeletedBytes int64    `json:"deleted_bytes"`
+	Kept         int      `json:"kept"` // unreferenced but younger than the grace period
 }
 
 // GC deletes blobs and runs that no workspace's index references. Mark: every

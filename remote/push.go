@@ -15,13 +15,14 @@ import (
 
 // PushReport says what a push sent.
 type PushReport struct {
-	Runs, Execs   int   // records sent
-	Blobs         int   // blobs sent
-	BlobsPresent  int   // blobs the remote held already (identical output stored once)
-	Bytes         int64 // bytes of blob data sent
-	Layers        int   // layer records sent
-	Workspace     string
-	AlreadyPushed int // executions pushed before
+	Runs          int    `json:"runs"`          // run records sent
+	Execs         int    `json:"execs"`         // execution records sent
+	Blobs         int    `json:"blobs"`         // blobs sent
+	BlobsPresent  int    `json:"blobs_present"` // blobs the remote held already (identical output stored once)
+	Bytes         int64  `json:"bytes"`         // bytes of blob data sent
+	Layers        int    `json:"layers"`        // layer records sent
+	Workspace     string `json:"workspace"`
+	AlreadyPushed int    `json:"already_pushed"` // executions pushed before
 }
 
 // pushWorkers is how many runs are pushed at once.

@@ -29,7 +29,7 @@ func openRemote(st *store.Store) (*remote.Remote, error) {
 }
 
 func newPushCmd(ios *IO) *cobra.Command {
-	var background bool
+	var background, asJSON bool
 	c := &cobra.Command{
 		Use:   "push",
 		Short: "Copy this workspace's runs to the shared remote",
@@ -42,25 +42,30 @@ configured (push = "manual" turns that off).
 
 Exit status: 0 pushed; 1 no remote is configured; 125 the remote failed or
 refused (what was pushed stays; the next push finishes it).`,
-		Example: "  ctx push",
+		Example: "  ctx push\n  ctx push --json",
 		Args:    exactArgs(0, "ctx push"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withRemote(ios, false, func(st *store.Store, r *remote.Remote) error {
 				if background {
 					return backgroundPush(cmd.Context(), st, r)
 				}
-				return push(cmd.Context(), ios, st, r)
+				return push(cmd.Context(), ios, st, r, asJSON)
 			})
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the push report as JSON")
 	c.Flags().BoolVar(&background, "background", false, "the detached push ctx run starts: one per workspace at a time, logged to .ctx/remote/push.log")
 	_ = c.Flags().MarkHidden("background")
 	return c
 }
 
-func push(ctx context.Context, ios *IO, st *store.Store, r *remote.Remote) error {
+func push(ctx context.Context, ios *IO, st *store.Store, r *remote.Remote, asJSON bool) error {
 	rep, err := remote.Push(ctx, st, r)
-	if rep != nil {
+	if rep != nil && asJSON {
+		if jerr := writeJSON(ios.Out, rep); jerr != nil && err == nil {
+			err = jerr
+		}
+	} else if rep != nil {
 		fmt.Fprintf(ios.Out, "pushed %d runs (%d blobs, %s; %d blobs were there already; %d layer records) to s3://%s/%s\n",
 			rep.Runs, rep.Blobs, humanBytes(rep.Bytes), rep.BlobsPresent, rep.Layers, r.Config().Bucket, r.Config().Prefix)
 	}
@@ -128,7 +133,8 @@ func startPush(ios *IO, st *store.Store) {
 }
 
 func newPullCmd(ios *IO) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	c := &cobra.Command{
 		Use:   "pull HANDLE...",
 		Short: "Copy a run (and all it references) from the shared remote",
 		Long: `Copy what each handle names from the remote into this workspace's store: a run
@@ -141,17 +147,31 @@ configured; 125 an object is damaged (nothing of it is stored).`,
 		Example: "  ctx pull run:ba3d1020ee8f",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withRemote(ios, true, func(st *store.Store, r *remote.Remote) error { return pullAll(cmd.Context(), ios, st, r, args) })
+			return withRemote(ios, true, func(st *store.Store, r *remote.Remote) error { return pullAll(cmd.Context(), ios, st, r, args, asJSON) })
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON line per handle: what it named and what was copied")
+	return c
 }
 
-func pullAll(ctx context.Context, ios *IO, st *store.Store, r *remote.Remote, args []string) error {
+// pulled is one handle's line of ctx pull --json.
+type pulled struct {
+	Handle string             `json:"handle"`
+	Report *remote.PullReport `json:"report"`
+}
+
+func pullAll(ctx context.Context, ios *IO, st *store.Store, r *remote.Remote, args []string, asJSON bool) error {
 	for _, a := range args {
 		if hex, ok := strings.CutPrefix(a, "capsule:"); ok {
 			id, rep, err := remote.PullCapsule(ctx, st, r, hex)
 			if err != nil {
 				return err
+			}
+			if asJSON {
+				if err := writeJSONCompact(ios.Out, pulled{"capsule:" + id.Short(), rep}); err != nil {
+					return err
+				}
+				continue
 			}
 			fmt.Fprintf(ios.Out, "pulled capsule:%s (%d runs, %d blobs, %s)\n", id.Short(), rep.Runs, rep.Blobs, humanBytes(rep.Bytes))
 			continue
@@ -163,6 +183,12 @@ func pullAll(ctx context.Context, ios *IO, st *store.Store, r *remote.Remote, ar
 		f, rep, err := remote.Pull(ctx, st, r, h)
 		if err != nil {
 			return err
+		}
+		if asJSON {
+			if err := writeJSONCompact(ios.Out, pulled{f.Kind + ":" + f.ID.Short(), rep}); err != nil {
+				return err
+			}
+			continue
 		}
 		fmt.Fprintf(ios.Out, "pulled %s:%s (%d runs, %d blobs, %s, %d execution records)\n",
 			f.Kind, f.ID.Short(), rep.Runs, rep.Blobs, humanBytes(rep.Bytes), rep.Execs)
@@ -190,7 +216,7 @@ func newRemoteCmd(ios *IO) *cobra.Command {
 		Short: "The shared remote: gc",
 		Long:  "Commands on the shared remote as a whole (docs/remote.md).",
 	}
-	var dry bool
+	var dry, asJSON bool
 	var grace time.Duration
 	gc := &cobra.Command{
 		Use:   "gc",
@@ -205,19 +231,25 @@ Exit status: 0 done; 1 no remote is configured; 125 the remote failed
 		Example: "  ctx remote gc --dry-run\n  ctx remote gc --grace 72h",
 		Args:    exactArgs(0, "ctx remote gc"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withRemote(ios, false, func(_ *store.Store, r *remote.Remote) error { return remoteGC(cmd.Context(), ios, r, dry, grace) })
+			return withRemote(ios, false, func(_ *store.Store, r *remote.Remote) error {
+				return remoteGC(cmd.Context(), ios, r, dry, grace, asJSON)
+			})
 		},
 	}
+	gc.Flags().BoolVar(&asJSON, "json", false, "print the gc report (with every key deleted) as JSON")
 	gc.Flags().BoolVar(&dry, "dry-run", false, "list what would be deleted; delete nothing")
 	gc.Flags().DurationVar(&grace, "grace", remote.DefaultGrace, "never delete objects younger than this (0: the default)")
 	c.AddCommand(gc)
 	return c
 }
 
-func remoteGC(ctx context.Context, ios *IO, r *remote.Remote, dry bool, grace time.Duration) error {
+func remoteGC(ctx context.Context, ios *IO, r *remote.Remote, dry bool, grace time.Duration, asJSON bool) error {
 	rep, err := remote.GC(ctx, r, remote.GCOptions{DryRun: dry, Grace: grace})
 	if err != nil {
 		return &exitError{code: exitFailed, err: err}
+	}
+	if asJSON {
+		return writeJSON(ios.Out, rep)
 	}
 	verb := "deleted"
 	if dry {
