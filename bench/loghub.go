@@ -1,8 +1,8 @@
 package bench
 
 import (
-	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -79,9 +79,9 @@ func loghubFiles(dir string) (log, csv string, err error) {
 		name := e.Name()
 		switch {
 		case e.IsDir():
-		case strings.HasSuffix(name, ".log"):
+		case strings.HasSuffix(name, ".log") || strings.HasSuffix(name, ".log.gz"):
 			logs = append(logs, name)
-		case strings.HasSuffix(name, ".csv") && strings.Contains(name, "_structured"):
+		case (strings.HasSuffix(name, ".csv") || strings.HasSuffix(name, ".csv.gz")) && strings.Contains(name, "_structured"):
 			csvs = append(csvs, name)
 		}
 	}
@@ -108,7 +108,7 @@ func loghubFiles(dir string) (log, csv string, err error) {
 }
 
 // LoadLoghubSystem reads the system in dir: its one *.log file and its one
-// *_structured*.csv file (LineId, Content and EventTemplate columns, one row
+// *_structured*.csv file (either may be gzipped, *.log.gz, *.csv.gz) (LineId, Content and EventTemplate columns, one row
 // per log line). The system is named after the folder.
 func LoadLoghubSystem(dir string) (*LoghubSystem, error) {
 	sys := &LoghubSystem{Name: filepath.Base(dir)}
@@ -119,7 +119,7 @@ func LoadLoghubSystem(dir string) (*LoghubSystem, error) {
 	if rawPath == "" || csvPath == "" {
 		return nil, fmt.Errorf("load loghub %s: want one *.log and one *_structured*.csv in %s: %w", sys.Name, dir, ErrLoghubData)
 	}
-	raw, err := os.ReadFile(rawPath)
+	raw, err := readMaybeGzip(rawPath)
 	if err != nil {
 		return nil, fmt.Errorf("load loghub %s: %w", sys.Name, err)
 	}
@@ -127,12 +127,11 @@ func LoadLoghubSystem(dir string) (*LoghubSystem, error) {
 	raw = bytes.TrimSuffix(raw, []byte("\n"))
 	sys.Raw = bytes.Split(raw, []byte("\n"))
 
-	f, err := os.Open(csvPath)
+	csvData, err := readMaybeGzip(csvPath)
 	if err != nil {
 		return nil, fmt.Errorf("load loghub %s: %w", sys.Name, err)
 	}
-	defer f.Close()
-	r := csv.NewReader(bufio.NewReader(f))
+	r := csv.NewReader(bytes.NewReader(csvData))
 	r.ReuseRecord = true
 	head, err := r.Read()
 	if err != nil {
@@ -174,6 +173,24 @@ func LoadLoghubSystem(dir string) (*LoghubSystem, error) {
 	return sys, nil
 }
 
+// readMaybeGzip reads the file at path, decompressing it when its name ends
+// in ".gz".
+func readMaybeGzip(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.HasSuffix(path, ".gz") {
+		return b, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return out, nil
+}
+
 // Scores are the accuracy figures of one parse against the ground truth.
 type Scores struct {
 	GA        float64 // grouping accuracy
@@ -188,6 +205,7 @@ type MineResult struct {
 	Scores
 	Lines       int
 	Elapsed     time.Duration
+	CPU         time.Duration // process CPU time of the fastest pass
 	LinesPerSec float64
 }
 
@@ -202,6 +220,18 @@ type SystemResult struct {
 	HeldOutKeyedValues int     `json:",omitempty"`
 	HeldOutContent     *Scores `json:",omitempty"`
 	HeldOutRaw         *Scores `json:",omitempty"`
+	// HeldOutOff names the rules the other systems chose to switch off
+	// (see logs.RuleNames); empty when they kept every rule.
+	HeldOutOff []string `json:",omitempty"`
+	// Ablation is this system's score with each rule switched off in
+	// turn, in logs.RuleNames order.
+	Ablation []RuleScores `json:",omitempty"`
+}
+
+// RuleScores is a score with one rule of the miner switched off.
+type RuleScores struct {
+	Rule         string
+	Content, Raw Scores
 }
 
 // LoghubReport is the result of a whole loghub run.
@@ -214,11 +244,19 @@ type LoghubReport struct {
 	LeaveOutRaw     *Scores `json:",omitempty"`
 	// Grid is the pairs of merge thresholds leave-out chose among.
 	Grid []GridPoint `json:",omitempty"`
+	// Ablation is the mean over systems with each rule switched off.
+	Ablation []RuleScores `json:",omitempty"`
 	// ContentLinesPerSec and RawLinesPerSec are all lines over all mining
 	// time with the shipped options, for each input (each system timed by
 	// its fastest of minePasses passes).
 	ContentLinesPerSec float64
 	RawLinesPerSec     float64
+	// ContentLinesPerCPUSec and RawLinesPerCPUSec are all lines over the
+	// process CPU time (user and system) the fastest passes took: on a
+	// shared machine CPU time says more about one core than wall time.
+	// Zero where the platform does not report it.
+	ContentLinesPerCPUSec float64 `json:",omitempty"`
+	RawLinesPerCPUSec     float64 `json:",omitempty"`
 }
 
 // LoghubConfig says what RunLoghub scores.
@@ -228,9 +266,12 @@ type LoghubConfig struct {
 	Dirs []string
 	// Options are the shipped miner options: the all-in score.
 	Options logs.Options
-	// LeaveOut also scores each system with the miner's tunable
-	// thresholds (Options.MergeValues and KeyedMergeValues) chosen from
-	// LeaveOutGrid by the mean GA on the other systems alone.
+	// LeaveOut also scores each system with every choice the miner makes
+	// chosen on the other systems alone: its thresholds
+	// (Options.MergeValues and KeyedMergeValues) from LeaveOutGrid, and
+	// each of its rules (logs.RuleNames) kept or switched off, by the mean
+	// GA of the other systems. It also reports each system's score with
+	// each rule off (the ablation).
 	LeaveOut bool
 }
 
@@ -260,9 +301,10 @@ func RunLoghub(ctx context.Context, cfg LoghubConfig) (*LoghubReport, error) {
 	rep := &LoghubReport{}
 	var c, r []Scores
 	var cLines, rLines int
-	var cTime, rTime time.Duration
+	var cTime, rTime, cCPU, rCPU time.Duration
 	// grid[i][g] is system i's mean of Content and raw GA at LeaveOutGrid[g].
 	var gridC, gridR [][]Scores
+	var systems []*LoghubSystem // kept for leave-out's final scores
 	for _, p := range paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -283,6 +325,8 @@ func RunLoghub(ctx context.Context, cfg LoghubConfig) (*LoghubReport, error) {
 		rLines += res.Raw.Lines
 		cTime += res.Content.Elapsed
 		rTime += res.Raw.Elapsed
+		cCPU += res.Content.CPU
+		rCPU += res.Raw.CPU
 		if cfg.LeaveOut {
 			var sc, sr []Scores
 			for _, gp := range LeaveOutGrid {
@@ -292,6 +336,14 @@ func RunLoghub(ctx context.Context, cfg LoghubConfig) (*LoghubReport, error) {
 				sr = append(sr, mine(sys.Raw, sys.Truth, o, 1).Scores)
 			}
 			gridC, gridR = append(gridC, sc), append(gridR, sr)
+			for _, rn := range logs.RuleNames {
+				o := cfg.Options
+				o.Off |= rn.Rule
+				res := &rep.Systems[len(rep.Systems)-1]
+				res.Ablation = append(res.Ablation, RuleScores{Rule: rn.Name,
+					Content: mine(sys.Content, sys.Truth, o, 1).Scores, Raw: mine(sys.Raw, sys.Truth, o, 1).Scores})
+			}
+			systems = append(systems, sys)
 		}
 	}
 	rep.MeanContent = meanScores(c)
@@ -302,6 +354,10 @@ func RunLoghub(ctx context.Context, cfg LoghubConfig) (*LoghubReport, error) {
 	if rTime > 0 {
 		rep.RawLinesPerSec = float64(rLines) / rTime.Seconds()
 	}
+	if cCPU > 0 && rCPU > 0 {
+		rep.ContentLinesPerCPUSec = float64(cLines) / cCPU.Seconds()
+		rep.RawLinesPerCPUSec = float64(rLines) / rCPU.Seconds()
+	}
 	if cfg.LeaveOut {
 		rep.Grid = LeaveOutGrid
 		var hc, hr []Scores
@@ -309,11 +365,27 @@ func RunLoghub(ctx context.Context, cfg LoghubConfig) (*LoghubReport, error) {
 			g := chooseOnOthers(gridC, gridR, i)
 			s := &rep.Systems[i]
 			s.HeldOutMergeValues, s.HeldOutKeyedValues = LeaveOutGrid[g].MergeValues, LeaveOutGrid[g].KeyedMergeValues
-			s.HeldOutContent, s.HeldOutRaw = &gridC[i][g], &gridR[i][g]
-			hc, hr = append(hc, gridC[i][g]), append(hr, gridR[i][g])
+			c, r := gridC[i][g], gridR[i][g]
+			if off := rulesOffOnOthers(rep.Systems, i); off != 0 {
+				o := cfg.Options
+				o.MergeValues, o.KeyedMergeValues = s.HeldOutMergeValues, s.HeldOutKeyedValues
+				o.Off |= off
+				c = mine(systems[i].Content, systems[i].Truth, o, 1).Scores
+				r = mine(systems[i].Raw, systems[i].Truth, o, 1).Scores
+				s.HeldOutOff = ruleNames(off)
+			}
+			s.HeldOutContent, s.HeldOutRaw = &c, &r
+			hc, hr = append(hc, c), append(hr, r)
 		}
 		mc, mr := meanScores(hc), meanScores(hr)
 		rep.LeaveOutContent, rep.LeaveOutRaw = &mc, &mr
+		for k, rn := range logs.RuleNames {
+			var ac, ar []Scores
+			for _, s := range rep.Systems {
+				ac, ar = append(ac, s.Ablation[k].Content), append(ar, s.Ablation[k].Raw)
+			}
+			rep.Ablation = append(rep.Ablation, RuleScores{Rule: rn.Name, Content: meanScores(ac), Raw: meanScores(ar)})
+		}
 	}
 	return rep, nil
 }
@@ -343,6 +415,38 @@ func chooseOnOthers(gridC, gridR [][]Scores, held int) int {
 	return best
 }
 
+// rulesOffOnOthers returns the rules that, switched off alone, raise the
+// mean GA (Content and raw lines alike) of every system but held above
+// the shipped miner's; ties keep the rule.
+func rulesOffOnOthers(systems []SystemResult, held int) logs.Rules {
+	const eps = 1e-9
+	var off logs.Rules
+	for k, rn := range logs.RuleNames {
+		with, without := 0.0, 0.0
+		for i, s := range systems {
+			if i != held {
+				with += s.Content.GA + s.Raw.GA
+				without += s.Ablation[k].Content.GA + s.Ablation[k].Raw.GA
+			}
+		}
+		if without > with+eps {
+			off |= rn.Rule
+		}
+	}
+	return off
+}
+
+// ruleNames names the rules in off.
+func ruleNames(off logs.Rules) []string {
+	var names []string
+	for _, rn := range logs.RuleNames {
+		if off&rn.Rule != 0 {
+			names = append(names, rn.Name)
+		}
+	}
+	return names
+}
+
 // WriteText writes the report as a table: one row per system with GA, FGA
 // and template counts on both inputs, then the means and throughput; with
 // leave-out, the held-out GA and the threshold chosen without the system.
@@ -363,10 +467,43 @@ func (r *LoghubReport) WriteText(w io.Writer) error {
 		fmt.Fprintln(tw)
 	}
 	for _, s := range r.Systems {
-		row(s.Name, s.Content.Scores, s.Raw.Scores, s.HeldOutContent, s.HeldOutRaw, fmt.Sprintf("merge at %d words, %d keyed", s.HeldOutMergeValues, s.HeldOutKeyedValues))
+		chosen := fmt.Sprintf("merge at %d words, %d keyed", s.HeldOutMergeValues, s.HeldOutKeyedValues)
+		if len(s.HeldOutOff) > 0 {
+			chosen += "; off: " + strings.Join(s.HeldOutOff, ", ")
+		}
+		row(s.Name, s.Content.Scores, s.Raw.Scores, s.HeldOutContent, s.HeldOutRaw, chosen)
 	}
 	row("mean", r.MeanContent, r.MeanRaw, r.LeaveOutContent, r.LeaveOutRaw, "")
 	fmt.Fprintf(tw, "lines/s\t%.0f\t\t\t%.0f\t\t\n", r.ContentLinesPerSec, r.RawLinesPerSec)
+	if r.RawLinesPerCPUSec > 0 {
+		fmt.Fprintf(tw, "lines per CPU second\t%.0f\t\t\t%.0f\t\t\n", r.ContentLinesPerCPUSec, r.RawLinesPerCPUSec)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(r.Ablation) == 0 {
+		return nil
+	}
+	// The ablation: each rule off in turn, GA content/raw per system.
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	head = "rule off\tmean content\tmean raw"
+	for _, s := range r.Systems {
+		head += "\t" + s.Name
+	}
+	fmt.Fprintln(tw, head)
+	fmt.Fprintf(tw, "(none)\t%.4f\t%.4f", r.MeanContent.GA, r.MeanRaw.GA)
+	for _, s := range r.Systems {
+		fmt.Fprintf(tw, "\t%.3f/%.3f", s.Content.GA, s.Raw.GA)
+	}
+	fmt.Fprintln(tw)
+	for k, a := range r.Ablation {
+		fmt.Fprintf(tw, "%s\t%.4f\t%.4f", a.Rule, a.Content.GA, a.Raw.GA)
+		for _, s := range r.Systems {
+			fmt.Fprintf(tw, "\t%.3f/%.3f", s.Ablation[k].Content.GA, s.Ablation[k].Raw.GA)
+		}
+		fmt.Fprintln(tw)
+	}
 	return tw.Flush()
 }
 
@@ -383,20 +520,22 @@ func Mine(lines [][]byte, truth []string, opts logs.Options) MineResult {
 func mine(lines [][]byte, truth []string, opts logs.Options, passes int) MineResult {
 	m := logs.NewMiner(opts)
 	ids := make([]int, len(lines))
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	for i, l := range lines {
 		ids[i] = m.Add(l)
 	}
-	elapsed := time.Since(start)
+	m.Templates() // the miner has settled: every line is mined
+	elapsed, cpu := time.Since(start), cpuTime()-cpu0
 	// On a machine shared with other work one pass is noisy: the time is
 	// that of the fastest of minePasses passes, each with a fresh miner.
 	for p := 1; p < passes; p++ {
 		again := logs.NewMiner(opts)
-		start := time.Now()
+		start, cpu0 := time.Now(), cpuTime()
 		for _, l := range lines {
 			again.Add(l)
 		}
-		elapsed = min(elapsed, time.Since(start))
+		again.Templates()
+		elapsed, cpu = min(elapsed, time.Since(start)), min(cpu, cpuTime()-cpu0)
 	}
 	pred := make([]string, len(lines))
 	for i, id := range ids {
@@ -406,6 +545,7 @@ func mine(lines [][]byte, truth []string, opts logs.Options, passes int) MineRes
 		Scores:  Score(truth, pred),
 		Lines:   len(lines),
 		Elapsed: elapsed,
+		CPU:     cpu,
 	}
 	if elapsed > 0 {
 		res.LinesPerSec = float64(len(lines)) / elapsed.Seconds()

@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"flag"
@@ -293,4 +295,65 @@ func TestLoghubDebug(t *testing.T) {
 func TestMain(m *testing.M) {
 	flag.Parse()
 	os.Exit(m.Run())
+}
+
+// TestLoadLoghubSystemGzip checks that a system whose files are gzipped
+// loads as the plain one does.
+func TestLoadLoghubSystemGzip(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "Z")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, data string) {
+		t.Helper()
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		if _, err := zw.Write([]byte(data)); err != nil {
+			t.Fatal(err)
+		}
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("Z.log.gz", "t1 x 1\nt2 y 2\n")
+	write("Z_structured.csv.gz", "LineId,Content,EventTemplate\n1,x 1,x <*>\n2,y 2,y <*>\n")
+	sys, err := LoadLoghubSystem(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sys.Raw) != 2 || string(sys.Content[1]) != "y 2" || sys.Truth[0] != "x <*>" {
+		t.Errorf("loaded %q %q %q", sys.Raw, sys.Content, sys.Truth)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Z.log.gz"), []byte("not gzip"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadLoghubSystem(dir); err == nil {
+		t.Error("a corrupt .gz loaded")
+	}
+}
+
+// TestHeldOutLoads checks that the held-out logs in testdata load and that
+// every one of their lines is labelled.
+func TestHeldOutLoads(t *testing.T) {
+	paths, err := FindLoghubSystems(filepath.Join("testdata", "heldout"), filepath.Join("testdata", "heldout2"), filepath.Join("testdata", "heldout3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) != 8 {
+		t.Errorf("%d held-out systems, want 8: %v", len(paths), paths)
+	}
+	for _, p := range paths {
+		sys, err := LoadLoghubSystem(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, tmpl := range sys.Truth {
+			if tmpl == "" {
+				t.Errorf("%s line %d has no template", sys.Name, i+1)
+			}
+		}
+	}
 }

@@ -394,3 +394,13 @@ func isHex(s string) bool {
 	_, err := hex.DecodeString(s)
 	return err == nil && len(s)%2 == 0 || (len(s)%2 == 1 && isHex(s+"0"))
 }
+
+// Expired reports whether the capsule's expires_at has passed at now. TTL
+// obsoletes the whole capsule regardless of content; it is not validity.
+func (c *Capsule) Expired(now time.Time) bool {
+	if c.ExpiresAt == "" {
+		return false
+	}
+	t, err := time.Parse(time.RFC3339, c.ExpiresAt)
+	return err == nil && !now.Before(t)
+}

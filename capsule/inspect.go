@@ -108,7 +108,6 @@ func Inspect(ctx context.Context, c *Capsule, id store.ID, consumer string, env 
 // preserved when every text the unit points at appears in the rendered page
 // byte for byte. It checks rendering only (FidelityLimitNote).
 func Fidelity(c *Capsule, handle, consumer string, describe Evidence) ([]FidelityResult, error) {
-	out := []FidelityResult{}
 	var page string
 	if consumer != "" {
 		var err error
@@ -116,9 +115,15 @@ func Fidelity(c *Capsule, handle, consumer string, describe Evidence) ([]Fidelit
 			return nil, err
 		}
 	}
+	return assess(c, consumer, page), nil
+}
+
+// assess gives each critical unit its verdict against one consumer's page
+// ("" consumer: the sender-side preview, no page).
+func assess(c *Capsule, consumer, page string) []FidelityResult {
+	out := []FidelityResult{}
 	for _, u := range c.Critical {
 		res := FidelityResult{ID: u.ID, Field: u.Field, Item: u.Item}
-		texts := c.fieldTexts(u)
 		switch {
 		case !slices.Contains(Fields, u.Field):
 			res.Verdict, res.Why = Unsupported, "this build does not know the field "+u.Field
@@ -126,15 +131,38 @@ func Fidelity(c *Capsule, handle, consumer string, describe Evidence) ([]Fidelit
 			res.Verdict, res.Why = Unknown, "sender-side preview: the recipient's consumer decides (inspect --with CONSUMER)"
 		default:
 			res.Verdict, res.Why = Preserved, "the "+consumer+" rendering carries the field whole"
-			for _, t := range texts {
-				if !strings.Contains(page, t) {
+			body := fieldSection(page, u.Field)
+			for _, t := range c.fieldTexts(u) {
+				if body == "" || !strings.Contains(body, t) {
 					res.Verdict, res.Why = Unsupported, "the "+consumer+" rendering does not carry "+u.Field
 				}
 			}
 		}
 		out = append(out, res)
 	}
-	return out, nil
+	return out
+}
+
+// sectionTitles are the headings Render gives each field.
+var sectionTitles = map[string]string{"goal": "Goal", "state": "State", "next_action": "Next action", "evidence": "Evidence",
+	"rejected": "Rejected", "constraints": "Constraints", "open_questions": "Open questions", "contact_cards": "Contact cards"}
+
+// fieldSection is the body of the field's own section of a rendered page,
+// or "" when the page has none: a unit is preserved only when its text is
+// where the field is rendered, not merely somewhere on the page. (A field
+// whose own text holds a line "## …" ends its section early and reads as
+// unsupported: the page is then ambiguous to its reader too.)
+func fieldSection(page, field string) string {
+	head := "## " + sectionTitles[field] + "\n\n"
+	i := strings.Index(page, head)
+	if i < 0 {
+		return ""
+	}
+	body := page[i+len(head):]
+	if j := strings.Index(body, "\n## "); j >= 0 {
+		body = body[:j]
+	}
+	return body
 }
 
 // CheckValidity evaluates every declared condition on env's checkout now.

@@ -29,6 +29,16 @@ func clip(s string, n int) string {
 	return s[:cut] + fmt.Sprintf("… [+%s B]", contract.Num(int64(len(s)-cut)))
 }
 
+// writeWhere writes " @" and where an item failed: its repo: handle when
+// one was minted (the location, anchored), else the location as printed.
+func writeWhere(b *strings.Builder, it *evidence.Item) {
+	if h := it.Attrs["repo"]; h != "" {
+		b.WriteString(" @" + h)
+	} else if it.File != "" {
+		b.WriteString(" @" + location(it.File, it.Line, 0))
+	}
+}
+
 // oneLine renders an item on one line.
 func oneLine(it *evidence.Item) string {
 	var b strings.Builder
@@ -49,14 +59,16 @@ func oneLine(it *evidence.Item) string {
 			b.WriteString(" — ")
 			b.WriteString(clip(oneLineText(msg), messageWidth))
 		}
+		if it.Why != "" && it.Message == "" {
+			// ctx's reading of a failure the tool gave no words for (a
+			// test the binary's exit cut short): shown, never a needle.
+			b.WriteString(" (" + it.Why + ")")
+		}
 		if l, r := it.Attrs["left"], it.Attrs["right"]; l != "" || r != "" {
 			// An equality assertion's two sides (assert_eq!) are the failure.
 			fmt.Fprintf(&b, " (left: %s, right: %s)", clip(oneLineText(l), messageWidth/2), clip(oneLineText(r), messageWidth/2))
 		}
-		if it.File != "" {
-			b.WriteString(" @")
-			b.WriteString(location(it.File, it.Line, 0))
-		}
+		writeWhere(&b, it)
 		writeSpan(&b, spanOf(it))
 	case evidence.KindDiagnostic:
 		// A diagnostic with no file is the program's own (cc1, collect2).
@@ -74,6 +86,9 @@ func oneLine(it *evidence.Item) string {
 		}
 		b.WriteString(": ")
 		b.WriteString(clip(oneLineText(it.Message), messageWidth))
+		if h := it.Attrs["repo"]; h != "" {
+			b.WriteString(" · " + h)
+		}
 	case evidence.KindAnomaly:
 		if it.Span.Stream != "" && it.Span.Stream != evidence.Stdout {
 			b.WriteString(it.Span.Stream + " ")
@@ -112,10 +127,7 @@ func oneLine(it *evidence.Item) string {
 			// A package or session that failed as a whole says why.
 			b.WriteString(" — ")
 			b.WriteString(clip(oneLineText(it.Message), messageWidth))
-			if it.File != "" {
-				b.WriteString(" @")
-				b.WriteString(location(it.File, it.Line, 0))
-			}
+			writeWhere(&b, it)
 			writeSpan(&b, spanOf(it))
 		}
 	case evidence.KindTemplate:

@@ -31,6 +31,15 @@ func TestOneLineStatesWhatTheItemSays(t *testing.T) {
 		{evidence.Item{Kind: evidence.KindTest, Package: "calc", Name: "tests::adds_wrong", Outcome: evidence.OutcomeFail, Class: "panic",
 			Message: "assertion `left == right` failed: two and two", Attrs: map[string]string{"left": "4", "right": "5"}},
 			"FAIL calc tests::adds_wrong — panic: assertion `left == right` failed: two and two (left: 4, right: 5)"},
+		// A minted repo: handle names the location instead of file:line.
+		{evidence.Item{Kind: evidence.KindTest, Package: "calc", Name: "TestDiv", Outcome: evidence.OutcomeFail, Message: "divide by zero",
+			File: "calc.go", Line: 5, Attrs: map[string]string{"repo": "repo:calc.go:L5@f3c01c24"}},
+			"FAIL calc TestDiv — divide by zero @repo:calc.go:L5@f3c01c24"},
+		{evidence.Item{Kind: evidence.KindTest, Package: "calc", Name: "TestDiv", Outcome: evidence.OutcomeFail, Message: "divide by zero", File: "/elsewhere/calc.go", Line: 5},
+			"FAIL calc TestDiv — divide by zero @/elsewhere/calc.go:5"},
+		{evidence.Item{Kind: evidence.KindDiagnostic, Severity: evidence.SeverityError, File: "a.go", Line: 3, Col: 2, Message: "undefined: x",
+			Attrs: map[string]string{"repo": "repo:a.go:L3@0a1b2c3d"}},
+			"a.go:3:2: error: undefined: x · repo:a.go:L3@0a1b2c3d"},
 	} {
 		if got := oneLine(&c.it); got != c.want {
 			t.Errorf("oneLine = %q, want %q", got, c.want)

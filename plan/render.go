@@ -292,8 +292,10 @@ func (r *renderer) header() {
 		if streamsEmpty(in.Streams) {
 			what = "no output"
 		}
-		r.line(in.Run.Handle + " · " + exitText(in.Run) + " · " + what)
-		r.losses()
+		// Never larger than the output plus this one line (DESIGN §10a):
+		// what a reader must know besides the output goes on it.
+		parts := append([]string{in.Run.Handle, exitText(in.Run), what}, r.lossTexts(true)...)
+		r.line(strings.Join(parts, " · "))
 		return
 	}
 	cmd := "$ " + clip(quoteArgv(in.Run.Argv), 300)
@@ -348,23 +350,38 @@ func (r *renderer) unshown() string {
 	return strings.Join(parts, "; ")
 }
 
-// losses states the labelled losses and the conflicts a reader must know.
+// losses states the labelled losses and the conflicts a reader must know,
+// one line each.
 func (r *renderer) losses() {
+	for _, l := range r.lossTexts(false) {
+		r.line(l)
+	}
+}
+
+// lossTexts are the labelled losses and conflicts, each starting "! ". For
+// an output shown whole (whole is true) a profile's fallback is left to the
+// receipt: every line is shown, so no structure the reader needs is lost.
+func (r *renderer) lossTexts(whole bool) []string {
 	in := r.in
+	var out []string
 	for _, l := range in.Graph.Losses {
-		r.line("! " + l.Detail)
+		if whole && l.Code == "fallback" {
+			continue
+		}
+		out = append(out, "! "+l.Detail)
 	}
 	for _, s := range in.Streams {
 		if s.Dropped > 0 {
-			r.line(fmt.Sprintf("! %s passed the --max-output cap: %s dropped from the middle; head and tail kept", s.Name, contract.Size(s.Dropped)))
+			out = append(out, fmt.Sprintf("! %s passed the --max-output cap: %s dropped from the middle; head and tail kept", s.Name, contract.Size(s.Dropped)))
 		}
 	}
 	if hasReason(in.Plan.Reasons, ReasonExitConflict) {
-		r.line(conflictText(in))
+		out = append(out, conflictText(in))
 	}
 	if hasReason(in.Plan.Reasons, ReasonNoVerdict) && in.Plan.Outcome != "pass" {
-		r.line("! no final summary from the tool: the run did not finish normally")
+		out = append(out, "! no final summary from the tool: the run did not finish normally")
 	}
+	return out
 }
 
 func conflictText(in Input) string {

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"cel.dev/cel-go/common/types"
 )
 
 // Row is one record: field name to string, int or (for a joined row) a
@@ -63,110 +61,7 @@ func (p *Plan) Run(ctx context.Context, f Facts) (*Result, error) {
 		}
 		rep := StageReport{Stage: s.Op, In: len(rows)}
 		var err error
-		switch s.Op {
-		case "from":
-			rep.Stage += " " + s.Source
-			rows, rep.From, err = f.Rows(ctx, s.Source, sourceCap[s.Source])
-			if len(rows) > sourceCap[s.Source] {
-				rows, rep.Capped = rows[:sourceCap[s.Source]], true
-			}
-		case "where":
-			rows, err = filter(rows, func(r Row) (bool, error) { return eval(s, vars(r)) })
-		case "join":
-			rep.Stage += " " + s.Source
-			var right []Row
-			right, rep.From, err = f.Rows(ctx, s.Source, sourceCap[s.Source])
-			if err == nil {
-				rows, rep.Capped, err = join(s, rows, right)
-			}
-		case "locate":
-			for _, r := range rows {
-				file, _ := r["file"].(string)
-				line, _ := r["line"].(int64)
-				sym, ok, lerr := f.Locate(ctx, file, int(line))
-				if lerr != nil {
-					return nil, lerr
-				}
-				if ok {
-					r["symbol"], r["kind"], r["symbol_start"], r["symbol_end"], r["symbol_handle"] =
-						sym.Name, sym.Kind, int64(sym.Start), int64(sym.End), sym.Handle
-				} else {
-					r["symbol"], r["kind"], r["symbol_start"], r["symbol_end"], r["symbol_handle"] = "", "", int64(0), int64(0), ""
-				}
-			}
-		case "in-changed":
-			rows, err = filter(rows, func(r Row) (bool, error) {
-				file, from, to, ok := location(r)
-				if !ok {
-					return false, nil
-				}
-				return f.Changed(ctx, file, from, to)
-			})
-		case "select":
-			for i, r := range rows {
-				out := Row{}
-				for _, fl := range s.Stage.Fields {
-					out[fl] = get(r, fl)
-				}
-				rows[i] = out
-			}
-		case "distinct":
-			keys := s.Stage.Fields
-			if len(keys) == 0 {
-				keys = s.Fields
-			}
-			seen := map[string]bool{}
-			rows, _ = filter(rows, func(r Row) (bool, error) {
-				k := key(r, keys)
-				if seen[k] {
-					return false, nil
-				}
-				seen[k] = true
-				return true, nil
-			})
-		case "group":
-			idx := map[string]int{}
-			var out []Row
-			for _, r := range rows {
-				k := key(r, s.Stage.Fields)
-				i, ok := idx[k]
-				if !ok {
-					g := Row{"count": int64(0)}
-					for _, fl := range s.Stage.Fields {
-						g[fl] = get(r, fl)
-					}
-					i, idx[k] = len(out), len(out)
-					out = append(out, g)
-				}
-				out[i]["count"] = out[i]["count"].(int64) + 1
-			}
-			rows = out
-		case "sort":
-			slices.SortStableFunc(rows, func(a, b Row) int {
-				for _, fl := range s.Stage.Fields {
-					desc := strings.HasPrefix(fl, "-")
-					c := compare(get(a, strings.TrimPrefix(fl, "-")), get(b, strings.TrimPrefix(fl, "-")))
-					if desc {
-						c = -c
-					}
-					if c != 0 {
-						return c
-					}
-				}
-				return 0
-			})
-		case "since":
-			var ord int
-			if ord, err = f.RunOrdinal(ctx, s.Stage.Fields[0]); err == nil {
-				rep.From = []string{s.Stage.Fields[0]}
-				rows, _ = filter(rows, func(r Row) (bool, error) { n, _ := r["n"].(int64); return int(n) < ord, nil })
-			}
-		case "limit":
-			if len(rows) > s.N {
-				rows = rows[:s.N]
-			}
-		}
-		if err != nil {
+		if rows, err = s.run(ctx, f, rows, &rep); err != nil {
 			return nil, fmt.Errorf("stage %d (%s): %w", len(res.Stages)+1, s.Op, err)
 		}
 		if len(rows) > RowCap {
@@ -181,6 +76,130 @@ func (p *Plan) Run(ctx context.Context, f Facts) (*Result, error) {
 	}
 	res.Rows = rows
 	return res, nil
+}
+
+// run applies one stage to the rows, recording what it read in rep.
+func (s PlannedStage) run(ctx context.Context, f Facts, rows []Row, rep *StageReport) ([]Row, error) {
+	var err error
+	switch s.Op {
+	case "from":
+		rep.Stage += " " + s.Source
+		rows, rep.From, err = f.Rows(ctx, s.Source, sourceCap[s.Source])
+		if len(rows) > sourceCap[s.Source] {
+			rows, rep.Capped = rows[:sourceCap[s.Source]], true
+		}
+	case "where":
+		rows = keep(rows, func(r Row) bool { return s.expr.eval(env{left: r}).(bool) })
+	case "join":
+		rep.Stage += " " + s.Source
+		var right []Row
+		if right, rep.From, err = f.Rows(ctx, s.Source, sourceCap[s.Source]); err == nil {
+			rows, rep.Capped = join(s, rows, right)
+		}
+	case "locate":
+		err = locate(ctx, f, rows)
+	case "in-changed":
+		rows, err = filter(rows, func(r Row) (bool, error) {
+			file, from, to, ok := location(r)
+			if !ok {
+				return false, nil
+			}
+			return f.Changed(ctx, file, from, to)
+		})
+	case "select":
+		for i, r := range rows {
+			out := Row{}
+			for _, fl := range s.Stage.Fields {
+				out[fl] = get(r, fl)
+			}
+			rows[i] = out
+		}
+	case "distinct":
+		keys := s.Stage.Fields
+		if len(keys) == 0 {
+			keys = s.Fields
+		}
+		seen := map[string]bool{}
+		rows = keep(rows, func(r Row) bool {
+			k := key(r, keys)
+			if seen[k] {
+				return false
+			}
+			seen[k] = true
+			return true
+		})
+	case "group":
+		rows = group(rows, s.Stage.Fields)
+	case "sort":
+		sortRows(rows, s.Stage.Fields)
+	case "since":
+		var ord int
+		if ord, err = f.RunOrdinal(ctx, s.Stage.Fields[0]); err == nil {
+			rep.From = []string{s.Stage.Fields[0]}
+			rows = keep(rows, func(r Row) bool { n, _ := r["n"].(int64); return int(n) < ord })
+		}
+	case "limit":
+		if len(rows) > s.N {
+			rows = rows[:s.N]
+		}
+	}
+	return rows, err
+}
+
+// locate adds to each row the innermost symbol holding its file and line:
+// the relation located-at.
+func locate(ctx context.Context, f Facts, rows []Row) error {
+	for _, r := range rows {
+		file, _ := r["file"].(string)
+		line, _ := r["line"].(int64)
+		sym, ok, err := f.Locate(ctx, file, int(line))
+		if err != nil {
+			return err
+		}
+		if !ok {
+			sym = Symbol{}
+		}
+		r["symbol"], r["kind"], r["symbol_start"], r["symbol_end"], r["symbol_handle"] =
+			sym.Name, sym.Kind, int64(sym.Start), int64(sym.End), sym.Handle
+	}
+	return nil
+}
+
+// group counts the rows of each distinct value of fields, in first-seen order.
+func group(rows []Row, fields []string) []Row {
+	idx := map[string]int{}
+	var out []Row
+	for _, r := range rows {
+		k := key(r, fields)
+		i, ok := idx[k]
+		if !ok {
+			g := Row{"count": int64(0)}
+			for _, fl := range fields {
+				g[fl] = get(r, fl)
+			}
+			i, idx[k] = len(out), len(out)
+			out = append(out, g)
+		}
+		out[i]["count"] = out[i]["count"].(int64) + 1
+	}
+	return out
+}
+
+// sortRows sorts stably by fields, a leading - sorting descending.
+func sortRows(rows []Row, fields []string) {
+	slices.SortStableFunc(rows, func(a, b Row) int {
+		for _, fl := range fields {
+			name := strings.TrimPrefix(fl, "-")
+			c := compare(get(a, name), get(b, name))
+			if name != fl {
+				c = -c
+			}
+			if c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
 }
 
 // location is where a row points: its located symbol, a symbol row, or a
@@ -206,10 +225,10 @@ func location(r Row) (file string, from, to int, ok bool) {
 	return file, int(l), int(l), file != "" && l > 0
 }
 
-func filter(rows []Row, keep func(Row) (bool, error)) ([]Row, error) {
+func filter(rows []Row, pred func(Row) (bool, error)) ([]Row, error) {
 	out := rows[:0]
 	for _, r := range rows {
-		ok, err := keep(r)
+		ok, err := pred(r)
 		if err != nil {
 			return nil, err
 		}
@@ -220,45 +239,22 @@ func filter(rows []Row, keep func(Row) (bool, error)) ([]Row, error) {
 	return out, nil
 }
 
-// vars turns a row into CEL variables (joined rows become plain maps).
-func vars(r Row) map[string]any {
-	m := make(map[string]any, len(r)+1)
-	for k, v := range r {
-		if sub, ok := v.(Row); ok {
-			v = map[string]any(sub)
-		}
-		m[k] = v
-	}
-	return m
+// keep is filter for a predicate that cannot fail.
+func keep(rows []Row, pred func(Row) bool) []Row {
+	out, _ := filter(rows, func(r Row) (bool, error) { return pred(r), nil })
+	return out
 }
 
-func eval(s PlannedStage, vars map[string]any) (bool, error) {
-	v, _, err := s.prg.Eval(vars)
-	if err != nil {
-		return false, err
-	}
-	b, ok := v.(types.Bool)
-	if !ok {
-		return false, fmt.Errorf("%s: the expression gave %v, not true or false", s.Op, v)
-	}
-	return bool(b), nil
-}
-
-func join(s PlannedStage, left, right []Row) ([]Row, bool, error) {
-	var out []Row
+// join pairs each left row with every right row the expression accepts;
+// capped reports rows past RowCap dropped.
+func join(s PlannedStage, left, right []Row) (out []Row, capped bool) {
 	for _, l := range left {
-		vars := vars(l)
 		for _, r := range right {
-			vars[s.Source] = map[string]any(r)
-			ok, err := eval(s, vars)
-			if err != nil {
-				return nil, false, err
-			}
-			if !ok {
+			if !s.expr.eval(env{left: l, name: s.Source, right: r}).(bool) {
 				continue
 			}
 			if len(out) == RowCap {
-				return out, true, nil
+				return out, true
 			}
 			m := make(Row, len(l)+1)
 			for k, v := range l {
@@ -268,7 +264,7 @@ func join(s PlannedStage, left, right []Row) ([]Row, bool, error) {
 			out = append(out, m)
 		}
 	}
-	return out, false, nil
+	return out, false
 }
 
 // get reads a field, following one dot into a joined row.

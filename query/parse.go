@@ -34,7 +34,7 @@ func (e *SyntaxError) Error() string {
 type Stage struct {
 	Op     string   // from, where, select, sort, limit, distinct, group, join, in-changed
 	Source string   // from, join: the source name
-	Expr   string   // where, join: the CEL expression
+	Expr   string   // where, join: the expression (see expr.go)
 	Fields []string // select, sort (a leading - sorts descending), distinct, group by
 	N      int      // limit
 	Col    int      // where the stage starts (1-based), for errors
@@ -71,7 +71,7 @@ type part struct {
 	col  int // 1-based column of text's first byte
 }
 
-// split cuts the query at | outside quotes and parentheses (CEL's || is an
+// split cuts the query at | outside quotes and parentheses (|| is an
 // operator, not a stage separator).
 func split(q string) ([]part, error) {
 	var parts []part

@@ -5,14 +5,11 @@ import (
 	"math"
 	"slices"
 	"strings"
-
-	"cel.dev/cel-go/cel"
-	"cel.dev/cel-go/common/cost"
 )
 
 // Schemas are the fields of each source, in display order.
 var Schemas = map[string][]string{
-	"runs":        {"n", "run", "argv", "exit", "status", "profile"},
+	"runs":        {"n", "run", "argv", "exit", "status", "profile", "generation"},
 	"tests":       {"n", "run", "name", "package", "outcome", "file", "line", "span"},
 	"failures":    {"n", "run", "name", "package", "outcome", "file", "line", "span"},
 	"frames":      {"n", "run", "test", "file", "line", "span"},
@@ -21,14 +18,14 @@ var Schemas = map[string][]string{
 	"anomalies":   {"n", "run", "text", "severity", "why", "span"},
 	"symbols":     {"path", "name", "kind", "start", "end", "test", "handle"},
 	"files":       {"path", "lang"},
-	"changes":     {"path", "status", "hash"},
-	"generations": {"id", "head", "changed"},
+	"changes":     {"generation", "n", "path", "status", "hash"},
+	"generations": {"n", "id", "head", "changed", "run"},
 }
 
 // sourceCap is the most rows a source yields: the static bound uses it.
 var sourceCap = map[string]int{"runs": RowCap, "tests": 2000, "failures": 2000, "frames": 2000, "diagnostics": 2000,
 	"templates": 2000, "anomalies": 2000,
-	"symbols": RowCap, "files": RowCap, "changes": 2000, "generations": 1}
+	"symbols": RowCap, "files": RowCap, "changes": 2000, "generations": 1001}
 
 // locateFields are what the locate stage adds.
 var locateFields = []string{"symbol", "kind", "symbol_start", "symbol_end", "symbol_handle"}
@@ -47,8 +44,8 @@ type PlannedStage struct {
 	Fields   []string // the fields its rows carry
 	MaxRows  int      // bound on the rows out
 	Cost     uint64   // bound on its cost
-	ExprCost uint64   // CEL's estimate of one evaluation, for where and join
-	prg      cel.Program
+	ExprCost uint64   // bound on one evaluation of the expression, for where and join
+	expr     *node
 }
 
 // OverBudgetError refuses a query whose static cost bound is over MaxCost.
@@ -61,18 +58,6 @@ type OverBudgetError struct {
 func (e *OverBudgetError) Error() string {
 	return fmt.Sprintf("query refused before running: its cost bound is %d, over the limit of %d (the %s stage costs most); filter earlier with where or limit, or locate instead of join",
 		e.Cost, uint64(MaxCost), e.Worst)
-}
-
-// maxFieldSize bounds a string field for CEL's cost estimate.
-const maxFieldSize = 4096
-
-type sizeEstimator struct{}
-
-func (sizeEstimator) EstimateSize(cost.AstNode) *cost.SizeEstimate {
-	return &cost.SizeEstimate{Min: 0, Max: maxFieldSize}
-}
-func (sizeEstimator) EstimateCallCost(string, string, *cost.AstNode, []cost.AstNode) *cost.CallEstimate {
-	return nil
 }
 
 // Compile parses and plans a query, refusing it when the static bound is
@@ -97,7 +82,7 @@ func Compile(q string) (*Plan, error) {
 			if err != nil {
 				return nil, err
 			}
-			ps.prg, ps.ExprCost = prg, c
+			ps.expr, ps.ExprCost = prg, c
 			ps.Cost = uint64(rows) * c
 		case "join":
 			if slices.Contains(fields, st.Source+"."+Schemas[st.Source][0]) {
@@ -107,7 +92,7 @@ func Compile(q string) (*Plan, error) {
 			if err != nil {
 				return nil, err
 			}
-			ps.prg, ps.ExprCost = prg, c
+			ps.expr, ps.ExprCost = prg, c
 			right := sourceCap[st.Source]
 			ps.Cost = uint64(right) + uint64(rows)*uint64(right)*c
 			for _, f := range Schemas[st.Source] {
@@ -190,62 +175,6 @@ func need(q string, st Stage, fields []string, want ...string) error {
 	return nil
 }
 
-// compileExpr compiles a where or join expression over the stage's fields
-// (and the joined source's row as a map named after it), and estimates
-// its cost.
-func compileExpr(q string, st Stage, fields []string, right string) (cel.Program, uint64, error) {
-	var opts []cel.EnvOption
-	seen := map[string]bool{}
-	for _, f := range fields {
-		root, _, _ := strings.Cut(f, ".")
-		if !seen[root] {
-			seen[root] = true
-			opts = append(opts, cel.Variable(root, fieldType(f)))
-		}
-	}
-	if right != "" {
-		opts = append(opts, cel.Variable(right, cel.MapType(cel.StringType, cel.DynType)))
-	}
-	env, err := cel.NewEnv(opts...)
-	if err != nil {
-		return nil, 0, err
-	}
-	ast, iss := env.Compile(st.Expr)
-	if iss != nil && iss.Err() != nil {
-		e := iss.Errors()[0]
-		col := st.exprAt
-		if e.Location.Line() == 1 {
-			col += e.Location.Column()
-		}
-		return nil, 0, &SyntaxError{Col: col, Src: q, Msg: st.Op + " expression: " + e.Message}
-	}
-	if ast.OutputType() != cel.BoolType && ast.OutputType() != cel.DynType {
-		return nil, 0, &SyntaxError{Col: st.exprAt, Src: q, Msg: fmt.Sprintf("%s wants a true/false expression, this one is %s", st.Op, ast.OutputType())}
-	}
-	est, err := env.EstimateCost(ast, sizeEstimator{})
-	if err != nil {
-		return nil, 0, fmt.Errorf("estimate the cost of %q: %w", st.Expr, err)
-	}
-	prg, err := env.Program(ast, cel.CostLimit(max(est.Max, 1)))
-	if err != nil {
-		return nil, 0, err
-	}
-	return prg, max(est.Max, 1), nil
-}
-
-// fieldType is the CEL type of a field: numbers are int, joined rows maps,
-// the rest strings.
-func fieldType(f string) *cel.Type {
-	if strings.Contains(f, ".") {
-		return cel.MapType(cel.StringType, cel.DynType)
-	}
-	switch f {
-	case "n", "exit", "line", "start", "end", "changed", "count", "first_line", "symbol_start", "symbol_end":
-		return cel.IntType
-	}
-	return cel.StringType
-}
-
 // Explain renders the plan: each stage, its fields, its bounds.
 func (p *Plan) Explain() string {
 	var b strings.Builder
@@ -259,7 +188,7 @@ func (p *Plan) Explain() string {
 			what += fmt.Sprintf(" %d", s.N)
 		}
 		if s.Expr != "" {
-			what += fmt.Sprintf(" [%s] (CEL cost ≤ %d per evaluation)", s.Expr, s.ExprCost)
+			what += fmt.Sprintf(" [%s] (cost ≤ %d per evaluation)", s.Expr, s.ExprCost)
 		}
 		if len(s.Fields) > 0 && s.Op != "from" && s.Op != "join" {
 			what += " " + strings.Join(s.Stage.Fields, ",")

@@ -63,18 +63,7 @@ func (p *Planes) Rows(ctx context.Context, src string, limit int) ([]Row, []stri
 		}
 		return rows, []string{"repo:"}, err
 	case "changes", "generations":
-		g, err := source.Current(ctx, p.Root, nil)
-		if err != nil {
-			return nil, nil, err
-		}
-		if src == "generations" {
-			return []Row{{"id": g.ID, "head": g.Head, "changed": int64(len(g.Changed))}}, []string{g.Handle()}, nil
-		}
-		var rows []Row
-		for _, c := range g.Changed {
-			rows = append(rows, Row{"path": c.Path, "status": c.Status, "hash": c.Hash})
-		}
-		return rows, []string{g.Handle()}, nil
+		return p.temporal(ctx, src, limit)
 	}
 	return nil, nil, fmt.Errorf("unknown source %q", src)
 }
@@ -101,6 +90,10 @@ func (p *Planes) dynamic(ctx context.Context, src string, limit int) ([]Row, []s
 		if src == "runs" {
 			r := clone(base)
 			r["argv"], r["exit"], r["status"], r["profile"] = strings.Join(ex.Argv, " "), int64(run.Manifest.Exit), run.Manifest.Status, ex.Profile
+			r["generation"] = ""
+			if ex.Generation != nil {
+				r["generation"] = "gen:" + ex.Generation.ID
+			}
 			rows = append(rows, r)
 			continue
 		}
@@ -407,4 +400,55 @@ func (p *Planes) Changed(ctx context.Context, file string, from, to int) (bool, 
 		return true, nil
 	}
 	return source.Overlaps(p.changed[file], from, to), nil
+}
+
+// temporal yields the generations (the live work tree as n = 0, then each
+// one recorded by the newest --runs executions, newest first) or their
+// changed files: a changes row is the relation changed-in, file → generation.
+func (p *Planes) temporal(ctx context.Context, src string, limit int) ([]Row, []string, error) {
+	var gens []store.Generation
+	var runs []string
+	var ns []int64
+	if live, err := source.Current(ctx, p.Root, nil); err == nil {
+		rec := store.Generation{ID: live.ID, Head: live.Head}
+		for _, c := range live.Changed {
+			rec.Changed = append(rec.Changed, store.GenChange{Path: c.Path, Status: c.Status, Hash: c.Hash})
+		}
+		gens, runs, ns = append(gens, rec), append(runs, ""), append(ns, 0)
+	} else if p.Store == nil {
+		return nil, nil, err
+	}
+	if p.Store != nil {
+		execs, err := p.Store.Execs(max(p.Runs, 1), nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		seen := map[string]bool{}
+		if len(gens) > 0 {
+			seen[gens[0].ID] = true
+		}
+		for i, ex := range execs {
+			if ex.Generation == nil || seen[ex.Generation.ID] {
+				continue
+			}
+			seen[ex.Generation.ID] = true
+			gens, runs, ns = append(gens, *ex.Generation), append(runs, ex.Handle()), append(ns, int64(i+1))
+		}
+	}
+	var rows []Row
+	var from []string
+	for i, g := range gens {
+		from = append(from, "gen:"+g.ID)
+		if src == "generations" {
+			rows = append(rows, Row{"n": ns[i], "id": "gen:" + g.ID, "head": g.Head, "changed": int64(len(g.Changed) + g.More), "run": runs[i]})
+			continue
+		}
+		for _, c := range g.Changed {
+			rows = append(rows, Row{"generation": "gen:" + g.ID, "n": ns[i], "path": c.Path, "status": c.Status, "hash": c.Hash})
+		}
+	}
+	if len(rows) > limit {
+		rows = rows[:limit]
+	}
+	return rows, from, nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/ctxhq/ctx/profiles"
 	"github.com/ctxhq/ctx/profiles/lines"
 	"github.com/ctxhq/ctx/secrets"
+	"github.com/ctxhq/ctx/source"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -42,6 +43,9 @@ type Receipt struct {
 	Secrets Secrets `json:"secrets"`
 	// Refs are the records this receipt keeps alive in gc.
 	Refs []string `json:"refs"`
+	// Anchors are the repo: handles minted for failure locations (item id
+	// to handle), kept so a replay renders them without reading the tree.
+	Anchors map[string]string `json:"anchors,omitempty"`
 }
 
 // Secrets records a digest's redaction.
@@ -58,6 +62,9 @@ type Options struct {
 	Profile  string // force a profile ("" detects)
 	// ContractDir holds project contract overrides ("" for none).
 	ContractDir string
+	// Repo is the repository root and Dir the command's directory: failure
+	// locations inside Repo get repo: handles. "" mints none.
+	Repo, Dir string
 }
 
 // Result is a rendered digest with everything it was made from.
@@ -98,6 +105,10 @@ func Make(ctx context.Context, st Blobs, run *store.Run, opts Options) (*Result,
 		return nil, err
 	}
 	g.Seal(run.Handle())
+	var anchors map[string]string
+	if opts.Repo != "" {
+		anchors = source.Mint(g, opts.Repo, opts.Dir)
+	}
 	in := plan.Inputs{Exit: run.Manifest.Exit, Status: run.Manifest.Status, Budget: opts.Budget,
 		Pressure: opts.Pressure, Level: opts.Level, Streams: infos}
 	outcome, _ := plan.Outcome(g, in)
@@ -106,10 +117,10 @@ func Make(ctx context.Context, st Blobs, run *store.Run, opts Options) (*Result,
 		return nil, err
 	}
 	p := plan.Decide(g, c, in)
-	return render(st, run, g, c, p, infos)
+	return render(st, run, g, c, p, infos, anchors)
 }
 
-func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p plan.Plan, infos []plan.StreamInfo) (*Result, error) {
+func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p plan.Plan, infos []plan.StreamInfo, anchors map[string]string) (*Result, error) {
 	m := run.Manifest
 	var redacted map[string]int
 	d, err := plan.Render(plan.Input{
@@ -143,6 +154,9 @@ func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p
 	res := &Result{Run: run, Graph: g, Contract: c, Plan: p, Digest: d}
 	res.Receipt = Receipt{Kind: "digest", Version: Version, Run: "run:" + run.ID.String(), Plan: p, Coverage: d.Coverage,
 		Digest: "blob:" + store.Sum(d.Text).String(), Secrets: Secrets{Rules: secrets.Version, Redacted: redacted}}
+	if len(anchors) > 0 {
+		res.Receipt.Anchors = anchors
+	}
 	res.Receipt.Refs = []string{res.Receipt.Run, res.Receipt.Digest}
 	if d.Census != nil {
 		res.Receipt.Census = "blob:" + store.Sum(d.Census).String()
@@ -273,8 +287,7 @@ func Replay(ctx context.Context, st *store.Store, id store.ID, data []byte, cont
 		out.Why = err.Error()
 		return out
 	}
-	name, _, _ := cutVersion(r.Plan.Profile)
-	g, err := profiles.Extract(ctx, src, name)
+	g, err := replayExtract(ctx, src, r.Plan.Profile)
 	if err != nil {
 		out.Why = err.Error()
 		return out
@@ -297,7 +310,8 @@ func Replay(ctx context.Context, st *store.Store, id store.ID, data []byte, cont
 		out.Why = fmt.Sprintf("the contract changed (%s, the receipt used %s)", c.Hash(), r.Plan.Contract)
 		return out
 	}
-	res, err := render(st, run, g, c, r.Plan, infos)
+	source.Apply(g, r.Anchors)
+	res, err := render(st, run, g, c, r.Plan, infos, r.Anchors)
 	if err != nil {
 		out.Why = err.Error()
 		return out
@@ -417,4 +431,17 @@ func (l *lineSource) Lines(stream string, from, to int64) ([]string, error) {
 		return nil
 	})
 	return out, err
+}
+
+// replayExtract parses a stored run as its digest did: detection first, so a
+// profile that fell back (and the loss the digest stated) comes out the same;
+// the receipt's profile forced when detection now picks another (the run was
+// digested with --profile).
+func replayExtract(ctx context.Context, src *evidence.Source, profile string) (*evidence.Graph, error) {
+	g, err := profiles.Extract(ctx, src, "")
+	if err == nil && fmt.Sprintf("%s/%d", g.Profile, g.Version) == profile {
+		return g, nil
+	}
+	name, _, _ := cutVersion(profile)
+	return profiles.Extract(ctx, src, name)
 }

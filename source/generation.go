@@ -1,7 +1,6 @@
 package source
 
 import (
-	"bytes"
 	"context"
 	"encoding/hex"
 	"fmt"
@@ -108,29 +107,31 @@ func (c *HashCache) hash(full string) (string, error) {
 	return key.hash, nil
 }
 
-// Current computes the generation of the git work tree at root. cache may
-// be nil. Outside a git repository it fails with the reason.
+// Current computes the generation of the git work tree at root (its top
+// level; repo paths are relative to it). cache may be nil. Outside a git
+// repository it fails with the reason.
+//
+// It costs one git process: git status --porcelain=v2 --branch gives HEAD
+// and the changed entries together, and --no-optional-locks keeps it from
+// rewriting the index, so it never contends with the user's own git for
+// index.lock. Changed files are hashed through the cache.
 func Current(ctx context.Context, root string, cache *HashCache) (*Generation, error) {
-	g := &Generation{Changed: []Change{}}
-	head, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--verify", "-q", "HEAD").Output()
-	if err == nil {
-		g.Head = strings.TrimSpace(string(head))
-	}
-	out, err := exec.CommandContext(ctx, "git", "-C", root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames").Output()
+	out, err := exec.CommandContext(ctx, "git", "--no-optional-locks", "-C", root, "status",
+		"--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--no-renames", "--ignore-submodules=dirty").Output()
 	if err != nil {
 		return nil, fmt.Errorf("git status in %s: %w", root, err)
 	}
-	for _, e := range bytes.Split(out, []byte{0}) {
-		if len(e) < 4 {
-			continue
-		}
-		c := Change{Status: string(e[:2]), Path: string(e[3:])}
+	g, err := parseStatus(out)
+	if err != nil {
+		return nil, fmt.Errorf("git status in %s: %w", root, err)
+	}
+	for i := range g.Changed {
+		c := &g.Changed[i]
 		if c.Status[0] == 'D' || c.Status[1] == 'D' {
 			c.Hash = "deleted"
 		} else if c.Hash, err = cache.hash(filepath.Join(root, filepath.FromSlash(c.Path))); err != nil {
 			return nil, fmt.Errorf("hash changed file %s: %w", c.Path, err)
 		}
-		g.Changed = append(g.Changed, c)
 	}
 	slices.SortFunc(g.Changed, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 	h := blake3.New()
@@ -139,6 +140,42 @@ func Current(ctx context.Context, root string, cache *HashCache) (*Generation, e
 		fmt.Fprintf(h, "%s\x00%s\x00%s\n", c.Status, c.Path, c.Hash)
 	}
 	g.ID = hex.EncodeToString(h.Sum(nil)[:8])
+	return g, nil
+}
+
+// parseStatus reads git status --porcelain=v2 -z --branch: the HEAD
+// commit and the changed entries, with v1's two status letters (" M",
+// "??", "D "…). Hashes are left to the caller.
+func parseStatus(out []byte) (*Generation, error) {
+	g := &Generation{Changed: []Change{}}
+	for _, e := range strings.Split(string(out), "\x00") {
+		if e == "" {
+			continue
+		}
+		switch e[0] {
+		case '#':
+			if oid, ok := strings.CutPrefix(e, "# branch.oid "); ok && oid != "(initial)" {
+				g.Head = oid
+			}
+		case '?':
+			g.Changed = append(g.Changed, Change{Status: "??", Path: e[2:]})
+		case '1', 'u':
+			// 1 XY sub mH mI mW hH hI path; u XY sub m1 m2 m3 mW h1 h2 h3 path
+			n := 8
+			if e[0] == 'u' {
+				n = 10
+			}
+			f := strings.SplitN(e, " ", n+1)
+			if len(f) != n+1 || len(f[1]) != 2 {
+				return nil, fmt.Errorf("unreadable entry %q", e)
+			}
+			st := strings.ReplaceAll(f[1], ".", " ")
+			g.Changed = append(g.Changed, Change{Status: st, Path: f[n]})
+		case '!':
+		default:
+			return nil, fmt.Errorf("unexpected entry %q (renames are off)", e)
+		}
+	}
 	return g, nil
 }
 

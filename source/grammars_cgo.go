@@ -6,7 +6,6 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/c"
 	"github.com/smacker/go-tree-sitter/cpp"
-	"github.com/smacker/go-tree-sitter/golang"
 	"github.com/smacker/go-tree-sitter/java"
 	"github.com/smacker/go-tree-sitter/javascript"
 	"github.com/smacker/go-tree-sitter/python"
@@ -23,8 +22,6 @@ const grammarsAvailable = true
 // Each call is cheap: the bundled grammars are static tables.
 func grammar(lang string) *sitter.Language {
 	switch lang {
-	case "go":
-		return golang.GetLanguage()
 	case "python":
 		return python.GetLanguage()
 	case "javascript":

@@ -61,8 +61,9 @@ func Lang(path string) string {
 	return ""
 }
 
-// GrammarsAvailable reports whether this build can parse source (it was
-// built with cgo). Without them every outline is partial and says why.
+// GrammarsAvailable reports whether this build can parse languages other
+// than Go (it was built with cgo). Without them those outlines are partial
+// and say why; Go is outlined by go/parser in every build.
 func GrammarsAvailable() bool { return grammarsAvailable }
 
 // Parse outlines one file's content. path is the file's path relative to
@@ -73,6 +74,10 @@ func Parse(path string, src []byte) *Outline {
 	o := &Outline{Path: filepath.ToSlash(path), Lang: Lang(path), Decls: []Decl{}, Imports: []string{}}
 	if o.Lang == "" {
 		o.Partial, o.Note = true, fmt.Sprintf("no grammar for %q files", filepath.Ext(path))
+		return o
+	}
+	if o.Lang == "go" {
+		parseGo(o, src)
 		return o
 	}
 	if !grammarsAvailable {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -111,8 +110,6 @@ func (w *walker) markTest(id string) {
 
 func (w *walker) node(n *sitter.Node, s scope) {
 	switch w.o.Lang {
-	case "go":
-		w.goNode(n)
 	case "python":
 		w.pyNode(n, s)
 	case "javascript", "typescript", "tsx":
@@ -124,64 +121,6 @@ func (w *walker) node(n *sitter.Node, s scope) {
 	case "c", "cpp":
 		w.cNode(n, s)
 	}
-}
-
-var goTestName = regexp.MustCompile(`^(Test|Benchmark|Fuzz|Example)([^a-z]|$)`)
-
-// goNode handles a top-level Go declaration (Go has no nested named ones
-// that go doc would list).
-func (w *walker) goNode(n *sitter.Node) {
-	switch n.Type() {
-	case "function_declaration":
-		name := w.field(n, "name")
-		w.add(n, "function", name, scope{})
-		if strings.HasSuffix(w.o.Path, "_test.go") && goTestName.MatchString(name) {
-			w.markTest(name)
-		}
-	case "method_declaration":
-		w.add(n, "method", goReceiver(w.field(n, "receiver"))+"."+w.field(n, "name"), scope{})
-	case "type_declaration":
-		specs := 0
-		for i := 0; i < int(n.NamedChildCount()); i++ {
-			if t := n.NamedChild(i).Type(); t == "type_spec" || t == "type_alias" {
-				specs++
-			}
-		}
-		for i := 0; i < int(n.NamedChildCount()); i++ {
-			c := n.NamedChild(i)
-			if t := c.Type(); t == "type_spec" || t == "type_alias" {
-				at := c
-				if specs == 1 {
-					at = n
-				}
-				w.add(at, "type", w.field(c, "name"), scope{})
-			}
-		}
-	case "import_declaration":
-		w.goImports(n)
-	}
-}
-
-func (w *walker) goImports(n *sitter.Node) {
-	if n.Type() == "import_spec" {
-		w.o.Imports = append(w.o.Imports, strings.Trim(w.field(n, "path"), "\"`"))
-		return
-	}
-	for i := 0; i < int(n.NamedChildCount()); i++ {
-		w.goImports(n.NamedChild(i))
-	}
-}
-
-// goReceiver turns "(s *Store[K])" into "Store".
-func goReceiver(r string) string {
-	r = strings.Trim(r, "()")
-	if i := strings.LastIndexAny(r, " \t*"); i >= 0 {
-		r = r[i+1:]
-	}
-	if i := strings.IndexByte(r, '['); i >= 0 {
-		r = r[:i]
-	}
-	return strings.TrimSpace(r)
 }
 
 func (w *walker) isPyTestFile() bool {

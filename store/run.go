@@ -88,7 +88,30 @@ type Exec struct {
 	ShownBytes int64  `json:"shown_bytes"`
 	Profile    string `json:"profile,omitempty"`
 	Note       string `json:"note,omitempty"` // e.g. recovered after a crash
+	// Generation is the work tree the command ran against, taken as it
+	// started; nil outside a git repository or when it was not ready.
+	Generation *Generation `json:"generation,omitempty"`
 }
+
+// Generation is a work tree's state as an execution records it: the id
+// (a hash of HEAD and every changed file's content, source.Generation), HEAD,
+// and the changed files, at most MaxGenChanges of them (More counts the rest).
+type Generation struct {
+	ID      string      `json:"id"`
+	Head    string      `json:"head,omitempty"`
+	Changed []GenChange `json:"changed,omitempty"`
+	More    int         `json:"more,omitempty"`
+}
+
+// GenChange is one file that differed from HEAD.
+type GenChange struct {
+	Path   string `json:"path"`
+	Status string `json:"status"` // git status's two letters
+	Hash   string `json:"hash"`   // content hash prefix, or "deleted"
+}
+
+// MaxGenChanges bounds the changed files one execution record keeps.
+const MaxGenChanges = 256
 
 // Handle is the handle of the run this execution produced.
 func (e *Exec) Handle() string { return "run:" + e.Run.Short() }

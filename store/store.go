@@ -83,23 +83,29 @@ type Location struct {
 	Root string // the workspace root
 }
 
-// Locate finds the store for the working directory cwd: $CTX_STORE if set, else
-// the nearest ancestor holding a .ctx store or a .git entry (the store is then
-// its .ctx), else cwd/.ctx. It does not create anything.
+// Locate finds the store for the working directory cwd. Walking up from
+// cwd, the first directory holding either a .ctx store this user may adopt
+// (see adoptable) or a .git entry is the workspace, and its .ctx the store.
+// A directory in no workspace uses the one per-user store (UserStoreDir), so
+// scratch directories do not each grow a .ctx. $CTX_STORE, when set, names
+// the store in every case; the workspace root is still found as above (cwd
+// outside any). It does not create anything.
 func Locate(cwd string) (Location, error) {
 	cwd, err := filepath.Abs(cwd)
 	if err != nil {
 		return Location{}, err
 	}
-	root := cwd
-	found := false
+	root, dir := cwd, ""
 	for d := cwd; ; {
-		if isDir(filepath.Join(d, DirName)) {
-			root, found = d, true
+		if p := filepath.Join(d, DirName); isDir(p) && adoptable(d, p) {
+			root, dir = d, p
 			break
 		}
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			root, found = d, true
+			// A repository's own .ctx even when it is not adoptable: Open
+			// then refuses it with the reason, rather than ctx silently
+			// keeping the repository's runs elsewhere.
+			root, dir = d, filepath.Join(d, DirName)
 			break
 		}
 		parent := filepath.Dir(d)
@@ -108,17 +114,43 @@ func Locate(cwd string) (Location, error) {
 		}
 		d = parent
 	}
-	if !found {
-		root = cwd
-	}
 	if env := os.Getenv(EnvStore); env != "" {
-		dir, err := filepath.Abs(env)
+		abs, err := filepath.Abs(env)
 		if err != nil {
 			return Location{}, err
 		}
-		return Location{Dir: dir, Root: root}, nil
+		return Location{Dir: abs, Root: root}, nil
 	}
-	return Location{Dir: filepath.Join(root, DirName), Root: root}, nil
+	if dir == "" {
+		if dir = UserStoreDir(); dir == "" {
+			dir = filepath.Join(cwd, DirName) // no home directory known: the old way
+		}
+	}
+	return Location{Dir: dir, Root: root}, nil
+}
+
+// adoptable reports whether a .ctx found while walking up may serve as the
+// store: a directory owned by this user and writable by no one else, in a
+// parent that is not writable by others. A .ctx in /tmp (or any directory
+// anyone may write) is never adopted, even one's own: anyone could have
+// made it first, and adopting it would pool every directory beneath.
+func adoptable(parent, p string) bool {
+	fi, err := os.Stat(p)
+	if err != nil || checkInfo(p, fi, true) != nil {
+		return false
+	}
+	pi, err := os.Stat(parent)
+	return err == nil && pi.Mode().Perm()&0o002 == 0
+}
+
+// UserStoreDir is the per-user store for directories in no workspace:
+// $XDG_STATE_HOME/ctx/store, else ~/.local/state/ctx/store (beside the index
+// of stores), or "" when neither is known.
+func UserStoreDir() string {
+	if p := IndexPath(); p != "" {
+		return filepath.Join(filepath.Dir(p), "store")
+	}
+	return ""
 }
 
 func isDir(p string) bool {

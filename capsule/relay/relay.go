@@ -97,7 +97,8 @@ func (s *Server) put(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "read the body: "+err.Error())
 		return
 	}
-	if _, err := capsule.Decode(data); err != nil {
+	c, err := capsule.Decode(data)
+	if err != nil {
 		httpError(w, http.StatusUnprocessableEntity, err.Error())
 		return
 	}
@@ -117,6 +118,14 @@ func (s *Server) put(w http.ResponseWriter, r *http.Request) {
 	dar := r.URL.Query().Get("delete_after_read") == "1"
 	id := store.Sum(data).String()
 	now := s.Now()
+	expires := now.Add(ttl)
+	if t, ok := capsuleExpiry(c); ok && t.Before(expires) {
+		expires = t // the capsule's own expires_at is a hard end no TTL extends
+	}
+	if !now.Before(expires) {
+		httpError(w, http.StatusUnprocessableEntity, "the capsule expired at "+c.ExpiresAt+" (its expires_at); capture a fresh one")
+		return
+	}
 	s.mu.Lock()
 	s.sweep(now)
 	if old, ok := s.entries[id]; ok {
@@ -131,7 +140,7 @@ func (s *Server) put(w http.ResponseWriter, r *http.Request) {
 	if s.entries == nil {
 		s.entries = map[string]*entry{}
 	}
-	e := &entry{data: data, expires: now.Add(ttl), deleteAfterRead: dar}
+	e := &entry{data: data, expires: expires, deleteAfterRead: dar}
 	s.entries[id] = e
 	s.total += int64(len(data))
 	s.mu.Unlock()
@@ -156,6 +165,15 @@ func (s *Server) get(w http.ResponseWriter, id string) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(e.data)
+}
+
+// capsuleExpiry is a capsule's expires_at, when it declares one.
+func capsuleExpiry(c *capsule.Capsule) (time.Time, bool) {
+	if c.ExpiresAt == "" {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339, c.ExpiresAt)
+	return t, err == nil
 }
 
 // sweep drops expired capsules; s.mu is held.

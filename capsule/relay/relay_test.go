@@ -14,9 +14,11 @@ import (
 	"github.com/ctxhq/ctx/store"
 )
 
-func capsuleJSON(t *testing.T, goal string) []byte {
+// capsuleJSON is the canonical JSON of a capsule with this goal and any
+// further TOML lines.
+func capsuleJSON(t *testing.T, goal string, more ...string) []byte {
 	t.Helper()
-	in, err := capsule.ParseInput([]byte("goal = \"" + goal + "\"\nnext_action = \"n\"\n"))
+	in, err := capsule.ParseInput([]byte("goal = \"" + goal + "\"\nnext_action = \"n\"\n" + strings.Join(more, "\n")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,5 +178,40 @@ func TestCheckBind(t *testing.T) {
 		if err := CheckBind(tc.addr, tc.allow); (err == nil) != tc.ok {
 			t.Errorf("CheckBind(%s, %v) = %v", tc.addr, tc.allow, err)
 		}
+	}
+}
+
+// TestCapsuleExpiresAtIsAHardEnd: a capsule's own expires_at ends its stay
+// on the relay even when the sender asked for a longer TTL, and a capsule
+// already past it is refused.
+func TestCapsuleExpiresAtIsAHardEnd(t *testing.T) {
+	ctx := context.Background()
+	s, c, clk := newRelay(t) // the clock starts at 2026-01-01T00:00:00Z
+	withExpiry := func(at string) []byte { return capsuleJSON(t, "g", `expires_at = "`+at+`"`) }
+	r, err := c.Send(ctx, withExpiry("2026-01-01T00:30:00Z"), 2*time.Hour, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ExpiresAt != "2026-01-01T00:30:00Z" {
+		t.Errorf("relay expiry %s, want the capsule's expires_at", r.ExpiresAt)
+	}
+	clk.add(29 * time.Minute)
+	if _, err := c.Fetch(ctx, r.ID); err != nil {
+		t.Fatalf("before expires_at: %v", err)
+	}
+	clk.add(time.Minute)
+	if _, err := c.Fetch(ctx, r.ID); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Fatalf("at expires_at: %v", err)
+	}
+	if n, _ := s.Len(); n != 0 {
+		t.Fatalf("%d capsules held after expires_at", n)
+	}
+	if _, err := c.Send(ctx, withExpiry("2025-12-31T00:00:00Z"), 0, false); err == nil || !strings.Contains(err.Error(), "expired at 2025-12-31T00:00:00Z") {
+		t.Fatalf("an already expired capsule: %v", err)
+	}
+	// A TTL shorter than expires_at still wins.
+	r, err = c.Send(ctx, withExpiry("2027-01-01T00:00:00Z"), time.Minute, false)
+	if err != nil || r.ExpiresAt != "2026-01-01T00:31:00Z" {
+		t.Fatalf("short ttl: %+v %v", r, err)
 	}
 }

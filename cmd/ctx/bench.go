@@ -124,16 +124,18 @@ func benchLoghubCmd(ios *IO, o *benchOptions) *cobra.Command {
 		Use:   "loghub [--data DIR]... [--leave-out]",
 		Short: "Grouping accuracy of the template miner on loghub-format systems",
 		Long: `Mine every loghub-format system under each --data folder (a subfolder with one
-*.log and one *_structured*.csv, whatever it is named; a --data folder may
-itself be one system) on its Content column and on its raw lines, and score
-the grouping against the EventTemplate column.
+*.log and one *_structured*.csv, either gzipped or not, whatever it is named;
+a --data folder may itself be one system) on its Content column and on its
+raw lines, and score the grouping against the EventTemplate column.
 
-With --leave-out, each system is also scored with the miner's one tunable
-threshold (how many distinct words make a position a variable) chosen by the
-mean GA on the other systems alone, and the held-out mean is reported beside
-the all-in mean (the shipped defaults).`,
+With --leave-out, each system is also scored with every choice the miner
+makes chosen on the other systems alone: its two merge thresholds, and each
+of its rules kept or switched off. The held-out mean is reported beside the
+all-in mean (the shipped miner), with an ablation table: every system's score
+with each rule switched off in turn.`,
 		Example: `  ctx bench loghub
-  ctx bench loghub --data ../shared/corpus/loghub2k --data ../shared/corpus/loghub2k-orig --leave-out`,
+  ctx bench loghub --data ../shared/corpus/loghub2k --data ../shared/corpus/loghub2k-orig --leave-out
+  ctx bench loghub --data bench/testdata/heldout --data bench/testdata/heldout2`,
 		Args: exactArgs(0, "ctx bench loghub [--data DIR]... [--leave-out]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dirs := data
@@ -164,7 +166,12 @@ the all-in mean (the shipped defaults).`,
 			gates := []bench.Gate{
 				gateOf("mean GA on Content", rep.MeanContent.GA, 0.95, "", "higher"),
 				gateOf("mean GA on raw lines", rep.MeanRaw.GA, 0.92, "", "higher"),
-				gateOf("mining speed on raw lines", rep.RawLinesPerSec, 500000, "lines/s", "higher"),
+			}
+			if rep.RawLinesPerCPUSec > 0 {
+				// On a shared machine CPU time says what one core does.
+				gates = append(gates, gateOf("mining speed on raw lines per CPU second", rep.RawLinesPerCPUSec, 500000, "lines/s", "higher"))
+			} else {
+				gates = append(gates, gateOf("mining speed on raw lines", rep.RawLinesPerSec, 500000, "lines/s", "higher"))
 			}
 			if leaveOut {
 				gates = append(gates,
@@ -176,7 +183,7 @@ the all-in mean (the shipped defaults).`,
 		},
 	}
 	c.Flags().StringArrayVar(&data, "data", nil, "a folder of loghub-format systems; repeat for more (default ../shared/corpus/loghub2k and loghub2k-orig beside the project)")
-	c.Flags().BoolVar(&leaveOut, "leave-out", false, "also score each system with thresholds chosen on the others alone")
+	c.Flags().BoolVar(&leaveOut, "leave-out", false, "also score each system with thresholds and rules chosen on the others alone, and print the ablation")
 	return c
 }
 

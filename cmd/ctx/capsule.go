@@ -568,6 +568,9 @@ func runCapsuleReceive(ctx context.Context, ios *IO, o *capsuleReceiveOptions) e
 	if err != nil {
 		return fmt.Errorf("refused: %w", err)
 	}
+	if c.Expired(time.Now()) {
+		return fmt.Errorf("refused: the capsule expired at %s (its expires_at); ask the sender for a fresh one", c.ExpiresAt)
+	}
 	st, err := openStore(ios, true)
 	if err != nil {
 		return err

@@ -96,7 +96,7 @@ func runDoctor(ios *IO) []check {
 	if loc, err := store.Locate(cwd); err != nil {
 		out = append(out, check{"store", "problem", err.Error(), "run ctx doctor from a readable directory"})
 	} else if st, err := store.Open(loc, false); errors.Is(err, store.ErrNotFound) {
-		out = append(out, check{"store", "info", "no store yet at " + loc.Dir + " (the first ctx run creates it)", ""})
+		out = append(out, check{"store", "info", "no store yet at " + loc.Dir + userStoreNote(loc) + " (the first ctx run creates it)", ""})
 	} else if err != nil {
 		out = append(out, storeProblem(loc.Dir, err))
 	} else {
@@ -105,7 +105,7 @@ func runDoctor(ios *IO) []check {
 		if err != nil {
 			out = append(out, storeProblem(loc.Dir, err))
 		} else {
-			d := "store " + loc.Dir + " opens and reads"
+			d := "store " + loc.Dir + userStoreNote(loc) + " opens and reads"
 			if len(execs) > 0 {
 				d += "; latest run " + execs[0].Handle()
 			}
@@ -196,4 +196,12 @@ func sameFile(a, b string) bool {
 	}
 	y, err := os.Stat(b)
 	return err == nil && os.SameFile(x, y)
+}
+
+// userStoreNote says when a directory in no workspace uses the per-user store.
+func userStoreNote(loc store.Location) string {
+	if loc.Dir == store.UserStoreDir() {
+		return " (the per-user store: this directory is in no git repository and has no .ctx of its own)"
+	}
+	return ""
 }

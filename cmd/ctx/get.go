@@ -204,7 +204,7 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 		return err
 	}
 	if reg.unordered {
-		fmt.Fprintln(ios.Err, "ctx get: no arrival order was recorded for this run (ingested output): #merged is stdout, then stderr")
+		fmt.Fprintf(ios.Err, "ctx get: no arrival order was recorded for this run (%s): #merged is stdout, then stderr\n", unorderedWhy(t.Run))
 	}
 	reg.reveal = o.reveal
 	switch {
@@ -880,4 +880,15 @@ func getJSONPart(w io.Writer, reg *region, o *getOptions) error {
 	}
 	_, err = w.Write(buf.Bytes())
 	return err
+}
+
+// unorderedWhy names why a run's merged view has no arrival order.
+func unorderedWhy(run *store.Run) string {
+	switch {
+	case run.Manifest.Mode == "ingest":
+		return "ingested output"
+	case run.Manifest.Status == store.StatusRecovered:
+		return "recovered after ctx stopped mid-capture"
+	}
+	return "stored without an interleave index"
 }

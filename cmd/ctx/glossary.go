@@ -91,7 +91,8 @@ The plan
   reason codes      why the plan chose its mode and budget (docs/reasons.md).
 
 The store
-  store             .ctx/ at the top of the git repository (or $CTX_STORE):
+  store             .ctx/ at the top of the git repository, else the per-user
+                    store ~/.local/state/ctx/store (or $CTX_STORE):
                     every byte of every run, content-addressed.
   spool             where a capture streams before it is stored; a crash
                     leaves it for the next ctx command to recover.

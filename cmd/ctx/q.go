@@ -43,17 +43,24 @@ func newQCmd(ios *IO) *cobra.Command {
 Sources: runs (n = 1 is the newest), tests, failures, frames (file:line
 locations inside failed tests' output), diagnostics, templates (log
 templates), anomalies (these six from the newest --runs runs), symbols (declarations of the repository's files),
-files, changes (files differing from HEAD), generations (the current one).
+files, changes (files differing from HEAD in each generation: the live
+tree is n = 0, then those recorded by the newest --runs executions),
+generations (the same, one row each; runs.generation names a run's).
 
-Stages: where EXPR (CEL), select F, ..., sort [-]F, ..., limit N,
+Stages: where EXPR, select F, ..., sort [-]F, ..., limit N,
 distinct [F, ...], group by F, ... count, join SOURCE on EXPR (the joined row
 is a map named after its source: symbols.path), locate (adds the innermost
 symbol around file:line: symbol, kind, symbol_start, symbol_end,
 symbol_handle), in-changed (keeps rows whose symbol, or line, differs from HEAD),
 since run:ID (keeps rows of runs newer than that one).
 
+EXPR: == != < <= > >= on ints and strings, && || !, + and - on ints,
+x in ["a", "b"], and on strings startsWith, endsWith, contains,
+matches("RE2 pattern"), lower(), upper(), size(); e.g.
+file.endsWith("_test.go") && line > 10. Types are checked before running.
+
 Every query is total: at most 12 stages, at most 10,000 rows out of any
-stage, and a static cost bound (rows times CEL's cost estimate per
+stage, and a static cost bound (rows times the expression's cost per
 evaluation) computed before anything is read; a query over 1,000,000,000
 is refused with its estimate. --explain prints the plan and bounds without
 running. The answer is stored as a blob (ctx get blob:ID for all rows); the
@@ -71,6 +78,8 @@ the cost bound, or no store; 2 usage error.`,
   ctx q 'from failures | where n == 1 | limit 100 | join tests on tests.name == name && tests.n == 2 && tests.outcome == "pass" | select name'
   # tests that failed in runs after run:ba3d1020ee8f (the last green one)
   ctx q 'from failures | since run:ba3d1020ee8f | distinct name | select name'
+  # the files that differed from HEAD when the newest run ran (changed-in)
+  ctx q 'from runs | where n == 1 | limit 1 | join changes on changes.generation == generation | select changes.path, changes.status'
   # the newest run's log templates, most frequent first
   ctx q 'from templates | where n == 1 | sort -count | limit 20'
   ctx q --explain 'from symbols | where kind == "function" | in-changed'`,
@@ -237,7 +246,7 @@ func addQTool(s *mcp.Server, ios *IO) {
 a pipeline such as "from frames | locate | in-changed | select test, symbol,
 symbol_handle" (failing frames inside functions changed since HEAD). Sources:
 runs, tests, failures, frames, diagnostics, templates, anomalies, symbols,
-files, changes, generations. Stages: where (CEL), select, sort, limit, distinct, group by …
+files, changes, generations. Stages: where, select, sort, limit, distinct, group by …
 count, join … on …, locate, in-changed. Queries over the static cost bound
 are refused with the estimate; the result is stored as a blob handle.`,
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in qInput) (*mcp.CallToolResult, any, error) {

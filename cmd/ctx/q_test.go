@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/ctxhq/ctx/query"
+	"github.com/ctxhq/ctx/source"
 )
 
 // TestQueryEndToEnd runs real go test and real pytest through ctx in
@@ -29,6 +31,13 @@ func TestQueryEndToEnd(t *testing.T) {
 	}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/q",
+		// [grammars]: this build outlines languages other than Go (cgo).
+		Condition: func(cond string) (bool, error) {
+			if cond != "grammars" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			return source.GrammarsAvailable(), nil
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CTX_SESSION", "")
 			env.Setenv("CTX_PRESSURE", "")

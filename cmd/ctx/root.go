@@ -108,12 +108,16 @@ func run(ios *IO, args []string) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
+	finish := startDisplay(ios, args)
 	root := newRoot(ios, args)
 	root.SetArgs(args)
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.Err)
 	err := root.ExecuteContext(ctx)
+	if ferr := finish(); err == nil {
+		err = ferr
+	}
 	return report(ios, err)
 }
 
@@ -185,7 +189,8 @@ func newRoot(ios *IO, args []string) *cobra.Command {
 		Use:   "ctx",
 		Short: "Run commands for coding agents: every byte kept, a small digest shown",
 		Long: `ctx runs a command, keeps every byte of its output in a local content-addressed
-store (.ctx/ at the top of the git repository, or $CTX_STORE), and prints a small,
+store (.ctx/ at the top of the git repository, else one per-user store, or
+$CTX_STORE), and prints a small,
 deterministic digest: what ran, the findings that matter, a coverage receipt of
 what was shown and left out, and handles that return any omitted span.`,
 		Example: `  ctx run -- go test ./...
@@ -196,6 +201,7 @@ what was shown and left out, and handles that return any omitted span.`,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
+	root.PersistentFlags().Bool("no-pager", false, "never page long output on a terminal")
 	// Build only the command being run when it is named first: the whole
 	// tree (every flag of every command) costs most of a millisecond, on the
 	// path of every ctx run. Help, errors and anything else get the full tree.

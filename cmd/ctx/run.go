@@ -172,6 +172,7 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 			return usagef("--cwd %s: not a directory", o.cwd)
 		}
 	}
+	gen := startGeneration(ctx, ios, dir) // while the store opens and the command runs
 	st, err := openStore(ios, true)
 	if err == nil {
 		if err = st.CheckDB(); err != nil {
@@ -186,6 +187,7 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	if err != nil {
 		return err
 	}
+	opts.Repo, opts.Dir = repoRoot(dir), dir
 	session := ios.Getenv("CTX_SESSION")
 	sp, err := st.NewSpool(store.SpoolMeta{Argv: argv, Dir: relDir(st.Root(), dir), Mode: mode(o.pipe),
 		Started: time.Now().UTC(), PID: os.Getpid(), Session: session, Cap: capBytes})
@@ -274,7 +276,7 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 		return fmt.Errorf("the command finished with exit %d, but its output could not all be spooled: %w (what was spooled is kept in %s and recovered by the next ctx command)", res.Exit, res.SinkErr, sp.Dir())
 	}
 	ex := store.Exec{Argv: argv, Start: res.Start.UTC(), Duration: res.Duration, Host: hostname(), PID: os.Getpid(),
-		Version: Version, Session: session, Cwd: dir}
+		Version: Version, Session: session, Cwd: dir, Generation: execGeneration(gen, res.Duration)}
 	if res.Detached {
 		ex.Note = "a background process kept the output open after the command exited; its later output was not captured"
 		fmt.Fprintf(ios.Err, "ctx: note: %s\n", ex.Note)
@@ -354,7 +356,7 @@ func finishRun(ctx context.Context, ios *IO, st *store.Store, sp *store.Spool, m
 		if err := writeRunJSON(ios.Out, st, run, res); err != nil {
 			return err
 		}
-	} else if _, err := ios.Out.Write(res.Digest.Text); err != nil {
+	} else if _, err := ios.Out.Write(colourDigest(ios, res.Digest.Text)); err != nil {
 		return err
 	}
 	return &exitError{code: exit}

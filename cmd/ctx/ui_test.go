@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -18,7 +20,8 @@ import (
 
 // TestUIInChromium drives ctx ui's page in a real headless Chromium over a
 // real store: load the list of runs, open a run, jump to its failure (the
-// page's own script, on #fail), and take a screenshot.
+// page's own script, on #fail), click a line number to copy its handle, and
+// take a screenshot.
 func TestUIInChromium(t *testing.T) {
 	chromium := testenv.Tool(t, "apt-get install chromium", "chromium", "chromium-browser", "google-chrome")
 	work := t.TempDir()
@@ -37,7 +40,27 @@ func TestUIInChromium(t *testing.T) {
 
 	ios := &IO{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{},
 		Getwd: func() (string, error) { return work, nil }, Getenv: func(string) string { return "" }}
-	srv := httptest.NewServer(ui.Handler(uiSource{ios}))
+	mux := http.NewServeMux()
+	mux.Handle("/", ui.Handler(uiSource{ios}))
+	// A harness page on the same origin clicks a line number inside the run
+	// page, as a person would, and shows what the page's status bar says.
+	mux.HandleFunc("/harness", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><html><body><pre id="result">pending</pre>
+<iframe id="f" src="/run?h=%s&amp;page=1" width="800" height="600"></iframe>
+<script>
+var f = document.getElementById("f");
+f.onload = function () {
+  var d = f.contentDocument;
+  d.querySelector("#L5 .n").click();
+  setTimeout(function () {
+    document.getElementById("result").textContent = "status=" + d.getElementById("status").textContent +
+      " hash=" + f.contentWindow.location.hash + " current=" + d.querySelector(".current").id;
+  }, 500);
+};
+</script></body></html>`, handle)
+	})
+	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
 	browse := func(args ...string) string {
@@ -70,6 +93,14 @@ func TestUIInChromium(t *testing.T) {
 	}
 	if !strings.Contains(dom, "$ sh -c") || !strings.Contains(dom, "exit 1") {
 		t.Errorf("the digest is not on the page")
+	}
+	// Copy a handle: clicking line 5's number marks the line, puts its
+	// handle in the URL and the status bar (copied, or shown to copy when
+	// the browser refuses the clipboard).
+	dom = browse("--dump-dom", "--virtual-time-budget=5000", srv.URL+"/harness")
+	want := regexp.MustCompile(`status=(copied )?` + handle + `#stdout:L5 hash=#L5 current=L5`)
+	if !want.MatchString(dom) {
+		t.Errorf("clicking a line number did not offer its handle:\n%s", regexp.MustCompile(`(?s)<pre id="result">.*?</pre>`).FindString(dom))
 	}
 	// A screenshot, kept where CI can collect it when CTX_UI_SHOTS is set.
 	dir := os.Getenv("CTX_UI_SHOTS")

@@ -240,7 +240,7 @@ func (p *parser) emitTests(g *evidence.Graph, b *block) {
 		}
 		switch r.outcome {
 		case evidence.OutcomeFail:
-			it.Class, it.Message, it.File, it.Line = r.class, r.msg, r.file, r.line
+			it.Class, it.Message, it.File, it.Line, it.Why = r.class, r.msg, r.file, r.line, r.why
 		case evidence.OutcomeSkip:
 			if r.logged {
 				it.Message, it.File, it.Line = r.msg, r.file, r.line

@@ -21,6 +21,7 @@ type rec struct {
 	logged  bool
 	failMsg bool // msg reads like a failure: later log lines do not replace it
 	msg     string
+	why     string // ctx's reading when the output gives no message (evidence.Item.Why)
 	file    string
 	line    int
 

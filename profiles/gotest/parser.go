@@ -897,11 +897,14 @@ func (p *parser) classify(b *block, r *rec) {
 			extend(&r.detail, r.raceTrace.span)
 		}
 	case r.exited:
+		// The binary exited while the test ran: the class says so, and the
+		// message is what go test printed about it ("exit status 3"), or
+		// nothing when it printed nothing (-v, -json). ctx's own reading is
+		// not the tool's message: a digest showing the output whole shows
+		// everything the output says, and a receipt must not need more.
 		r.class = "exit"
-		r.msg = "the test binary exited while the test ran"
-		if b.exit != "" {
-			r.msg += " (" + b.exit + ")"
-		}
+		r.msg = b.exit
+		r.why = "the test binary exited while the test ran"
 	default:
 		r.class = "fail"
 		if r.kind == kindExample && !r.logged && (r.got != "" || r.want != "") {

@@ -37,10 +37,14 @@ func TestRealRunMessages(t *testing.T) {
 	type want struct{ pkg, name, msg string }
 	const p = "example.com/rr/"
 	cases := map[string][]want{
-		"failmsg":       {{p + "fail", "TestOne", "got 1, want 2"}},
-		"pkgfail":       {{p + "gopanic", "", "panic: in goroutine"}, {p + "exitpkg", "", "exit status 3"}, {p + "testmain", "", "setup: database unreachable at localhost:5432"}, {p + "fail", "TestOne", "got 1, want 2"}},
-		"pkgfail-v":     {{p + "gopanic", "TestGo", "panic: in goroutine"}, {p + "testmain", "", "setup: database unreachable at localhost:5432"}, {p + "fail", "TestOne", "got 1, want 2"}},
-		"pkgfail-json":  {{p + "gopanic", "TestGo", "panic: in goroutine"}, {p + "testmain", "", "setup: database unreachable at localhost:5432"}, {p + "fail", "TestOne", "got 1, want 2"}},
+		"failmsg": {{p + "fail", "TestOne", "got 1, want 2"}},
+		"pkgfail": {{p + "gopanic", "", "panic: in goroutine"}, {p + "exitpkg", "", "exit status 3"}, {p + "testmain", "", "setup: database unreachable at localhost:5432"}, {p + "fail", "TestOne", "got 1, want 2"}},
+		// With -v and -json go test prints no reason for TestExit (no
+		// "exit status 3"): the item says "exit" by its class and carries
+		// no message ctx made up (issue 10: a receipt must not need words
+		// the output does not have).
+		"pkgfail-v":     {{p + "gopanic", "TestGo", "panic: in goroutine"}, {p + "exitpkg", "TestExit", ""}, {p + "testmain", "", "setup: database unreachable at localhost:5432"}, {p + "fail", "TestOne", "got 1, want 2"}},
+		"pkgfail-json":  {{p + "gopanic", "TestGo", "panic: in goroutine"}, {p + "exitpkg", "TestExit", ""}, {p + "testmain", "", "setup: database unreachable at localhost:5432"}, {p + "fail", "TestOne", "got 1, want 2"}},
 		"parallel":      {{p + "parallel", "TestTable/alpha", "alpha: value mismatch"}, {p + "parallel", "TestTable/gamma", "gamma: value mismatch"}},
 		"parallel-v":    {{p + "parallel", "TestTable/alpha", "alpha: value mismatch"}, {p + "parallel", "TestTable/gamma", "gamma: value mismatch"}},
 		"parallel-json": {{p + "parallel", "TestTable/alpha", "alpha: value mismatch"}, {p + "parallel", "TestTable/gamma", "gamma: value mismatch"}},
@@ -68,13 +72,21 @@ func TestRealRunMessages(t *testing.T) {
 				if found.Message != w.msg {
 					t.Errorf("%s %s: message %q, want %q", w.pkg, w.name, found.Message, w.msg)
 				}
+				if found.Outcome != evidence.OutcomeFail || w.msg == "" && found.Class != "exit" {
+					t.Errorf("%s %s: outcome %q class %q, want a failure (class exit when go test printed no reason)", w.pkg, w.name, found.Outcome, found.Class)
+				}
 			}
-			// Only the failing subtests fail, each once.
+			// Only the failing subtests fail, each once; of the benchmarks
+			// only BenchmarkBroken (BenchmarkFast and BenchmarkSlow ran
+			// beside it and passed).
 			for i := range g.Items {
 				it := &g.Items[i]
 				if it.Kind == evidence.KindTest && strings.Contains(it.Name, "/") && it.Outcome == evidence.OutcomeFail &&
 					it.Name != "TestTable/alpha" && it.Name != "TestTable/gamma" {
 					t.Errorf("%s fails, but it passed", it.Name)
+				}
+				if it.Kind == evidence.KindTest && strings.HasPrefix(it.Name, "Benchmark") && (it.Outcome == evidence.OutcomeFail) != (it.Name == "BenchmarkBroken") {
+					t.Errorf("%s: outcome %s", it.Name, it.Outcome)
 				}
 			}
 		})

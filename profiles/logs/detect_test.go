@@ -50,7 +50,7 @@ func diverseLog(n, at int, insert ...string) string {
 	var b strings.Builder
 	for i := 0; i < n; i++ {
 		// Too few constant words for a word position to merge.
-		fmt.Fprintf(&b, "2024-05-01 12:00:%02d INFO step %s done\n", i%60, letters(i))
+		fmt.Fprintf(&b, "2024-05-01 12:00:%02d INFO %s done\n", i%60, letters(i))
 		if i == at {
 			for _, l := range insert {
 				b.WriteString(l + "\n")

@@ -12,9 +12,9 @@ import (
 func ExampleMiner() {
 	m := logs.NewMiner(logs.Options{})
 	for _, line := range []string{
-		"2015-10-18 18:01:47,978 INFO [main] app.Master: Created attempt_01 in 12 ms",
-		"2015-10-18 18:01:48,101 WARN [IPC Server handler 2 on 62270] app.Master: Created attempt_02 in 9 ms",
-		"2015-10-18 18:01:49,350 INFO [main] app.Master: Shutting down",
+		"2015-10-18 18:01:47,978 INFO app.Master: Created attempt_01 in 12 ms",
+		"2015-10-18 18:01:48,101 INFO app.Master: Created attempt_02 in 9 ms",
+		"2015-10-18 18:01:49,350 INFO app.Master: Shutting down",
 	} {
 		m.Add([]byte(line))
 	}
@@ -22,8 +22,8 @@ func ExampleMiner() {
 		fmt.Printf("%d %d %q\n", t.ID, t.Count, t.Text)
 	}
 	// Output:
-	// 0 2 "<*> Created <*> in <*>"
-	// 1 1 "<*> Shutting down"
+	// 0 2 "<*> INFO app.Master: Created <*> in <*>"
+	// 1 1 "<*> INFO app.Master: Shutting down"
 }
 
 func ExampleWriteTemplates() {
@@ -35,7 +35,7 @@ func ExampleWriteTemplates() {
 		fmt.Println(err)
 	}
 	// Output:
-	// 1	<*> close, <*> sent, lifetime <*>
-	// 2	<*> close, <*> sent, lifetime <*>
-	// 3	<*> error : Could not connect through proxy <*>
+	// 1	<*> - <*> close, <*> sent, lifetime <*>
+	// 2	<*> - <*> close, <*> sent, lifetime <*>
+	// 3	<*> - <*> error : Could not connect through proxy <*>
 }

@@ -33,6 +33,7 @@ func FuzzMiner(f *testing.F) {
 		lines := bytes.Split(data, []byte("\n"))
 		m1, m2 := NewMiner(Options{MaxTemplates: 16}), NewMiner(Options{MaxTemplates: 16})
 		next := 0
+		var ids []int
 		for _, l := range lines {
 			if failure(l) != failure(bytes.Clone(l)) || lineWhy(l) != lineWhy(bytes.Clone(l)) {
 				t.Fatalf("failure is not deterministic on %q", l)
@@ -41,6 +42,13 @@ func FuzzMiner(f *testing.F) {
 			if id2 := m2.Add(l); id2 != id {
 				t.Fatalf("miners disagree on %q: %d and %d", l, id, id2)
 			}
+			ids = append(ids, id)
+		}
+		for i, id := range ids {
+			// Provisional ids of the first lines map to the ids their
+			// groups got when the sample was mined.
+			id = m1.real(id)
+			l := lines[i]
 			switch {
 			case id == OverflowID:
 			case id == next:

@@ -32,6 +32,9 @@ type Options struct {
 	// values of "key=value" fields make those values variables. Zero or
 	// negative means DefaultKeyedMergeValues; it is at most MaxMergeValues.
 	KeyedMergeValues int
+	// Off switches rules off, to measure what each contributes; the zero
+	// value is the shipped miner.
+	Off Rules
 }
 
 // DefaultKeyedMergeValues is the keyed merge threshold used when
@@ -97,6 +100,15 @@ type Miner struct {
 	lists    []listEntry
 	lines    int
 	overflow int
+	off      Rules
+
+	// While sampling, the first frameSampleLines lines are kept (each capped at
+	// maxLineBytes) and get provisional ids; settle learns the log's frame
+	// from them and mines them, and pend maps provisional ids to groups.
+	sampling bool
+	sample   [][]byte
+	sampled  int // bytes in sample
+	pend     []int32
 
 	// scratch for splitting keys and hashing families and skeletons
 	elems []string
@@ -147,17 +159,72 @@ func NewMiner(opts Options) *Miner {
 		keyedN = DefaultKeyedMergeValues
 	}
 	keyedN = min(max(keyedN, 2), MaxMergeValues)
-	return &Miner{max: limit, mergeN: int32(mergeN), keyedN: int32(keyedN), index: make(map[string]int32), families: make(map[uint64]int32),
-		general: make(map[uint64]int32), specific: make(map[uint64]int32)}
+	m := &Miner{max: limit, mergeN: int32(mergeN), keyedN: int32(keyedN), index: make(map[string]int32), families: make(map[uint64]int32),
+		general: make(map[uint64]int32), specific: make(map[uint64]int32), off: opts.Off, sampling: true}
+	m.tok.off = opts.Off
+	return m
+}
+
+// provisional is the id Add returns for the i-th sample line, below
+// OverflowID so that it is never taken for a group.
+func provisional(i int) int { return OverflowID - 1 - i }
+
+// settle ends sampling, if it has not ended: it learns the log's frame from
+// the sample lines and mines them, in order. Every method that reports
+// groups calls it first.
+func (m *Miner) settle() {
+	if !m.sampling {
+		return
+	}
+	m.sampling = false
+	m.tok.frame = learnFrame(m.sample, m.off)
+	m.pend = make([]int32, len(m.sample))
+	for i, l := range m.sample {
+		m.pend[i] = int32(m.add(l, i+1))
+	}
+	m.sample = nil
+}
+
+// real maps a provisional id to the id its line got when the sample was
+// mined; other ids are returned as they are.
+func (m *Miner) real(id int) int {
+	if id >= OverflowID {
+		return id
+	}
+	m.settle()
+	if i := OverflowID - 1 - id; i < len(m.pend) {
+		return int(m.pend[i])
+	}
+	return OverflowID
 }
 
 // Add mines one line, given without its newline (a trailing CR, ANSI colour
 // escapes and invalid UTF-8 are tolerated), and returns its group id, or
 // OverflowID when the template cap has been reached. The id is that of the
 // group the line joined when it was added; pass it to Resolve for the group
-// that holds it now.
+// that holds it now. The first lines of a log, which the miner learns the
+// log's header from, get provisional ids (below OverflowID) until the
+// sample is complete or a method that reports groups is called; Resolve
+// and Template accept them.
 func (m *Miner) Add(line []byte) int {
 	m.lines++
+	if m.sampling {
+		if len(line) > maxLineBytes+1 {
+			line = line[:maxLineBytes+1]
+		}
+		m.sample = append(m.sample, append([]byte(nil), line...))
+		m.sampled += len(line)
+		id := provisional(len(m.sample) - 1)
+		if len(m.sample) == frameSampleLines || m.sampled >= frameSampleBytes {
+			m.settle()
+		}
+		return id
+	}
+	return m.add(line, m.lines)
+}
+
+// add mines line, the n-th line added.
+func (m *Miner) add(line []byte, n int) int {
 	key := m.tok.template(line)
 	if id, ok := m.index[string(key)]; ok {
 		m.count(id)
@@ -167,16 +234,25 @@ func (m *Miner) Add(line []byte) int {
 	// general group; else it starts a group.
 	k := string(key)
 	m.familyHashes(k)
+	if m.off&RuleMerge != 0 {
+		m.hash = m.hash[:0]
+	}
 	for _, fh := range m.hash {
 		if fi, ok := m.families[fh.hash]; ok && m.fams[fi].merged >= 0 {
 			return m.join(k, m.fams[fi].merged)
 		}
 	}
 	kh := m.keyedHash()
+	if m.off&RuleKeyedMerge != 0 {
+		kh = 0
+	}
 	if fi, ok := m.families[kh]; ok && kh != 0 && m.fams[fi].merged >= 0 {
 		return m.join(k, m.fams[fi].merged)
 	}
 	m.skeletons()
+	if m.off&RuleSubsume != 0 {
+		m.skel = m.skel[:0]
+	}
 	for _, h := range m.skel {
 		if len(m.general) == 0 {
 			break
@@ -191,8 +267,11 @@ func (m *Miner) Add(line []byte) int {
 	}
 	id := int32(len(m.groups))
 	m.index[k] = id
-	g := group{Template: Template{ID: int(id), Text: printable(k), Count: 1, FirstLine: m.lines}, parent: id}
+	g := group{Template: Template{ID: int(id), Text: printable(k), Count: 1, FirstLine: n}, parent: id}
 	wh := m.keySkeleton()
+	if m.off&RuleSubsume != 0 {
+		wh = 0
+	}
 	if len(m.hash) > 0 || len(m.skel) > 0 || wh != 0 {
 		g.elems = append([]string(nil), m.elems...)
 	}
@@ -372,7 +451,33 @@ func (m *Miner) merge(f *family, pos int) {
 	if _, ok := m.index[k]; !ok && len(m.index) < (indexFactor-1)*m.max {
 		m.index[k] = rep
 	}
-	m.absorb(rep, wildSkeleton(rg.elems))
+	// Beside another variable, the new Wildcard is what a value with a
+	// digit would have joined ("user <*> <*> port" and "user <*> port" for
+	// "user1"): that template is this one too.
+	if ck := collapsed(rg.elems); ck != k {
+		if id, ok := m.index[ck]; ok {
+			m.unite(rep, id)
+		} else if len(m.index) < (indexFactor-1)*m.max {
+			m.index[ck] = rep
+		}
+	}
+	m.absorb(m.find(rep), wildSkeleton(m.groups[m.find(rep)].elems))
+}
+
+// collapsed joins elems with each run of bare Wildcards as one, as the
+// tokenizer renders a run of variables.
+func collapsed(elems []string) string {
+	var b strings.Builder
+	prev := false
+	for _, e := range elems {
+		wild := strings.TrimLeft(e, " |") == Wildcard
+		if wild && prev {
+			continue
+		}
+		b.WriteString(e)
+		prev = wild
+	}
+	return b.String()
 }
 
 // generalise replaces by a Wildcard every element of dst that differs from
@@ -909,6 +1014,7 @@ func mix64(x uint64) uint64 {
 // which differs from id when the group has since been merged. OverflowID
 // resolves to itself.
 func (m *Miner) Resolve(id int) int {
+	id = m.real(id)
 	if id < 0 || id >= len(m.groups) {
 		return id
 	}
@@ -918,6 +1024,7 @@ func (m *Miner) Resolve(id int) int {
 // Templates returns the current templates (representatives of merged groups
 // only), sorted by id.
 func (m *Miner) Templates() []Template {
+	m.settle()
 	var out []Template
 	for i := range m.groups {
 		if m.groups[i].parent == int32(i) {
@@ -930,6 +1037,7 @@ func (m *Miner) Templates() []Template {
 // Template returns the current template of the group that holds id; ok is
 // false for OverflowID and unknown ids.
 func (m *Miner) Template(id int) (t Template, ok bool) {
+	id = m.real(id)
 	if id < 0 || id >= len(m.groups) {
 		return Template{}, false
 	}
@@ -941,7 +1049,10 @@ func (m *Miner) Lines() int { return m.lines }
 
 // Overflow returns the number of lines that went to the overflow group
 // because the template cap had been reached.
-func (m *Miner) Overflow() int { return m.overflow }
+func (m *Miner) Overflow() int {
+	m.settle()
+	return m.overflow
+}
 
 // printable returns s with invalid UTF-8 replaced by U+FFFD.
 func printable(s string) string {

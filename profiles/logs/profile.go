@@ -224,8 +224,14 @@ func parseStream(ctx context.Context, g *evidence.Graph, st evidence.Stream) err
 	}
 	for _, id := range sortedIDs(merged) {
 		in := merged[id]
-		rep := info[m.Resolve(id)]
+		r := m.Resolve(id)
+		rep := info[r]
 		if rep == nil {
+			// Its group got no line of its own: lines given a provisional
+			// id while the miner sampled, or a group merged into one that
+			// came later.
+			c := *in
+			info[r] = &c
 			continue
 		}
 		rep.errCount += in.errCount

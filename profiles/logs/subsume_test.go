@@ -46,7 +46,7 @@ func rareJob(id string) string {
 
 func TestMinerSubsume(t *testing.T) {
 	busy := jobLines(200)
-	const jobT = "<*> job <*> finished after <*>"
+	const jobT = "<*> INFO [<*>] job <*> finished after <*>"
 	classes := []string{
 		"Registering class org.apache.mapreduce.v2.JobEventType for class org.apache.mapreduce.v2.JobDispatcher",
 		"Registering class org.apache.mapreduce.v2.TaskEventType for class org.apache.mapreduce.v2.TaskDispatcher",
@@ -244,7 +244,7 @@ func TestMinerSubsumeDeterministic(t *testing.T) {
 	testOrderIndependent(t, b)
 }
 
-func jobT() string { return "<*> job <*> finished after <*>" }
+func jobT() string { return "<*> INFO [<*>] job <*> finished after <*>" }
 
 func TestIDLike(t *testing.T) {
 	for w, want := range map[string]bool{

@@ -2,7 +2,6 @@ package logs
 
 import (
 	"bytes"
-	"strings"
 )
 
 // This file turns one log line into its template key: the line cleaned of
@@ -21,8 +20,6 @@ var wildcard = []byte(Wildcard)
 const (
 	maxLineBytes = 8 << 10
 	maxTokens    = 256
-	// headerWindow is how many leading fields may form a log header.
-	headerWindow = 10
 	// maxBracketTokens bounds a bracketed header field such as
 	// "[IPC Server handler 13 on 62270]".
 	maxBracketTokens = 12
@@ -45,7 +42,7 @@ type token struct {
 	sep        byte // separator before the token: 0 at the start, ' ' or '|'
 	kind       kind
 	numeric    bool // the core is a number such as 12, -3.5 or <1
-	header     bool // part of a recognised log header
+	header     bool // a variable field of the log's frame (frame.go)
 }
 
 // tokenizer holds the scratch space reused for every line.
@@ -55,6 +52,9 @@ type tokenizer struct {
 	toks      []token // its tokens
 	key       []byte  // the rendered template key
 	truncated bool    // the line was cut at maxLineBytes or maxTokens
+	off       Rules   // rules switched off, for measurement
+	frame     frame   // the log's header, once learnt
+	fs        []field // scratch for the line's header fields
 }
 
 // template cleans and tokenizes line and returns its template key. The
@@ -62,7 +62,7 @@ type tokenizer struct {
 func (t *tokenizer) template(line []byte) []byte {
 	t.clean(line)
 	t.split()
-	t.markHeader()
+	t.markFrame()
 	for i := range t.toks {
 		if !t.toks[i].header {
 			t.classify(&t.toks[i])
@@ -168,7 +168,7 @@ func (t *tokenizer) split() {
 		}
 		j := i + 1
 		for j < len(b) && b[j] != ' ' && b[j] != '|' {
-			if (b[j] == ',' || b[j] == ';') && pairAt(b, j+1) {
+			if (b[j] == ',' || b[j] == ';') && t.off&RulePairSplit == 0 && pairAt(b, j+1) {
 				// "index:3,flag:x": a list of pairs without spaces is split
 				// after each comma, so one pair's value does not swallow
 				// the next pair's key.
@@ -238,121 +238,20 @@ const (
 func isLeadPunct(c byte) bool  { return punct[c]&leadPunct != 0 }
 func isTrailPunct(c byte) bool { return punct[c]&trailPunct != 0 }
 
-// markHeader recognises the header that log frameworks put before the
-// message (timestamp, host, level, thread, logger, request id) and marks it
-// variable, so that lines with the same message share a template whatever
-// their header says. A header starts with a timestamp within its first three
-// fields (after at most two short labels such as "-", or a host or file
-// name); more timestamp parts may follow within two fields of each other. It
-// then ends, whichever comes first, after a level word with the thread,
-// logger and context fields that follow it; after a syslog-style
-// "prog[pid]:" tag within two fields of the timestamp; or at a standalone
-// "-" when only source-like fields ("chrome.exe *64", not plain words)
-// stand between it and the timestamp, unless a level directly follows the
-// dash. Failing all of these it covers the timestamp fields.
-func (t *tokenizer) markHeader() {
-	toks := t.toks
-	lastTime, lastField, dash := -1, -1, -1
-	words := false // a plain word stands between the timestamp and here
-	for i, field := 0, 0; i < len(toks) && field < headerWindow; field++ {
-		end := t.fieldEnd(i)
-		near := field-lastField <= 2
-		switch {
-		case lastTime < 0:
-			if field < 3 && t.isTime(i, end, true) {
-				lastTime, lastField = end, field
-			} else if field >= 2 || !t.isLabel(i) && !(field == 0 && t.isSource(i)) {
-				return
-			}
-		case t.isLevel(i, end) && (dash < 0 || t.isDash(i-1)):
-			// Past a "-" separator a level must follow one directly
-			// ("- INFO"), else it is a word of the message.
-			t.markTo(end)
-			t.afterLevel(end)
-			return
-		case dash >= 0:
-		case near && t.isTime(i, end, false):
-			lastTime, lastField = end, field
-		case near && t.isTag(i):
-			t.markTo(end)
-			return
-		case t.isDash(i):
-			if words {
-				return
-			}
-			dash = end
-		case t.isPlainWord(i, end):
-			words = true
-		}
-		i = end
-	}
-	switch {
-	case lastTime < 0:
-	case dash >= 0:
-		t.markTo(dash)
-	default:
-		t.markTo(lastTime)
-	}
-}
-
-// isPlainWord reports whether the field [i, end) is one word of letters,
-// possibly with sentence punctuation, such as "Starting" or "service,".
-func (t *tokenizer) isPlainWord(i, end int) bool {
-	if end != i+1 {
-		return false
-	}
-	tk := t.toks[i]
-	if tk.cs == tk.ce {
-		return false
-	}
-	for _, c := range t.buf[tk.cs:tk.ce] {
-		if !isLetter(c) {
-			return false
-		}
-	}
-	return true
-}
-
-// afterLevel marks the thread, logger and context fields that follow a
-// level word at token index i: an optional separator, one bracketed field,
-// a logger name, one more bracketed field, and an optional separator.
-func (t *tokenizer) afterLevel(i int) {
-	toks := t.toks
-	if i < len(toks) && t.isSeparator(i) {
-		i++
-		t.markTo(i)
-	}
-	if i < len(toks) && t.buf[toks[i].start] == '[' {
-		i = t.fieldEnd(i)
-		t.markTo(i)
-	}
-	if i < len(toks) && t.isLogger(i) {
-		i++
-		t.markTo(i)
-	}
-	if i < len(toks) && t.buf[toks[i].start] == '[' {
-		i = t.fieldEnd(i)
-		t.markTo(i)
-	}
-	if i < len(toks) && t.isSeparator(i) {
-		t.markTo(i + 1)
-	}
-}
-
-// markTo marks every token before index end as a variable header token.
-func (t *tokenizer) markTo(end int) {
-	for i := 0; i < end && i < len(t.toks); i++ {
-		t.toks[i].header = true
-		t.toks[i].kind = variable
-	}
-}
-
-// fieldEnd returns the index just past the header field that starts at token
-// i: a bracketed group "[…]" that may span several tokens, or one token.
+// fieldEnd returns the index just past the field that starts at token i:
+// a group opened by '[' or '(' that may span several tokens up to its
+// matching close, or one token.
 func (t *tokenizer) fieldEnd(i int) int {
 	b := t.buf
 	tk := t.toks[i]
-	if b[tk.start] != '[' {
+	open := b[tk.start]
+	var close byte
+	switch open {
+	case '[':
+		close = ']'
+	case '(':
+		close = ')'
+	default:
 		return i + 1
 	}
 	depth := 0
@@ -363,9 +262,9 @@ func (t *tokenizer) fieldEnd(i int) int {
 		}
 		for k := s; k < e; k++ {
 			switch b[k] {
-			case '[':
+			case open:
 				depth++
-			case ']':
+			case close:
 				if depth == 0 {
 					return j + 1
 				}
@@ -376,238 +275,12 @@ func (t *tokenizer) fieldEnd(i int) int {
 	return i + 1
 }
 
-// isTime reports whether tokens [i, end) hold a timestamp or date: a clock
-// ("16:49", "18:01:47,978"), a date at the start of a token ("2015-10-18",
-// "2005.06.03", "10/18/2015", "17/06/09"), a month or weekday abbreviation
-// before a number ("Dec 10") or, when digits is set, a token of six to
-// thirteen digits ("081109", epoch seconds or milliseconds). A date inside a
-// path such as "/api/2013-10-17" does not count.
-func (t *tokenizer) isTime(i, end int, digits bool) bool {
-	for j := i; j < end; j++ {
-		tk := t.toks[j]
-		w := t.buf[tk.cs:tk.ce]
-		if isDateWord(w) && j+1 < len(t.toks) {
-			// "Jun 14", "Dec 10": a month or weekday before a number.
-			next := t.toks[j+1]
-			if next.cs < next.ce && isDigit(t.buf[next.cs]) {
-				return true
-			}
-		}
-		if digits && len(w) >= 6 && len(w) <= 13 && allDigits(w) {
-			return true
-		}
-		clock, date := clockOrDate(w)
-		if clock {
-			return true
-		}
-		// Let a date follow "key=" and a quote, as in logfmt's time="…".
-		if k := bytes.IndexByte(w, '='); k >= 0 && k+1 < len(w) {
-			k++
-			if w[k] == '"' || w[k] == '\'' {
-				k++
-			}
-			if date == k {
-				return true
-			}
-		}
-		if date == 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// clockOrDate reports whether w contains a clock time (hh:mm) and the offset
-// of the first date in w, or -1.
-func clockOrDate(w []byte) (clock bool, date int) {
-	// Split w into runs of digits and look at each run with the one or
-	// two before it.
-	type run struct{ s, e int }
-	var a, b run // the two runs before the current one
-	n := 0
-	date = -1
-	for k := 0; k < len(w); {
-		if !isDigit(w[k]) {
-			k++
-			continue
-		}
-		c := run{k, k}
-		for k < len(w) && isDigit(w[k]) {
-			k++
-		}
-		c.e = k
-		if n >= 1 && c.s == b.e+1 && w[b.e] == ':' && b.e-b.s <= 2 && c.e-c.s <= 2 {
-			clock = true
-		}
-		if n >= 2 && date < 0 && b.s == a.e+1 && c.s == b.e+1 && isDateSep(w[a.e]) && w[b.e] == w[a.e] {
-			la, lb, lc := a.e-a.s, b.e-b.s, c.e-c.s
-			if la == 4 && lb <= 2 && lc <= 2 || la <= 2 && lb <= 2 && lc == 4 ||
-				la == 2 && lb == 2 && lc == 2 && w[a.e] != '.' {
-				date = a.s // yyyy-mm-dd, dd/mm/yyyy, yy/mm/dd but not 1.2.3
-			}
-		}
-		a, b = b, c
-		n++
-	}
-	return clock, date
-}
-
-func isDateSep(c byte) bool { return c == '-' || c == '.' || c == '/' }
-
-func allDigits(w []byte) bool {
-	for _, c := range w {
-		if !isDigit(c) {
-			return false
-		}
-	}
-	return len(w) > 0
-}
-
-// isLabel reports whether the field at token i may precede a header's
-// timestamp: a bracketed group, or a short token of upper-case letters,
-// digits, '-' and '_' such as "-", "KERNDTLB" or "03-17".
-func (t *tokenizer) isLabel(i int) bool {
-	w := t.buf[t.toks[i].start:t.toks[i].end]
-	if w[0] == '[' {
-		return true
-	}
-	if len(w) > 16 {
-		return false
-	}
-	for _, c := range w {
-		if !('A' <= c && c <= 'Z' || isDigit(c) || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
-
-// isSource reports whether token i may name the host or file a line came
-// from, before its timestamp: lower-case letters, digits and "._-", with at
-// least one digit or dot ("node-12", "app.log").
-func (t *tokenizer) isSource(i int) bool {
-	w := t.buf[t.toks[i].start:t.toks[i].end]
-	if len(w) > 64 {
-		return false
-	}
-	mark := false
-	for _, c := range w {
-		switch {
-		case isDigit(c) || c == '.':
-			mark = true
-		case 'a' <= c && c <= 'z' || c == '-' || c == '_':
-		default:
-			return false
-		}
-	}
-	return mark
-}
-
-// isLevel reports whether the field [i, end) is a severity word, bare or in
-// brackets: INFO, [error], WARN:, or a one-letter Android or glog level
-// (V, D, I, W, E, F) standing alone.
-func (t *tokenizer) isLevel(i, end int) bool {
-	if end != i+1 {
-		return false
-	}
-	tk := t.toks[i]
-	w := t.buf[tk.cs:tk.ce]
-	if len(w) == 1 && tk.end-tk.start == 1 {
-		// A one-letter level must follow a number (a pid or thread id),
-		// as in logcat's "1702  2395 D Tag:".
-		if i == 0 || !allDigits(t.buf[t.toks[i-1].cs:t.toks[i-1].ce]) {
-			return false
-		}
-		switch w[0] {
-		case 'V', 'D', 'I', 'W', 'E', 'F':
-			return true
-		}
-		return false
-	}
-	if len(w) < 3 || len(w) > 8 {
-		return false
-	}
-	var up [8]byte
-	for k, c := range w {
-		if 'a' <= c && c <= 'z' {
-			c -= 'a' - 'A'
-		}
-		up[k] = c
-	}
-	switch string(up[:len(w)]) {
-	case "TRACE", "DEBUG", "INFO", "NOTICE", "WARN", "WARNING", "ERROR", "ERR",
-		"CRIT", "CRITICAL", "ALERT", "EMERG", "FATAL", "SEVERE", "PANIC":
-		return true
-	}
-	return false
-}
-
-// isDash reports whether token i is a standalone "-" or "--".
-func (t *tokenizer) isDash(i int) bool {
-	w := t.buf[t.toks[i].start:t.toks[i].end]
-	return string(w) == "-" || string(w) == "--"
-}
-
-// isSeparator reports whether token i is a standalone "-", "--" or ":".
-func (t *tokenizer) isSeparator(i int) bool {
-	return t.isDash(i) || string(t.buf[t.toks[i].start:t.toks[i].end]) == ":"
-}
-
-// isTag reports whether token i is a syslog-style program tag such as
-// "sshd[24200]:" or "crond(pam_unix)[2915]:".
-func (t *tokenizer) isTag(i int) bool {
-	tk := t.toks[i]
-	w := t.buf[tk.start:tk.end]
-	if len(w) < 2 || len(w) > 64 || w[len(w)-1] != ':' || !isLetter(w[0]) {
-		return false
-	}
-	for _, c := range w[:len(w)-1] {
-		if !(isAlnum(c) || strings.IndexByte("_-./[]()@", c) >= 0) {
-			return false
-		}
-	}
-	return true
-}
-
-// isLogger reports whether token i names a logger or component: an
-// identifier that ends with ':' ("dfs.DataNode$PacketResponder:") or that is
-// dotted and followed by a bracket or separator ("nova.compute.manager [").
-func (t *tokenizer) isLogger(i int) bool {
-	tk := t.toks[i]
-	b := t.buf
-	w := b[tk.start:tk.end]
-	colon := len(w) > 1 && w[len(w)-1] == ':'
-	if colon {
-		w = w[:len(w)-1]
-	}
-	dotted := false
-	for _, c := range w {
-		switch {
-		case c == '.' || c == '$':
-			dotted = true
-		case isAlnum(c) || c == '_' || c == '-' || c == '/':
-		default:
-			return false
-		}
-	}
-	if len(w) == 0 || !isLetter(w[0]) {
-		return false
-	}
-	if colon {
-		return true
-	}
-	if !dotted || i+1 >= len(t.toks) {
-		return false
-	}
-	return b[t.toks[i+1].start] == '[' || t.isSeparator(i+1)
-}
-
 // classify decides whether a message token is constant, variable, or a key
 // whose value is variable.
 func (t *tokenizer) classify(tk *token) {
 	w := t.buf[tk.cs:tk.ce]
 	tk.kind = constant
-	if len(w) == 0 || bytes.Contains(t.buf[tk.start:tk.end], wildcard) {
+	if len(w) == 0 || bytes.IndexByte(t.buf[tk.start:tk.end], '<') >= 0 && bytes.Contains(t.buf[tk.start:tk.end], wildcard) {
 		// A token that already holds a Wildcard, as in a template fed back
 		// in, stays as it is.
 		return
@@ -616,13 +289,13 @@ func (t *tokenizer) classify(tk *token) {
 		tk.kind = variable
 		return
 	}
-	if k := callEnd(w); k > 0 {
+	if k := callEnd(w); k > 0 && t.off&RuleKeyValue == 0 {
 		tk.kind = keyValue
 		tk.split = tk.cs + k
 		return
 	}
 	if !hasDigit(w) {
-		if isWordVariable(w) {
+		if t.off&RuleWordValues == 0 && isWordVariable(w) {
 			tk.kind = variable
 		}
 		return
@@ -632,7 +305,7 @@ func (t *tokenizer) classify(tk *token) {
 		tk.kind = variable
 		return
 	}
-	if k := keyEnd(w); k > 0 {
+	if k := keyEnd(w); k > 0 && t.off&RuleKeyValue == 0 {
 		tk.kind = keyValue
 		tk.split = tk.cs + k
 		return
@@ -651,11 +324,11 @@ func (t *tokenizer) context() {
 			continue
 		}
 		w := t.buf[tk.cs:tk.ce]
-		if toks[i-1].numeric && isUnit(w) {
+		if toks[i-1].numeric && t.off&RuleUnits == 0 && isUnit(w) {
 			tk.kind = variable
 		}
 	}
-	for pass := 0; pass < 2; pass++ {
+	for pass := 0; pass < 2 && t.off&RuleDateWords == 0; pass++ {
 		for i := range toks {
 			tk := &toks[i]
 			if tk.kind != constant || !isDateWord(t.buf[tk.cs:tk.ce]) {
@@ -688,7 +361,7 @@ func (t *tokenizer) render() []byte {
 			k = append(k, b[tk.ce:tk.end]...)
 		case variable:
 			j := i
-			for j+1 < len(toks) && toks[j+1].kind == variable {
+			for j+1 < len(toks) && toks[j+1].kind == variable && t.off&RuleCollapse == 0 {
 				j++
 			}
 			if j == i && !tk.header {
@@ -837,6 +510,9 @@ func isPath(w []byte) bool {
 	if len(w) >= 3 && isLetter(w[0]) && w[1] == ':' && w[2] == '\\' {
 		return true
 	}
+	if bytes.IndexByte(w, ':') < 0 {
+		return false
+	}
 	for i := 1; i+2 < len(w); i++ {
 		if w[i] == ':' && w[i+1] == '/' && w[i+2] == '/' {
 			for _, c := range w[:i] {
@@ -853,19 +529,10 @@ func isPath(w []byte) bool {
 // isWordVariable reports whether a word without digits is still a variable:
 // a host name, an e-mail address or a boolean or null value.
 func isWordVariable(w []byte) bool {
-	dots, at := 0, false
-	for i, c := range w {
-		switch c {
-		case '.':
-			dots++
-		case '@':
-			at = i > 0 && i < len(w)-1
-		}
-	}
-	if at {
+	if i := bytes.IndexByte(w, '@'); i > 0 && i < len(w)-1 {
 		return true
 	}
-	if dots > 0 && isHostName(w) {
+	if bytes.IndexByte(w, '.') > 0 && isHostName(w) {
 		return true
 	}
 	switch string(w) {

@@ -50,6 +50,7 @@ func WriteTemplates(ctx context.Context, r io.Reader, w io.Writer, opts Options)
 		}
 	}
 
+	m.settle()
 	text := make([]string, len(m.groups))
 	for i := range text {
 		t, _ := m.Template(i)
@@ -68,6 +69,7 @@ func WriteTemplates(ctx context.Context, r io.Reader, w io.Writer, opts Options)
 			}
 			buf = strconv.AppendInt(buf[:0], int64(lineno), 10)
 			buf = append(buf, '\t')
+			id := int32(m.real(int(id)))
 			if id == OverflowID {
 				buf = append(buf, OverflowText...)
 			} else {

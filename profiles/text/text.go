@@ -50,7 +50,10 @@ const MaxErrorGroups = 2000
 //   - it starts (after indentation, a file:line: location, [bracketed] or
 //     timestamp prefixes) with a marker followed by `:`, `]`, `!`, `[code]:`
 //     or the end of the line (`error: …`, `fatal error: …`, `panic: …`,
-//     `x.c:3:1: error: …`), or with an upper-case marker (`FAILED test_x`);
+//     `x.c:3:1: error: …`), or with an upper-case marker (`FAILED test_x`),
+//     or with an exception's class and `:` (`SyntaxError: invalid syntax`,
+//     `java.lang.IllegalStateException: closed`: the last line of a
+//     traceback);
 //   - it carries an upper-case log level as a field (`… app[12]: ERROR …`,
 //     `level=error`);
 //   - it holds a phrase that only failures print (`Traceback (most recent
@@ -61,7 +64,7 @@ const MaxErrorGroups = 2000
 // lower-case marker. It is a heuristic: it decides what the digest
 // surfaces, never what the run's outcome is.
 var (
-	startRE  = lines.Lazy(`^\s*(?:(?:\S+:\d+(?::\d+)?:|\[[^\]]*\]|\d{4}-\d\d-\d\d[T ][\d:.,]+Z?|\d\d:\d\d:\d\d[.,\d]*)\s*)*(?:(?i:fatal error|fatal|error|errors|err|panic|failed|failure|fail|critical|emerg|alert|severe|exception|abort|aborted)(?:\[[^\]]*\])?(?::|!|\]|$)|(?:ERROR|FATAL|FAILED|FAIL|FAILURE|PANIC|CRITICAL|SEVERE|EMERG|ALERT)\b)`)
+	startRE  = lines.Lazy(`^\s*(?:(?:\S+:\d+(?::\d+)?:|\[[^\]]*\]|\d{4}-\d\d-\d\d[T ][\d:.,]+Z?|\d\d:\d\d:\d\d[.,\d]*)\s*)*(?:(?i:fatal error|fatal|error|errors|err|panic|failed|failure|fail|critical|emerg|alert|severe|exception|abort|aborted)(?:\[[^\]]*\])?(?::|!|\]|$)|(?:ERROR|FATAL|FAILED|FAIL|FAILURE|PANIC|CRITICAL|SEVERE|EMERG|ALERT)\b|[A-Za-z_$][\w.$]*[a-z](?:Error|Exception)(?::\s|:?$))`)
 	levelRE  = lines.Lazy(`(?:^|[\s\[|<])(?:ERROR|FATAL|CRITICAL|PANIC|SEVERE|EMERG|ALERT)(?:[\]\s:|>]|$)|\blevel=(?i:error|fatal|panic|crit|critical)\b|"level":\s*"(?i:error|fatal|panic|critical)"`)
 	phraseRE = lines.Lazy(`(?i:traceback \(most recent call last\)|segmentation fault|core dumped|undefined reference to|exception in thread|no such file or directory|permission denied|command not found|out of memory)|\*\*\* .*Error \d+`)
 )

@@ -1,0 +1,367 @@
+package logs
+
+import "bytes"
+
+// This file learns a log's header from the log itself. Log frameworks put
+// the same fields before every message (timestamp, pid, level, thread,
+// host, program); which fields, and in what shapes, differs from one
+// framework to the next. Instead of a list of known formats, the miner
+// looks at the first frameSampleLines lines of a log and finds its frame: the
+// longest run of leading fields whose shape (number, word, bracketed group,
+// punctuation) is the same on most lines. Within the frame a field is a
+// variable when it has a digit, or when its values are shared by lines
+// whose rest is the same (a thread, host or program name that changes while
+// the message does not). Frame fields that stay tied to the message (a level,
+// a logger) are left to the ordinary token rules: they tell events apart no
+// worse than the message's own words do.
+
+const (
+	// frameSampleLines is how many leading lines the frame is learnt
+	// from, at most.
+	frameSampleLines = 1024
+	// frameSampleBytes bounds the bytes of the sample lines held.
+	frameSampleBytes = 1 << 20
+	// maxFrame bounds the fields a frame may span.
+	maxFrame = 10
+	// frameShare is the share of sample lines whose field must have the
+	// frame's shape at a position for the frame to extend over it.
+	frameShare = 0.8
+	// frameShared is the share of repeated rests whose lines show more
+	// than one value at a word position for it to be a variable field.
+	frameShared = 0.25
+	// frameCategory is the share of the distinct rests one value of a
+	// word position must stand before for it to be a category field.
+	frameCategory = 0.5
+	// frameValues is the largest number of distinct values, per distinct
+	// rest, of a word position that is a header field: a level, logger or
+	// component takes few values across many messages, a message's first
+	// word nearly one per message.
+	frameValues = 0.5
+	// minRepeatedRests is how many rests must repeat before a word
+	// position can be judged.
+	minRepeatedRests = 3
+)
+
+// shape classes of a field.
+const (
+	shapeNone    uint64 = iota
+	shapeNumber         // has a digit: a timestamp, pid, id, address
+	shapeWord           // letters and punctuation only
+	shapeBracket        // a "[…]" or "(…)" group, perhaps of several tokens
+)
+
+// frame is what a log's header looks like: the shape of each of its first n
+// fields, and which of them are variables.
+type frame struct {
+	n        int
+	shape    [maxFrame]uint64
+	variable [maxFrame]bool
+}
+
+// field is one header field: tokens [start, end) of the line.
+type field struct{ start, end int }
+
+// fields returns the first maxFrame fields of the tokenized line: a token,
+// or a bracketed group that opens with '[' or '(' and closes, possibly
+// several tokens on, with its match.
+func (t *tokenizer) fields(dst []field) []field {
+	dst = dst[:0]
+	for i := 0; i < len(t.toks) && len(dst) < maxFrame; {
+		end := t.fieldEnd(i)
+		dst = append(dst, field{i, end})
+		i = end
+	}
+	return dst
+}
+
+// shapeOf returns the shape class of field f.
+func (t *tokenizer) shapeOf(f field) uint64 {
+	tk := t.toks[f.start]
+	if f.end > f.start+1 || t.buf[tk.start] == '[' || t.buf[tk.start] == '(' {
+		return shapeBracket
+	}
+	w := t.buf[tk.cs:tk.ce]
+	switch {
+	case hasDigit(w):
+		return shapeNumber
+	}
+	return shapeWord
+}
+
+// maskedHash hashes tokens [from, to) with every token that the token
+// rules make variable replaced by one mark, so that lines differing only in
+// numbers, ids and paths agree.
+func (t *tokenizer) maskedHash(from, to int) uint64 {
+	h := uint64(14695981039346656037)
+	for i := from; i < to && i < len(t.toks); i++ {
+		tk := t.toks[i]
+		w := t.buf[tk.start:tk.end]
+		if tk.kind != constant {
+			h = fnvString(h, "\x01")
+		} else {
+			h = fnvString(h, string(w))
+		}
+		h = fnvString(h, " ")
+	}
+	return h
+}
+
+// suffixHashes returns, for each token index i and one past the last, a
+// hash of tokens [i, end) masked as maskedHash masks them.
+func (t *tokenizer) suffixHashes(dst []uint64) []uint64 {
+	n := len(t.toks)
+	dst = append(dst[:0], make([]uint64, n+1)...)
+	dst[n] = 14695981039346656037
+	for i := n - 1; i >= 0; i-- {
+		tk := t.toks[i]
+		th := uint64(1)
+		if tk.kind == constant {
+			th = fnvString(14695981039346656037, string(t.buf[tk.start:tk.end]))
+		}
+		dst[i] = mix64(dst[i+1]*31 + th)
+	}
+	return dst
+}
+
+// sampleField is what learning keeps of one field of one sample line.
+type sampleField struct {
+	shape uint64
+	value uint64 // masked hash of the field's tokens
+	digit bool   // the field has a digit
+	punct bool   // the field is punctuation only, such as "-" or ":"
+	rest  uint64 // masked hash of every token after the field
+}
+
+// learnFrame finds the frame of the sample lines. It is deterministic: it
+// depends on the lines' order only through ties, which go to the smaller
+// shape value.
+func learnFrame(sample [][]byte, off Rules) frame {
+	var fr frame
+	if off&RuleFrame != 0 || len(sample) == 0 {
+		return fr
+	}
+	var t tokenizer
+	t.off = off
+	rows := make([][maxFrame]sampleField, len(sample))
+	counts := make([]int, len(sample))
+	// Shapes are counted over distinct lines (digits, ids and paths
+	// masked), so that a header is what every kind of line starts with,
+	// not what the busiest kind does.
+	distinct := make([]bool, len(sample))
+	seen := map[uint64]bool{}
+	var fs []field
+	var suffix []uint64
+	for i, line := range sample {
+		t.clean(line)
+		t.split()
+		for k := range t.toks {
+			t.classify(&t.toks[k])
+		}
+		suffix = t.suffixHashes(suffix)
+		whole := suffix[0]
+		distinct[i] = !seen[whole]
+		seen[whole] = true
+		fs = t.fields(fs)
+		counts[i] = len(fs)
+		for j, f := range fs {
+			rows[i][j] = sampleField{shape: t.shapeOf(f), value: t.maskedHash(f.start, f.end), rest: suffix[f.end],
+				digit: hasDigit(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]),
+				punct: f.end == f.start+1 && !hasAlnum(t.buf[t.toks[f.start].start:t.toks[f.start].end])}
+		}
+	}
+	in := make([]bool, len(sample)) // the line has the frame's shapes so far
+	for i := range in {
+		in[i] = true
+	}
+	started := false // a number field has been seen: a header, not a message
+fields:
+	for j := 0; j < maxFrame; j++ {
+		shape, n := dominantShape(rows, counts, in, distinct, j)
+		if float64(n) < frameShare*float64(len(seen)) {
+			break
+		}
+		for i := range in {
+			in[i] = in[i] && counts[i] > j && rows[i][j].shape == shape
+		}
+		fr.shape[j] = shape
+		fr.n = j + 1
+		switch shape {
+		case shapeNumber:
+			fr.variable[j] = true
+			started = true
+		case shapeBracket:
+			// A bracketed timestamp or id opens a header as a number does.
+			digits := digitShare(rows, in, j) >= frameShare
+			fr.variable[j] = digits || started && (sharedValues(rows, in, j) || category(rows, in, j))
+			started = started || digits
+		case shapeWord:
+			if started && punctShare(rows, in, j) >= frameShare {
+				// A separator ("-", ":") after the header's first
+				// number ends the header: the message follows it.
+				break fields
+			}
+			fr.variable[j] = started && (sharedValues(rows, in, j) || category(rows, in, j))
+		}
+		if started && !fr.variable[j] {
+			// The message starts at the first field after the header's
+			// first number that is not a header field.
+			break
+		}
+	}
+	for fr.n > 0 && !fr.variable[fr.n-1] {
+		fr.n--
+	}
+	return fr
+}
+
+// dominantShape returns the most common shape at field j among the
+// distinct lines marked in, and how many of them have it.
+func dominantShape(rows [][maxFrame]sampleField, counts []int, in, distinct []bool, j int) (uint64, int) {
+	tally := map[uint64]int{}
+	for i := range rows {
+		if in[i] && distinct[i] && counts[i] > j {
+			tally[rows[i][j].shape]++
+		}
+	}
+	var best uint64
+	n := 0
+	for s, c := range tally {
+		if c > n || c == n && s < best {
+			best, n = s, c
+		}
+	}
+	return best, n
+}
+
+func hasAlnum(w []byte) bool {
+	for _, c := range w {
+		if isAlnum(c) || c >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// digitShare returns the share of the lines marked in whose field j has a
+// digit.
+func digitShare(rows [][maxFrame]sampleField, in []bool, j int) float64 {
+	return share(rows, in, func(f sampleField) bool { return f.digit }, j)
+}
+
+// punctShare returns the share of the lines marked in whose field j is
+// punctuation only.
+func punctShare(rows [][maxFrame]sampleField, in []bool, j int) float64 {
+	return share(rows, in, func(f sampleField) bool { return f.punct }, j)
+}
+
+func share(rows [][maxFrame]sampleField, in []bool, ok func(sampleField) bool, j int) float64 {
+	n, d := 0, 0
+	for i := range rows {
+		if in[i] {
+			n++
+			if ok(rows[i][j]) {
+				d++
+			}
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(d) / float64(n)
+}
+
+// category reports whether one value of field j stands before at least
+// frameCategory of the distinct rests of the lines marked in: a field such
+// as a level, whose value says little about the message after it, unlike a
+// message's first word, which goes with few rests.
+func category(rows [][maxFrame]sampleField, in []bool, j int) bool {
+	rests := map[uint64]bool{}
+	pairs := map[[2]uint64]bool{}
+	perValue := map[uint64]int{}
+	for i := range rows {
+		if !in[i] {
+			continue
+		}
+		f := rows[i][j]
+		rests[f.rest] = true
+		if p := [2]uint64{f.value, f.rest}; !pairs[p] {
+			pairs[p] = true
+			perValue[f.value]++
+		}
+	}
+	top := 0
+	for _, n := range perValue {
+		top = max(top, n)
+	}
+	if len(rests) < minRepeatedRests || len(perValue) < 2 {
+		// One value throughout says nothing: it may be a level that
+		// has not changed yet or a message's first word.
+		return false
+	}
+	return float64(top) >= frameCategory*float64(len(rests)) || float64(len(perValue)) <= frameValues*float64(len(rests))
+}
+
+// sharedValues reports whether field j takes several values among lines
+// marked in whose rest is the same, in at least frameShared of the rests
+// that repeat: the field varies while the message does not.
+func sharedValues(rows [][maxFrame]sampleField, in []bool, j int) bool {
+	type seen struct {
+		value uint64
+		lines int
+		multi bool
+	}
+	rests := map[uint64]*seen{}
+	for i := range rows {
+		if !in[i] {
+			continue
+		}
+		f := rows[i][j]
+		s := rests[f.rest]
+		if s == nil {
+			rests[f.rest] = &seen{value: f.value, lines: 1}
+			continue
+		}
+		s.lines++
+		s.multi = s.multi || s.value != f.value
+	}
+	repeated, multi := 0, 0
+	for _, s := range rests {
+		if s.lines >= 2 {
+			repeated++
+			if s.multi {
+				multi++
+			}
+		}
+	}
+	return repeated >= minRepeatedRests && float64(multi) >= frameShared*float64(repeated)
+}
+
+// isKeyValue reports whether field f is one "key=value" token.
+func (t *tokenizer) isKeyValue(f field) bool {
+	tk := t.toks[f.start]
+	return f.end == f.start+1 && keyEnd(t.buf[tk.cs:tk.ce]) > 0 && bytes.IndexByte(t.buf[tk.cs:tk.ce], '=') > 0
+}
+
+// markFrame marks as header variables the tokens of the line's fields that
+// the frame makes variable, as long as the line's fields have the frame's
+// shapes.
+func (t *tokenizer) markFrame() {
+	fr := &t.frame
+	if fr.n == 0 {
+		return
+	}
+	t.fs = t.fields(t.fs)
+	for j, f := range t.fs {
+		if j >= fr.n || t.shapeOf(f) != fr.shape[j] {
+			return
+		}
+		if fr.variable[j] && !(fr.shape[j] == shapeNumber && t.isKeyValue(f)) {
+			// A "key=value" field is left to the token rules, which keep
+			// its key ("lock=<*>,").
+			for i := f.start; i < f.end; i++ {
+				t.toks[i].header = true
+				t.toks[i].kind = variable
+			}
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package logs
+
+import (
+	"fmt"
+	"testing"
+)
+
+// frameMessages are the events of the synthetic logs below: a line of
+// event e is message(e, i) for its i-th occurrence.
+var frameMessages = []func(i int) string{
+	func(i int) string {
+		return fmt.Sprintf("Received block blk_%d of size %d from /10.0.0.%d", 1000+i, 64*i, i%9)
+	},
+	func(i int) string { return fmt.Sprintf("Receiving block blk_%d src: /10.0.0.%d:50010", 2000+i, i%7) },
+	func(i int) string { return fmt.Sprintf("Deleting block blk_%d file /data/%d", 3000+i, i) },
+	func(i int) string { return fmt.Sprintf("session opened for user u%d by (uid=0)", i%5) },
+	func(i int) string { return fmt.Sprintf("connection %d closed after %d ms", i, i*3) },
+	func(i int) string { return "Verification succeeded" },
+	func(i int) string { return "Verification failed" },
+	func(i int) string { return fmt.Sprintf("Starting task %d of stage %d", i, i%4) },
+	func(i int) string { return fmt.Sprintf("Stopping task %d of stage %d", i, i%4) },
+}
+
+// frameFormats put a header before a message: each is a log framework's
+// shape, with values that change from line to line (times, pids, threads,
+// hosts, programs, levels) as they do in real logs.
+var frameFormats = []struct {
+	name   string
+	header func(i, e int) string
+}{
+	{"date time level [thread] logger:", func(i, e int) string {
+		threads := []string{"main", "IPC Server handler 3 on 5100", "AsyncDispatcher event handler", "pool-1-thread-2"}
+		levels := []string{"INFO", "WARN", "ERROR"}
+		return fmt.Sprintf("2015-10-18 18:%02d:%02d,%03d %s [%s] org.example.Service%d: ", i/60%60, i%60, i%1000, levels[i%3], threads[i*7%4], e)
+	}},
+	{"syslog host prog[pid]:", func(i, e int) string {
+		hosts := []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot"}
+		return fmt.Sprintf("Jun %2d %02d:%02d:%02d %s daemon[%d]: ", 1+i%28, i%24, i%60, i*7%60, hosts[i*5%6], 100+i)
+	}},
+	{"[time] program - ", func(i, e int) string {
+		progs := []string{"chrome.exe", "firefox.exe", "git.exe", "svchost.exe", "Dropbox.exe", "curl.exe", "ssh.exe"}
+		return fmt.Sprintf("[10.%02d %02d:%02d:%02d] %s - ", 1+i%28, i%24, i%60, i*3%60, progs[i*3%7])
+	}},
+	{"date time pid tid L tag:", func(i, e int) string {
+		levels := []string{"D", "I", "W", "V"}
+		return fmt.Sprintf("03-17 16:%02d:%02d.%03d  %d  %d %s Tag%d: ", i/60%60, i%60, i%1000, 1700+i%9, 2000+i, levels[i%4], e)
+	}},
+	{"time|component|pid|", func(i, e int) string {
+		return fmt.Sprintf("20171223-22:%02d:%02d:%03d|Step_C%d|%d|", i/60%60, i%60, i%1000, e, 30002312+i%3)
+	}},
+}
+
+// TestFrameGroupsRawLines checks that raw lines group as their messages do
+// once the miner has learnt the header from the log itself, for headers of
+// several shapes, and that messages differing in one word stay apart.
+func TestFrameGroupsRawLines(t *testing.T) {
+	for _, f := range frameFormats {
+		t.Run(f.name, func(t *testing.T) {
+			m := NewMiner(Options{})
+			var ids, events []int
+			for i := 0; i < 1500; i++ {
+				e := (i*5 + i/7) % len(frameMessages)
+				ids = append(ids, m.Add([]byte(f.header(i, e)+frameMessages[e](i))))
+				events = append(events, e)
+			}
+			group := map[int]int{} // event → group
+			owner := map[int]int{} // group → event
+			for i, id := range ids {
+				g := m.Resolve(id)
+				e := events[i]
+				if want, ok := group[e]; ok && want != g {
+					tm, _ := m.Template(g)
+					w, _ := m.Template(want)
+					t.Fatalf("event %d split: %q and %q", e, w.Text, tm.Text)
+				}
+				group[e] = g
+				if other, ok := owner[g]; ok && other != e {
+					tm, _ := m.Template(g)
+					t.Fatalf("events %d and %d share %q", other, e, tm.Text)
+				}
+				owner[g] = e
+			}
+		})
+	}
+}
+
+// TestFrameNotOnMessages checks that a log without a header gets no frame
+// that eats a message's first words, even when most lines start alike.
+func TestFrameNotOnMessages(t *testing.T) {
+	var sample [][]byte
+	for i := 0; i < 600; i++ {
+		e := i % len(frameMessages)
+		sample = append(sample, []byte(frameMessages[e](i)))
+	}
+	if fr := learnFrame(sample, 0); fr.n != 0 {
+		t.Errorf("frame of headerless messages = %+v, want none", fr)
+	}
+	var tk tokenizer
+	tk.frame = learnFrame([][]byte{[]byte("2024-01-01 x"), []byte("2024-01-02 y")}, RuleFrame)
+	if tk.frame.n != 0 {
+		t.Errorf("frame learnt with RuleFrame off: %+v", tk.frame)
+	}
+}

@@ -1,0 +1,50 @@
+package logs
+
+// Rules is a set of the miner's rules, named so that each can be switched
+// off to measure what it contributes (`ctx bench loghub --leave-out` scores
+// every system with each rule off). A Miner with no rule off is the one
+// ctx ships.
+type Rules uint32
+
+// The rules that can be switched off.
+const (
+	// RuleFrame learns the log's header from its first lines (frame.go).
+	RuleFrame Rules = 1 << iota
+	// RuleMerge makes a word position a variable once it takes
+	// Options.MergeValues values in otherwise equal templates.
+	RuleMerge
+	// RuleKeyedMerge merges templates that differ only in the word values
+	// of key=value fields.
+	RuleKeyedMerge
+	// RuleSubsume joins a template with an id-like word to the one with a
+	// Wildcard there.
+	RuleSubsume
+	// RuleWordValues makes host names, e-mail addresses, booleans and null
+	// variables although they have no digit.
+	RuleWordValues
+	// RuleUnits makes a unit after a number part of the number.
+	RuleUnits
+	// RuleDateWords makes a month or weekday name beside a variable part
+	// of it.
+	RuleDateWords
+	// RuleKeyValue keeps the key of "key=value", "key:value" and
+	// "name(arg)" words and makes the value variable (else the whole word
+	// is one variable when it has a digit, or a constant).
+	RuleKeyValue
+	// RulePairSplit splits "a=1,b=2" after each comma that starts a pair.
+	RulePairSplit
+	// RuleCollapse renders a run of adjacent variables as one Wildcard, so
+	// lists of any length share a template.
+	RuleCollapse
+)
+
+// RuleNames names each rule as the loghub benchmark reports it, in bit
+// order.
+var RuleNames = []struct {
+	Rule Rules
+	Name string
+}{
+	{RuleFrame, "frame"}, {RuleMerge, "merge"}, {RuleKeyedMerge, "keyed-merge"}, {RuleSubsume, "subsume"},
+	{RuleWordValues, "word-values"}, {RuleUnits, "units"}, {RuleDateWords, "date-words"},
+	{RuleKeyValue, "key-value"}, {RulePairSplit, "pair-split"}, {RuleCollapse, "collapse"},
+}
