@@ -12,10 +12,10 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ctxhq/ctx/bench/diagcorpus"
+	"github.com/ctxhq/ctx/bench/gotestcorpus"
+	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/evidence"
-	"github.com/ctxhq/ctx/profiles/diag"
-	"github.com/ctxhq/ctx/profiles/gotest"
-	"github.com/ctxhq/ctx/receipts"
 )
 
 // CorpusResult is the score of the profiles on the external corpora.
@@ -65,7 +65,7 @@ var gotestOutput = regexp.MustCompile(`^\d{3}-.*\.txt$`)
 // dir/diagnostics, and checks that the go test digests name every failing test.
 func RunCorpus(ctx context.Context, dir string) (*CorpusResult, error) {
 	res := &CorpusResult{}
-	gt, err := gotest.CorpusScore(filepath.Join(dir, "gotest"))
+	gt, err := gotestcorpus.CorpusScore(filepath.Join(dir, "gotest"))
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func RunCorpus(ctx context.Context, dir string) (*CorpusResult, error) {
 	res.GoTest.DigestMisses = misses
 	res.GoTest.DigestNamesAll = len(misses) == 0
 
-	dg, err := diag.CorpusScore(filepath.Join(dir, "diagnostics"))
+	dg, err := diagcorpus.CorpusScore(filepath.Join(dir, "diagnostics"))
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func digestNamesFailures(ctx context.Context, dir string) ([]string, []Fixture, 
 			return nil, nil, self, err
 		}
 		start := time.Now()
-		res, err := sc.Digest(ctx, nil, 1, out, nil, receipts.Options{})
+		res, err := sc.Digest(ctx, nil, 1, out, nil, digest.Options{})
 		if err != nil {
 			return nil, nil, self, fmt.Errorf("%s: %w", e.Name(), err)
 		}

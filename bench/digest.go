@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
-	"github.com/ctxhq/ctx/receipts"
+	"github.com/ctxhq/ctx/digest"
 )
 
 // DigestInput is one captured output to digest.
@@ -45,7 +45,7 @@ func RunDigest(ctx context.Context, inputs []DigestInput) ([]DigestRow, error) {
 	defer sc.Close()
 	var rows []DigestRow
 	for _, in := range inputs {
-		res, err := sc.Digest(ctx, in.Argv, in.Exit, in.Data, nil, receipts.Options{})
+		res, err := sc.Digest(ctx, in.Argv, in.Exit, in.Data, nil, digest.Options{})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", in.Name, err)
 		}

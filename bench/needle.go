@@ -9,8 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/evidence"
-	"github.com/ctxhq/ctx/receipts"
 )
 
 // NeedleGenerators name the needle log generators: each has its own busy
@@ -159,7 +159,7 @@ func RunNeedle(ctx context.Context, gen string, seed uint64, lines int) (*Needle
 		return nil, err
 	}
 	defer sc.Close()
-	res, err := sc.Digest(ctx, []string{"cat", "app.log"}, 0, log, nil, receipts.Options{})
+	res, err := sc.Digest(ctx, []string{"cat", "app.log"}, 0, log, nil, digest.Options{})
 	if err != nil {
 		return nil, err
 	}

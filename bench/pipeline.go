@@ -1,13 +1,15 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/ctxhq/ctx/receipts"
+	"github.com/ctxhq/ctx/digest"
+	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -40,42 +42,24 @@ func (s *Scratch) Close() error {
 	return os.RemoveAll(s.dir)
 }
 
-// Digest stores an output as a run (as `ctx ingest --as` would) and returns its
-// digest with everything it was made from.
-func (s *Scratch) Digest(ctx context.Context, argv []string, exit int, stdout, stderr []byte, opts receipts.Options) (*receipts.Result, error) {
-	sp, err := s.St.NewSpool(store.SpoolMeta{Argv: argv, Dir: ".", Mode: "ingest", Started: time.Now().UTC(), Cap: 1 << 62})
+// Digest stores an output as a run (as `ctx ingest --as` would, through the
+// same runner) and returns its digest with everything it was made from.
+func (s *Scratch) Digest(ctx context.Context, argv []string, exit int, stdout, stderr []byte, opts digest.Options) (*digest.Result, error) {
+	res, err := runner.Ingest(ctx, s.env(), &runner.Request{Argv: argv, Dir: s.dir, Where: ".", Digest: opts,
+		Stdout: bytes.NewReader(stdout), Stderr: bytes.NewReader(stderr), Exit: exit, Note: "bench"})
 	if err != nil {
 		return nil, err
 	}
-	for _, st := range []struct {
-		name string
-		data []byte
-	}{{"stdout", stdout}, {"stderr", stderr}} {
-		w, err := sp.Stream(st.name)
-		if err != nil {
-			sp.Abort()
-			return nil, err
-		}
-		if _, err := w.Write(st.data); err != nil {
-			sp.Abort()
-			return nil, err
-		}
+	if res.DigestErr != nil {
+		return nil, fmt.Errorf("digest: %w", res.DigestErr)
 	}
-	p, err := s.St.Prepare(sp, store.Manifest{Argv: argv, Dir: ".", Mode: "ingest", Exit: exit, Status: store.StatusIngested})
-	if err != nil {
-		sp.Abort()
-		return nil, err
-	}
-	res, err := receipts.Make(ctx, p, p.Run, opts)
-	if err != nil {
-		sp.Abort()
-		return nil, fmt.Errorf("digest: %w", err)
-	}
-	ex := store.Exec{Argv: argv, Start: time.Now().UTC(), Receipt: res.ReceiptID, Note: "bench"}
-	if _, err := s.St.Commit(p, ex, res.Extra()); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return res.Digest, nil
+}
+
+// env is the runner's view of the scratch store: the real clock and
+// environment, no host facts (a scratch run is never listed).
+func (s *Scratch) env() *runner.Env {
+	return &runner.Env{Store: s.St, Now: time.Now, Environ: os.Environ()}
 }
 
 // Lines reads lines from..to of a stored run's stream, as `ctx get` would.

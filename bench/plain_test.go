@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/ctxhq/ctx/capture"
-	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // TestMeasurePlain answers which gives an agent what a pipe would have given

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/internal/realrun"
-	"github.com/ctxhq/ctx/receipts"
 )
 
 // RealRunFixture is one recorded run of a real tool (see internal/realrun for
@@ -59,7 +59,7 @@ func RunRealRun(ctx context.Context, fixtures []RealRunFixture) (*RealRunResult,
 	res := &RealRunResult{}
 	var ratios []float64
 	for _, f := range fixtures {
-		r, err := sc.Digest(ctx, f.Argv, f.Exit, f.Stdout, f.Stderr, receipts.Options{})
+		r, err := sc.Digest(ctx, f.Argv, f.Exit, f.Stdout, f.Stderr, digest.Options{})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Name, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/receipts"
 	"github.com/ctxhq/ctx/store"
 )
@@ -28,7 +29,7 @@ func RunReplay(ctx context.Context, st *store.Store, contractDir string) (*Repla
 			return nil
 		}
 		res.Receipts++
-		rep := receipts.Replay(ctx, st, id, data, contractDir)
+		rep := digest.Replay(ctx, st, id, data, contractDir)
 		if rep.Match {
 			res.Matched++
 		} else {

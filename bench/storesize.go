@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ctxhq/ctx/receipts"
+	"github.com/ctxhq/ctx/digest"
 )
 
 // StoreSizeResult is what a log costs in the store.
@@ -25,7 +25,7 @@ func RunStoreSize(ctx context.Context, name string, log []byte) (*StoreSizeResul
 		return nil, err
 	}
 	defer sc.Close()
-	res, err := sc.Digest(ctx, []string{"cat", "service.log"}, 0, log, nil, receipts.Options{})
+	res, err := sc.Digest(ctx, []string{"cat", "service.log"}, 0, log, nil, digest.Options{})
 	if err != nil {
 		return nil, err
 	}

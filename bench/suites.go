@@ -2,41 +2,24 @@ package bench
 
 import (
 	"context"
-	"os"
+	"fmt"
 	"time"
 
-	"github.com/ctxhq/ctx/capture"
-	"github.com/ctxhq/ctx/receipts"
-	"github.com/ctxhq/ctx/store"
+	"github.com/ctxhq/ctx/digest"
+	"github.com/ctxhq/ctx/runner"
 )
 
 // RunCommand runs a command the way `ctx run` does — its output captured on
 // pseudo-terminals into a spool — and returns the digest, stored in the
 // scratch store.
-func (s *Scratch) RunCommand(ctx context.Context, argv []string, dir string, opts receipts.Options) (*receipts.Result, error) {
-	sp, err := s.St.NewSpool(store.SpoolMeta{Argv: argv, Dir: ".", Mode: "pty", Started: time.Now().UTC()})
+func (s *Scratch) RunCommand(ctx context.Context, argv []string, dir string, opts digest.Options) (*digest.Result, error) {
+	res, err := runner.Capture(ctx, s.env(), &runner.Request{Argv: argv, Dir: dir, Where: ".", Digest: opts,
+		Timeout: 10 * time.Minute})
 	if err != nil {
 		return nil, err
 	}
-	out, _ := sp.Stream("stdout")
-	errw, _ := sp.Stream("stderr")
-	env := append(os.Environ(), "PAGER=cat", "GIT_PAGER=cat")
-	res, err := capture.Run(ctx, capture.Options{Argv: argv, Dir: dir, Env: env, Stdout: out, Stderr: errw,
-		Timeout: 10 * time.Minute, Cols: 200, Rows: 50})
-	if err != nil {
-		sp.Abort()
-		return nil, err
+	if res.DigestErr != nil {
+		return nil, fmt.Errorf("digest: %w", res.DigestErr)
 	}
-	p, err := s.St.Prepare(sp, store.Manifest{Argv: argv, Dir: ".", Mode: "pty", Exit: res.Exit, Status: res.Status, Signal: res.Signal})
-	if err != nil {
-		return nil, err
-	}
-	r, err := receipts.Make(ctx, p, p.Run, opts)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := s.St.Commit(p, store.Exec{Argv: argv, Start: res.Start, Receipt: r.ReceiptID}, r.Extra()); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return res.Digest, nil
 }

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/internal/testenv"
-	"github.com/ctxhq/ctx/receipts"
 )
 
 func copyDir(t *testing.T, src string) string {
@@ -50,11 +50,11 @@ func TestRealPytest(t *testing.T) {
 	ctx := context.Background()
 
 	failing := copyDir(t, "../profiles/pytest/testdata/suites/failing")
-	res, err := sc.RunCommand(ctx, []string{pytest, "-p", "no:cacheprovider"}, failing, receipts.Options{})
+	res, err := sc.RunCommand(ctx, []string{pytest, "-p", "no:cacheprovider"}, failing, digest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	digest := string(res.Digest.Text)
+	text := string(res.Digest.Text)
 	want := []struct{ name, class, loc string }{
 		{"test_basic.py::test_assertion_failure", "AssertionError", "test_basic.py:13"},
 		{"test_basic.py::TestRatio::test_uncaught_exception", "ZeroDivisionError", "helpers.py:2"},
@@ -66,7 +66,7 @@ func TestRealPytest(t *testing.T) {
 		{"test_slow.py::test_slow_failure", "AssertionError", "test_slow.py:11"},
 	}
 	for _, w := range want {
-		line := lineWith(digest, w.name+" ")
+		line := lineWith(text, w.name+" ")
 		if line == "" {
 			t.Errorf("the digest does not name %s", w.name)
 			continue
@@ -84,12 +84,12 @@ func TestRealPytest(t *testing.T) {
 	}
 	t.Logf("failing suite: %d digest tokens (%s)", tokens, res.Plan.Mode)
 	if tokens >= 1500 {
-		t.Errorf("failing suite digest is %d tokens, want under 1,500:\n%s", tokens, digest)
+		t.Errorf("failing suite digest is %d tokens, want under 1,500:\n%s", tokens, text)
 	}
 
 	passing := copyDir(t, "../profiles/pytest/testdata/suites/passing")
 	for _, args := range [][]string{{"-p", "no:cacheprovider"}, {"-q", "-p", "no:cacheprovider"}, {"-v", "-p", "no:cacheprovider"}} {
-		res, err := sc.RunCommand(ctx, append([]string{pytest}, args...), passing, receipts.Options{})
+		res, err := sc.RunCommand(ctx, append([]string{pytest}, args...), passing, digest.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,23 +134,23 @@ func TestRealGoTest(t *testing.T) {
 	}
 	sc := scratch(t)
 	for _, argv := range [][]string{{"go", "test", "-race", "-count=1", "./..."}, {"go", "test", "-race", "-count=1", "-json", "./..."}} {
-		res, err := sc.RunCommand(context.Background(), argv, dir, receipts.Options{})
+		res, err := sc.RunCommand(context.Background(), argv, dir, digest.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		digest := string(res.Digest.Text)
-		t.Logf("%v: %s\n%s", argv, res.Plan.Mode, digest)
+		text := string(res.Digest.Text)
+		t.Logf("%v: %s\n%s", argv, res.Plan.Mode, text)
 		for _, w := range []struct{ what, name, loc string }{
 			{"build failure", "undefined: undefinedName", "build/build.go:3"},
 			{"panic", "TestPanics", "boom_test.go:7"},
 			{"failing subtest", "TestTable/bad", "sub_test.go:8"},
 			{"race", "TestRace", "race_test.go"},
 		} {
-			line := lineWith(digest, w.name)
+			line := lineWith(text, w.name)
 			if res.Plan.Mode == "whole" {
 				// The output itself, not larger than a digest of it, is
 				// shown whole: the name and the location are in it.
-				if line == "" || !strings.Contains(digest, w.loc) {
+				if line == "" || !strings.Contains(text, w.loc) {
 					t.Errorf("%v: the %s (%s at %s) is not in the whole output", argv, w.what, w.name, w.loc)
 				}
 				continue

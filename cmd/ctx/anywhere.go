@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/remote"
+	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -106,7 +107,7 @@ func completeHandles(ios *IO) func(*cobra.Command, []string, string) ([]string, 
 				continue
 			}
 			seen[h] = true
-			out = append(out, h+"\t"+clipLine([]byte(quoteArgs(ex.Argv)), 60))
+			out = append(out, h+"\t"+retrieve.ClipLine([]byte(quoteArgs(ex.Argv)), 60))
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}

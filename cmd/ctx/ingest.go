@@ -2,15 +2,13 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 	"mvdan.cc/sh/v3/shell"
 
-	"github.com/ctxhq/ctx/store"
+	"github.com/ctxhq/ctx/runner"
 )
 
 type ingestOptions struct {
@@ -95,40 +93,10 @@ func runIngest(ctx context.Context, ios *IO, o *ingestOptions) error {
 		return err
 	}
 	cwd, _ := ios.Getwd()
-	dir := relDir(st.Root(), cwd)
-	sp, err := st.NewSpool(store.SpoolMeta{Argv: argv, Dir: dir, Mode: "ingest", Started: time.Now().UTC(), PID: os.Getpid(), Cap: 1 << 62})
+	res, err := runner.Ingest(ctx, runEnv(ios, st), &runner.Request{Argv: argv, Dir: cwd, Digest: opts,
+		Stdout: in, Stderr: errIn, Exit: o.exit})
 	if err != nil {
 		return withCode(exitFailed, err)
 	}
-	done := false
-	defer func() {
-		if !done {
-			sp.Abort()
-		}
-	}()
-	for _, s := range []struct {
-		name string
-		r    io.Reader
-	}{{"stdout", in}, {"stderr", errIn}} {
-		w, err := sp.Stream(s.name)
-		if err != nil {
-			return withCode(exitFailed, err)
-		}
-		if s.r == nil {
-			continue
-		}
-		if _, err := io.Copy(w, s.r); err != nil {
-			return fmt.Errorf("read %s: %w", s.name, err)
-		}
-	}
-	m := store.Manifest{Argv: argv, Dir: dir, Mode: "ingest", Exit: o.exit, Status: store.StatusIngested}
-	ex := store.Exec{Argv: argv, Start: time.Now().UTC(), Host: hostname(), PID: os.Getpid(), Version: Version,
-		Session: ios.Getenv("CTX_SESSION"), Cwd: cwd, Note: "ingested"}
-	ex.Session = ""
-	err = finishRun(ctx, ios, st, sp, m, ex, opts, o.json)
-	done = isExit(err)
-	if !done {
-		return withCode(exitFailed, err)
-	}
-	return err
+	return showRun(ios, st, res, o.json)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
@@ -163,7 +164,7 @@ func runLs(ios *IO, o *lsOptions) error {
 	now := time.Now()
 	for i := len(live) - 1; i >= 0; i-- { // newest first, like the rest
 		r := live[i]
-		fmt.Fprintf(tw, "running\t…\t%s\t%s\t%s\n", contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Started)), clipLine([]byte(quoteArgs(r.Argv)), 80))
+		fmt.Fprintf(tw, "running\t…\t%s\t%s\t%s\n", contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Started)), retrieve.ClipLine([]byte(quoteArgs(r.Argv)), 80))
 	}
 	for _, r := range rows {
 		exit := fmt.Sprint(r.Exit)
@@ -173,7 +174,7 @@ func runLs(ios *IO, o *lsOptions) error {
 		if r.Status == store.StatusRecovered {
 			exit = "? recovered"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Run, exit, contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Start)), clipLine([]byte(quoteArgs(r.Argv)), 80))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Run, exit, contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Start)), retrieve.ClipLine([]byte(quoteArgs(r.Argv)), 80))
 	}
 	return tw.Flush()
 }
@@ -262,7 +263,7 @@ func listAll(ios *IO, o *lsOptions, since time.Time) error {
 	now := time.Now()
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", r.Run, r.Exit, contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Start)),
-			filepath.Dir(r.Store), clipLine([]byte(quoteArgs(r.Argv)), 60))
+			filepath.Dir(r.Store), retrieve.ClipLine([]byte(quoteArgs(r.Argv)), 60))
 	}
 	return tw.Flush()
 }
@@ -283,7 +284,7 @@ func listRunning(ios *IO, o *lsOptions, live []store.InFlight) error {
 	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "PID\tOUTPUT\tAGE\tCOMMAND")
 	for _, r := range live {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.PID, contract.Size(r.Stdout+r.Stderr), age(time.Since(r.Started)), clipLine([]byte(quoteArgs(r.Argv)), 80))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.PID, contract.Size(r.Stdout+r.Stderr), age(time.Since(r.Started)), retrieve.ClipLine([]byte(quoteArgs(r.Argv)), 80))
 	}
 	return tw.Flush()
 }

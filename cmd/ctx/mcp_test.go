@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	hostsmcp "github.com/ctxhq/ctx/hosts/mcp"
 )
 
 // ctxBinary returns a path that runs this test binary as ctx (testscript.Main
@@ -151,15 +153,7 @@ func TestMCPEndToEnd(t *testing.T) {
 	}
 }
 
-func text(r *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
+var text = hostsmcp.ResultText
 
 // TestMCPAnswersEverythingReadBeforeEOF: a client that writes its requests
 // and closes stdin at once still gets a reply to each of them (before, only

@@ -251,7 +251,7 @@ count, join … on …, locate, in-changed. Queries over the static cost bound
 are refused with the estimate; the result is stored as a blob handle.`,
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in qInput) (*mcp.CallToolResult, any, error) {
 		var out, errb bytes.Buffer
-		if err := runQ(ctx, mcpIO(ios, &out, &errb, ""), &qOptions{query: in.Query, explain: in.Explain, runs: 20, show: qShowRows}); err != nil {
+		if err := runQ(ctx, mcpIO(ios, &out, &errb), &qOptions{query: in.Query, explain: in.Explain, runs: 20, show: qShowRows}); err != nil {
 			return toolError(err, errb.String()), nil, nil
 		}
 		return textResult(out.String()), nil, nil

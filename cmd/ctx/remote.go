@@ -70,7 +70,7 @@ func push(ctx context.Context, ios *IO, st *store.Store, r *remote.Remote, asJSO
 			rep.Runs, rep.Blobs, humanBytes(rep.Bytes), rep.BlobsPresent, rep.Layers, r.Config().Bucket, r.Config().Prefix)
 	}
 	if err != nil {
-		return &exitError{code: exitFailed, err: err}
+		return &exitError{Code: exitFailed, Err: err}
 	}
 	return nil
 }
@@ -150,7 +150,7 @@ configured; 125 an object is damaged (nothing of it is stored).`,
 			return withRemote(ios, true, func(st *store.Store, r *remote.Remote) error { return pullAll(cmd.Context(), ios, st, r, args, asJSON) })
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON line per handle: what it named and what was copied")
+	c.Flags().BoolVar(&asJSON, "json", false, "print, as JSON, what each handle named and what was copied")
 	return c
 }
 
@@ -161,6 +161,7 @@ type pulled struct {
 }
 
 func pullAll(ctx context.Context, ios *IO, st *store.Store, r *remote.Remote, args []string, asJSON bool) error {
+	var all []pulled
 	for _, a := range args {
 		if hex, ok := strings.CutPrefix(a, "capsule:"); ok {
 			id, rep, err := remote.PullCapsule(ctx, st, r, hex)
@@ -168,9 +169,7 @@ func pullAll(ctx context.Context, ios *IO, st *store.Store, r *remote.Remote, ar
 				return err
 			}
 			if asJSON {
-				if err := writeJSONCompact(ios.Out, pulled{"capsule:" + id.Short(), rep}); err != nil {
-					return err
-				}
+				all = append(all, pulled{"capsule:" + id.Short(), rep})
 				continue
 			}
 			fmt.Fprintf(ios.Out, "pulled capsule:%s (%d runs, %d blobs, %s)\n", id.Short(), rep.Runs, rep.Blobs, humanBytes(rep.Bytes))
@@ -185,13 +184,14 @@ func pullAll(ctx context.Context, ios *IO, st *store.Store, r *remote.Remote, ar
 			return err
 		}
 		if asJSON {
-			if err := writeJSONCompact(ios.Out, pulled{f.Kind + ":" + f.ID.Short(), rep}); err != nil {
-				return err
-			}
+			all = append(all, pulled{f.Kind + ":" + f.ID.Short(), rep})
 			continue
 		}
 		fmt.Fprintf(ios.Out, "pulled %s:%s (%d runs, %d blobs, %s, %d execution records)\n",
 			f.Kind, f.ID.Short(), rep.Runs, rep.Blobs, humanBytes(rep.Bytes), rep.Execs)
+	}
+	if asJSON {
+		return writeJSON(ios.Out, all)
 	}
 	return nil
 }
@@ -246,7 +246,7 @@ Exit status: 0 done; 1 no remote is configured; 125 the remote failed
 func remoteGC(ctx context.Context, ios *IO, r *remote.Remote, dry bool, grace time.Duration, asJSON bool) error {
 	rep, err := remote.GC(ctx, r, remote.GCOptions{DryRun: dry, Grace: grace})
 	if err != nil {
-		return &exitError{code: exitFailed, err: err}
+		return &exitError{Code: exitFailed, Err: err}
 	}
 	if asJSON {
 		return writeJSON(ios.Out, rep)

@@ -1,12 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"runtime/pprof"
@@ -14,77 +9,41 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/ctxhq/ctx/capture"
-	"github.com/ctxhq/ctx/secrets"
-	"github.com/ctxhq/ctx/store"
+	"github.com/ctxhq/ctx/internal/cli"
 )
 
 // Version is the ctx release.
-const Version = "0.1.0"
+const Version = cli.Version
 
-// IO is where commands read and write; tests replace it with buffers.
-type IO struct {
-	In    io.Reader
-	Out   io.Writer
-	Err   io.Writer
-	IsTTY bool
-	// ErrTTY: Err is a terminal, so a person is watching (live progress).
-	ErrTTY bool
-	Getwd  func() (string, error)
-	Getenv func(string) string
-}
-
-func systemIO() *IO {
-	return &IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, IsTTY: term.IsTerminal(int(os.Stdout.Fd())),
-		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
-		Getwd:  os.Getwd, Getenv: os.Getenv}
-}
-
-// Exit statuses of ctx's own commands (ctx run and ctx ingest pass the
-// command's status through instead; see their help).
-const (
-	exitOK     = 0
-	exitBad    = 1 // the thing asked for does not exist, or the input is bad
-	exitUsage  = 2 // the command line is wrong
-	exitFailed = 125
+// The shared command plumbing lives in internal/cli; these names keep
+// package main's files reading as they did.
+type (
+	// IO is where commands read and write; tests replace it with buffers.
+	IO         = cli.IO
+	exitError  = cli.ExitError
+	usageError = cli.UsageError
 )
 
-// exitError carries an exit status out of a command. A nil err means the status
-// was already explained (ctx run passes the child's status through).
-type exitError struct {
-	code int
-	err  error
-}
+const (
+	exitOK     = cli.ExitOK
+	exitBad    = cli.ExitBad
+	exitUsage  = cli.ExitUsage
+	exitFailed = cli.ExitFailed
+)
 
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit %d", e.code)
-	}
-	return e.err.Error()
-}
-
-func (e *exitError) Unwrap() error { return e.err }
-
-func withCode(code int, err error) error {
-	if err == nil {
-		return nil
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return err
-	}
-	return &exitError{code: code, err: err}
-}
-
-// usageError marks an error in the command line.
-type usageError struct{ err error }
-
-func (e *usageError) Error() string { return e.err.Error() }
-func (e *usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error { return &usageError{fmt.Errorf(format, args...)} }
+var (
+	systemIO  = cli.SystemIO
+	withCode  = cli.WithCode
+	usagef    = cli.Usagef
+	exactArgs = cli.ExactArgs
+	openStore = cli.OpenStore
+	writeJSON = cli.WriteJSON
+	quoteArgs = cli.QuoteArgs
+	report    = cli.Report
+	parseSize = cli.ParseSize
+)
 
 // Main runs ctx with the process's arguments and returns its exit status.
 func Main() int {
@@ -143,47 +102,6 @@ func signalContext() (context.Context, func()) {
 	}
 }
 
-// report prints an error with its hint and returns the exit status.
-func report(ios *IO, err error) int {
-	if err == nil {
-		return exitOK
-	}
-	var ee *exitError
-	code := exitBad
-	if errors.As(err, &ee) {
-		code = ee.code
-		if ee.err == nil {
-			return code
-		}
-	} else {
-		code = classify(err)
-	}
-	fmt.Fprintf(ios.Err, "ctx: %v\n", err)
-	var se *store.Error
-	if errors.As(err, &se) && se.Hint != "" {
-		fmt.Fprintf(ios.Err, "  hint: %s\n", se.Hint)
-	}
-	var ue *usageError
-	if errors.As(err, &ue) {
-		fmt.Fprintln(ios.Err, "  run `ctx help` or `ctx COMMAND --help` for usage")
-	}
-	return code
-}
-
-// classify maps an error to ctx's exit statuses.
-func classify(err error) int {
-	var ue *usageError
-	switch {
-	case errors.As(err, &ue):
-		return exitUsage
-	case errors.Is(err, store.ErrLocked), errors.Is(err, store.ErrCorrupt), errors.Is(err, store.ErrUnsafe), errors.Is(err, store.ErrBusy):
-		return exitFailed
-	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrAmbiguous), errors.Is(err, store.ErrBadHandle), errors.Is(err, store.ErrRange):
-		return exitBad
-	}
-	return exitBad
-}
-
 func newRoot(ios *IO, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "ctx",
@@ -200,7 +118,7 @@ what was shown and left out, and handles that return any omitted span.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{Err: err} })
 	root.PersistentFlags().Bool("no-pager", false, "never page long output on a terminal")
 	// Build only the command being run when it is named first: the whole
 	// tree (every flag of every command) costs most of a millisecond, on the
@@ -236,54 +154,3 @@ var (
 		"push": newPushCmd, "pull": newPullCmd, "remote": newRemoteCmd, "version": newVersionCmd, "glossary": newGlossaryTopic,
 	}
 )
-
-// openStore finds the workspace's store. create makes it if missing.
-func openStore(ios *IO, create bool) (*store.Store, error) {
-	cwd, err := ios.Getwd()
-	if err != nil {
-		return nil, err
-	}
-	loc, err := store.Locate(cwd)
-	if err != nil {
-		return nil, err
-	}
-	st, err := store.Open(loc, create)
-	if err != nil {
-		return nil, err
-	}
-	if create {
-		_ = st.Register() // best effort: the index only helps find the store from elsewhere
-	}
-	for _, r := range st.Recover() {
-		switch {
-		case r.Run != nil && r.Run.Manifest.Status == store.StatusRecovered:
-			fmt.Fprintf(ios.Err, "ctx: recovered the output of an interrupted capture (%s) as %s\n", quoteArgs(secrets.Argv(r.Argv)), r.Run.Handle())
-		case r.Run != nil:
-			fmt.Fprintf(ios.Err, "ctx: stored a finished capture that could not be stored earlier (%s) as %s\n", quoteArgs(secrets.Argv(r.Argv)), r.Run.Handle())
-		case r.Quarantined != "":
-			fmt.Fprintf(ios.Err, "ctx: %v\n", r.Err)
-			var se *store.Error
-			if errors.As(r.Err, &se) && se.Hint != "" {
-				fmt.Fprintf(ios.Err, "  hint: %s\n", se.Hint)
-			}
-		case r.Err != nil:
-			fmt.Fprintf(ios.Err, "ctx: could not recover the interrupted capture in %s: %v\n", r.Spool, r.Err)
-		}
-	}
-	return st, nil
-}
-
-// writeJSON prints v as indented JSON with secrets redacted: every JSON form
-// ctx prints reaches agents as much as its text does.
-func writeJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	out, _ := secrets.Text(buf.Bytes())
-	_, err := w.Write(out)
-	return err
-}

@@ -9,9 +9,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -19,9 +17,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/capture"
-	"github.com/ctxhq/ctx/plan"
+	"github.com/ctxhq/ctx/digest"
+	"github.com/ctxhq/ctx/internal/progress"
 	"github.com/ctxhq/ctx/profiles"
-	"github.com/ctxhq/ctx/receipts"
+	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
@@ -52,20 +51,16 @@ func (o *digestOpts) register(c *cobra.Command) {
 	c.Flags().StringVar(&o.profile, "profile", "", "use the profile `NAME` instead of detecting one ("+strings.Join(profiles.Names(), ", ")+"; see ctx contract show NAME)")
 }
 
-func (o *digestOpts) options(ios *IO, st *store.Store) (receipts.Options, error) {
+func (o *digestOpts) options(ios *IO, st *store.Store) (digest.Options, error) {
 	p := o.pressure
 	if p == "" {
 		p = ios.Getenv("CTX_PRESSURE")
 	}
-	pressure, err := plan.ParsePressure(p)
+	opts, err := runner.DigestOptions(st, o.budget, p, o.profile)
 	if err != nil {
-		return receipts.Options{}, usagef("%v", err)
+		return digest.Options{}, usagef("%v", err)
 	}
-	if o.budget < 0 {
-		return receipts.Options{}, usagef("--budget %d: want a positive number of tokens", o.budget)
-	}
-	return receipts.Options{Budget: o.budget, Pressure: pressure, Profile: o.profile,
-		ContractDir: filepath.Join(st.Dir(), "contracts")}, nil
+	return opts, nil
 }
 
 const runHelpExit = `
@@ -122,33 +117,6 @@ never drawn when stderr is not a terminal, and never stored.
 	return c
 }
 
-// parseSize reads "1G", "512M", "64k", "1000".
-func parseSize(s string) (int64, error) {
-	t := strings.TrimSpace(strings.ToUpper(s))
-	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
-	mult := int64(1)
-	if t != "" {
-		switch t[len(t)-1] {
-		case 'K':
-			mult = 1 << 10
-		case 'M':
-			mult = 1 << 20
-		case 'G':
-			mult = 1 << 30
-		case 'T':
-			mult = 1 << 40
-		}
-		if mult > 1 {
-			t = t[:len(t)-1]
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("size %q: want a positive number of bytes, optionally with K, M or G", s)
-	}
-	return n * mult, nil
-}
-
 func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	capBytes, err := parseSize(o.maxOutput)
 	if err != nil {
@@ -162,15 +130,9 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	dir := cwd
-	if o.cwd != "" {
-		dir = o.cwd
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(cwd, dir)
-		}
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return usagef("--cwd %s: not a directory", o.cwd)
-		}
+	dir, err := runner.ResolveDir(cwd, o.cwd)
+	if err != nil {
+		return usagef("%v", err)
 	}
 	gen := startGeneration(ctx, ios, dir) // while the store opens and the command runs
 	st, err := openStore(ios, true)
@@ -188,230 +150,72 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 		return err
 	}
 	opts.Repo, opts.Dir = repoRoot(dir), dir
-	session := ios.Getenv("CTX_SESSION")
-	sp, err := st.NewSpool(store.SpoolMeta{Argv: argv, Dir: relDir(st.Root(), dir), Mode: mode(o.pipe),
-		Started: time.Now().UTC(), PID: os.Getpid(), Session: session, Cap: capBytes})
-	if err != nil {
-		return passThrough(ctx, ios, argv, dir, o, err)
-	}
-	committed, started := false, false
-	defer func() {
-		switch {
-		case committed:
-		case started:
-			// Keep what was captured: the spool stays and the next ctx
-			// command recovers it.
-			sp.Unlock()
-		default:
-			sp.Abort()
-		}
-	}()
-	outW, err := sp.Stream("stdout")
-	if err != nil {
-		return err
-	}
-	errW, err := sp.Stream("stderr")
-	if err != nil {
-		return err
-	}
-	var stdin io.Reader
+	req := &runner.Request{Argv: argv, Dir: dir, Session: ios.Getenv("CTX_SESSION"), Digest: opts,
+		Pipe: o.pipe, Timeout: o.timeout, Grace: o.grace, Cap: capBytes, Generation: gen}
 	switch o.stdin {
 	case "":
 		if stdinIsData(ios.In) {
 			// Piped or redirected: forward it and keep it with the run.
-			stdin = io.TeeReader(ios.In, &lazyStream{sp: sp})
+			req.Stdin = runner.Input{R: ios.In, Lazy: true}
 		}
 	case "-":
-		inW, err := sp.Stream("stdin")
-		if err != nil {
-			return err
-		}
-		stdin = io.TeeReader(ios.In, inW)
+		req.Stdin = runner.Input{R: ios.In}
 	default:
 		f, err := os.Open(o.stdin)
 		if err != nil {
 			return usagef("--stdin: %v", err)
 		}
 		defer f.Close()
-		inW, err := sp.Stream("stdin")
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(inW, f); err != nil {
-			return err
-		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return err
-		}
-		stdin = f
+		req.Stdin = runner.Input{R: f, Whole: true}
 	}
-	started = true
-	trace := tracer(ios)
-	prog := startProgress(ios) // nil unless a person watches stderr
-	res, err := capture.Run(ctx, capture.Options{
-		Argv: argv, Dir: dir, Env: childEnv(os.Environ()), Stdin: stdin, Pipe: o.pipe,
-		Timeout: o.timeout, Grace: o.grace, Stdout: prog.tap(outW), Stderr: prog.tap(errW), Cols: 200, Rows: 50,
-	})
-	prog.Stop()
+	if prog := progress.Start(ios); prog != nil { // a person watches stderr
+		req.Watch = prog
+	}
+	res, err := runner.Capture(ctx, runEnv(ios, st), req)
+	var nc *runner.NoCaptureError
 	var se *capture.StartError
-	if errors.As(err, &se) {
-		sp.Abort()
-		committed = true
-		hint := "check the spelling, or use --shell for shell builtins, aliases and pipelines"
-		if se.Exit == capture.ExitNotExecutable {
-			hint = "make it executable (chmod +x) or run it through its interpreter"
-		}
-		fmt.Fprintf(ios.Err, "ctx: %v\n  hint: %s\n", se, hint)
-		return &exitError{code: se.Exit}
-	}
-	if err != nil {
+	switch {
+	case errors.As(err, &nc):
+		return passThrough(ctx, ios, argv, dir, o, nc.Err)
+	case errors.As(err, &se):
+		fmt.Fprintf(ios.Err, "ctx: %v\n  hint: %s\n", se, runner.StartHint(se))
+		return &exitError{Code: se.Exit}
+	case err != nil:
 		return err
 	}
-	m := store.Manifest{Argv: argv, Dir: relDir(st.Root(), dir), Mode: mode(o.pipe), Exit: res.Exit, Status: res.Status, Signal: res.Signal}
-	if res.SinkErr != nil {
-		// The spool keeps how the command ended (in room taken when it was
-		// created), so the recovered run has the real exit status and counts
-		// the bytes that did not fit.
-		_ = sp.SaveResult(m)
-		return fmt.Errorf("the command finished with exit %d, but its output could not all be spooled: %w (what was spooled is kept in %s and recovered by the next ctx command)", res.Exit, res.SinkErr, sp.Dir())
+	if res.Note != "" {
+		fmt.Fprintf(ios.Err, "ctx: note: %s\n", res.Note)
 	}
-	ex := store.Exec{Argv: argv, Start: res.Start.UTC(), Duration: res.Duration, Host: hostname(), PID: os.Getpid(),
-		Version: Version, Session: session, Cwd: dir, Generation: execGeneration(gen, res.Duration)}
-	if res.Detached {
-		ex.Note = "a background process kept the output open after the command exited; its later output was not captured"
-		fmt.Fprintf(ios.Err, "ctx: note: %s\n", ex.Note)
-	}
-	trace("capture")
-	// The digest and the commit happen even after an interrupt: what was
-	// captured is kept and summarised.
-	err = finishRun(context.WithoutCancel(ctx), ios, st, sp, m, ex, opts, o.json)
-	committed = isExit(err)
-	if !committed {
-		_ = sp.SaveResult(m)
-		return fmt.Errorf("the command finished with exit %d, but the run could not be stored: %w (its output is kept in %s; the next ctx command stores it)", res.Exit, err, sp.Dir())
-	}
-	return err
+	return showRun(ios, st, res, o.json)
 }
 
-func isExit(err error) bool {
-	var ee *exitError
-	return errors.As(err, &ee) && ee.err == nil
+// runEnv is what the runner reads from this process: its store, clock,
+// environment and host facts.
+func runEnv(ios *IO, st *store.Store) *runner.Env {
+	return &runner.Env{Store: st, Now: time.Now, Environ: os.Environ(), Host: hostname(), PID: os.Getpid(),
+		Version: Version, Trace: tracer(ios)}
 }
 
-// finishRun renders the digest of a finished capture from its spool, stores
-// the run with its digest and receipt in one transaction, prints the digest,
-// and exits with the run's status. A run whose digest cannot be made is still
-// stored.
-func finishRun(ctx context.Context, ios *IO, st *store.Store, sp *store.Spool, m store.Manifest, ex store.Exec, opts receipts.Options, asJSON bool) error {
-	trace := tracer(ios)
-	p, err := st.Prepare(sp, m)
-	if err != nil {
-		return err
-	}
-	trace("prepare")
-	run := p.Run
-	key := commandKey(run.Manifest.Argv, run.Manifest.Dir)
-	var sess store.Session
-	if ex.Session != "" {
-		if s, err := st.GetSession(ex.Session, key); err == nil {
-			sess = s
-		}
-		if sess.Run == run.ID {
-			opts.Level = sess.Level + 1 // the same result again: the last digest was not enough
-		}
-	}
-	// Large outputs' frames go into the store while the digest is rendered
-	// from the spool.
-	stored := make(chan error, 1)
-	go func() { stored <- p.StoreLarge() }()
-	res, derr := receipts.Make(ctx, p, run, opts)
-	trace("digest")
-	if err := <-stored; err != nil {
-		return err
-	}
-	trace("frames")
-	var extra *store.Extra
-	if derr == nil {
-		extra = res.Extra()
-		noteDigest(&ex, res)
-		if ex.Session != "" {
-			extra.Session = &store.SessionUpdate{Session: ex.Session, Command: key,
-				Record: store.Session{Run: run.ID, Level: opts.Level, Count: sess.Count + 1}}
-		}
-	}
-	if _, err := st.Commit(p, ex, extra); err != nil {
-		return err
-	}
-	trace("commit")
-	if p.HasRaw() {
+// showRun prints a stored run's digest (or its --json form) and exits with the
+// run's status. A run stored without a digest says so and how to read it.
+func showRun(ios *IO, st *store.Store, res *runner.Result, asJSON bool) error {
+	if res.Raw {
 		startCompaction(ios)
 	}
 	startPush(ios, st)
-	exit := run.Manifest.Exit
-	if derr != nil {
-		fmt.Fprintf(ios.Err, "ctx: the output is stored as %s, but no digest could be made: %v\n  hint: read it with `ctx get %s`\n", run.Handle(), derr, run.Handle())
-		return &exitError{code: exit}
+	if res.DigestErr != nil {
+		h := res.Handle()
+		fmt.Fprintf(ios.Err, "ctx: the output is stored as %s, but no digest could be made: %v\n  hint: read it with `ctx get %s`\n", h, res.DigestErr, h)
+		return &exitError{Code: res.Exit}
 	}
 	if asJSON {
-		if err := writeRunJSON(ios.Out, st, run, res); err != nil {
+		if err := writeRunJSON(ios.Out, st, res.Run, res.Digest); err != nil {
 			return err
 		}
-	} else if _, err := ios.Out.Write(colourDigest(ios, res.Digest.Text)); err != nil {
+	} else if _, err := ios.Out.Write(colourDigest(ios, res.Text())); err != nil {
 		return err
 	}
-	return &exitError{code: exit}
-}
-
-// recordShown attaches the receipt and the shown/raw accounting to the newest
-// execution record of the run.
-func recordShown(st *store.Store, run *store.Run, res *receipts.Result) error {
-	execs, err := st.Execs(1, func(e *store.Exec) bool { return e.Run == run.ID })
-	if err != nil || len(execs) == 0 {
-		return err
-	}
-	noteDigest(execs[0], res)
-	return st.UpdateExec(execs[0])
-}
-
-// noteDigest records on an execution the digest it was shown.
-func noteDigest(ex *store.Exec, res *receipts.Result) {
-	ex.Receipt = res.ReceiptID
-	ex.ShownBytes = int64(len(res.Digest.Text))
-	ex.Profile = res.Plan.Profile
-}
-
-func commandKey(argv []string, dir string) string {
-	return store.Sum([]byte(strings.Join(argv, "\x00") + "\x00\x00" + dir)).String()
-}
-
-func mode(pipe bool) string {
-	if pipe {
-		return "pipe"
-	}
-	return "pty"
-}
-
-// relDir is dir relative to the workspace root, "." at the root. A directory
-// outside the workspace is recorded by its base name only, so absolute paths
-// (temporary directories above all) never reach an id.
-func relDir(root, dir string) string {
-	rel, err := filepath.Rel(root, dir)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		return "(outside)/" + filepath.Base(dir)
-	}
-	return filepath.ToSlash(rel)
-}
-
-// childEnv is ctx's environment with pagers disabled.
-func childEnv(env []string) []string {
-	out := make([]string, 0, len(env)+2)
-	for _, kv := range env {
-		if strings.HasPrefix(kv, "PAGER=") || strings.HasPrefix(kv, "GIT_PAGER=") {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return append(out, "PAGER=cat", "GIT_PAGER=cat")
+	return &exitError{Code: res.Exit}
 }
 
 func hostname() string {
@@ -419,22 +223,11 @@ func hostname() string {
 	return h + " " + runtime.GOOS + "/" + runtime.GOARCH
 }
 
-func quoteArgs(argv []string) string {
-	var parts []string
-	for _, a := range argv {
-		if strings.ContainsAny(a, " \t\n'\"$`\\|&;<>()*?[]{}") || a == "" {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		parts = append(parts, a)
-	}
-	return strings.Join(parts, " ")
-}
-
 // writeRunJSON prints the --json form of a run. Its items hold text derived
 // from the output (log templates, messages) that may carry part of a secret
 // without the context that made it one (the last line of a key block as a
 // template): every value the stream's redaction found is replaced there too.
-func writeRunJSON(w io.Writer, st *store.Store, run *store.Run, res *receipts.Result) error {
+func writeRunJSON(w io.Writer, st *store.Store, run *store.Run, res *digest.Result) error {
 	var buf bytes.Buffer
 	if err := writeJSON(&buf, runJSON(run, res)); err != nil {
 		return err
@@ -460,7 +253,7 @@ func writeRunJSON(w io.Writer, st *store.Store, run *store.Run, res *receipts.Re
 }
 
 // runJSON is the --json form of a run: the record, the evidence and the receipt.
-func runJSON(run *store.Run, res *receipts.Result) map[string]any {
+func runJSON(run *store.Run, res *digest.Result) map[string]any {
 	// writeJSON redacts line by line; a secret in the word after its flag
 	// (--password VALUE) is a line of its own there, so argv goes first.
 	m := run.Manifest
@@ -542,7 +335,7 @@ func passThrough(ctx context.Context, ios *IO, argv []string, dir string, o *run
 		defer cancel()
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir, cmd.Env = dir, childEnv(os.Environ())
+	cmd.Dir, cmd.Env = dir, runner.ChildEnv(os.Environ())
 	cmd.Stdout, cmd.Stderr = ios.Out, ios.Err
 	if o.stdin == "-" || o.stdin == "" && stdinIsData(ios.In) {
 		cmd.Stdin = ios.In
@@ -558,19 +351,19 @@ func passThrough(ctx context.Context, ios *IO, argv []string, dir string, o *run
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
-		return &exitError{code: 0}
+		return &exitError{Code: 0}
 	case errors.As(err, &ee):
 		if ctx.Err() == context.DeadlineExceeded {
-			return &exitError{code: capture.ExitTimeout}
+			return &exitError{Code: capture.ExitTimeout}
 		}
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return &exitError{code: 128 + int(ws.Signal())}
+			return &exitError{Code: 128 + int(ws.Signal())}
 		}
-		return &exitError{code: ee.ExitCode()}
+		return &exitError{Code: ee.ExitCode()}
 	case errors.Is(err, exec.ErrNotFound):
 		fmt.Fprintf(ios.Err, "ctx: %s: command not found\n", argv[0])
-		return &exitError{code: capture.ExitNotFound}
+		return &exitError{Code: capture.ExitNotFound}
 	}
 	fmt.Fprintf(ios.Err, "ctx: %s: %v\n", argv[0], err)
-	return &exitError{code: capture.ExitNotExecutable}
+	return &exitError{Code: capture.ExitNotExecutable}
 }

@@ -5,8 +5,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ctxhq/ctx/internal/cmd/benchcmd"
 )
 
 // TestRedactionMatrix plants generated credentials in realistic outputs and
@@ -20,14 +23,14 @@ func TestRedactionMatrix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs ctx a few hundred times")
 	}
-	res, err := benchSecrets(context.Background(), 3, 9)
+	res, err := benchcmd.Secrets(context.Background(), benchProgram, 3, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"digest", "run --json", "get", "get --full", "get --json", "get --grep", "get --plain", "get line page",
 		"get byte page", "show", "show --json", "mcp ctx_run", "mcp ctx_get", "mcp ctx_show",
 		"argv: digest header", "argv: ls", "argv: ls --json", "argv: stats --json", "argv: mcp ctx_ls"}
-	got := map[string]secretPath{}
+	got := map[string]benchcmd.SecretPath{}
 	for _, p := range res.Paths {
 		got[p.Path] = p
 	}
@@ -68,7 +71,7 @@ func TestRevealTerminalOnly(t *testing.T) {
 		return code, out.String() + errb.String()
 	}
 	_, digest := call(false, "run", "--", "cat", file)
-	h := runHandleRE.FindString(digest)
+	h := regexp.MustCompile(`run:[0-9a-f]{12}`).FindString(digest)
 	if strings.Contains(digest, secret) || !strings.Contains(digest, "[REDACTED:github-pat:") || !strings.Contains(digest, "! 1 secret redacted (github-pat 1)") {
 		t.Fatalf("digest:\n%s", digest)
 	}

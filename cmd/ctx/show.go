@@ -3,12 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ctxhq/ctx/receipts"
-	"github.com/ctxhq/ctx/secrets"
+	"github.com/ctxhq/ctx/digest"
+	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -42,75 +43,38 @@ store is locked or damaged.`,
 }
 
 func runShow(ctx context.Context, ios *IO, o *showOptions) error {
-	h, err := store.ParseHandle(o.handle)
-	if err != nil {
-		return err
-	}
-	st, t, err := resolveAnywhere(ios, h, o.handle)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if _, remote := remoteOpeners.Load(t); remote {
-		return &store.Error{Err: fmt.Errorf("%s is in the remote, too large to cache for ctx show", o.handle),
-			Hint: fmt.Sprintf("copy it with `ctx pull %s`, then show it; ctx get reads its lines in place", t.Handle())}
-	}
-	var data []byte
-	var id store.ID
-	switch t.Kind {
-	case "receipt":
-		data, id = t.Receipt, t.ID
-	case "run":
-		execs, err := st.Execs(1, func(e *store.Exec) bool { return e.Run == t.ID && !e.Receipt.IsZero() })
-		if err != nil {
-			return err
-		}
-		if len(execs) == 0 {
-			// A run stored without a digest (recovered after a crash): make one.
-			opts, err := (&digestOpts{}).options(ios, st)
-			if err != nil {
-				return err
-			}
-			res, err := receipts.Make(ctx, st, t.Run, opts)
-			if err != nil {
-				return err
-			}
-			if err := receipts.Save(st, res); err != nil {
-				return err
-			}
-			if err := recordShown(st, t.Run, res); err != nil {
-				return err
-			}
-			data, err = json.Marshal(res.Receipt)
-			if err != nil {
-				return err
-			}
-			id = res.ReceiptID
-			break
-		}
-		id = execs[0].Receipt
-		if data, err = st.Receipt(id); err != nil {
-			return err
-		}
-	default:
-		return usagef("%s is a %s; show takes a run or receipt handle (use ctx get for blobs)", o.handle, t.Kind)
-	}
-	r, err := receipts.Decode(data)
+	sh, err := showHandle(ctx, ios, o.handle)
 	if err != nil {
 		return err
 	}
 	if o.json {
-		return writeJSON(ios.Out, map[string]any{"receipt": "receipt:" + id.Short(), "id": id.String(), "body": r})
+		return writeJSON(ios.Out, map[string]any{"receipt": "receipt:" + sh.ReceiptID.Short(), "id": sh.ReceiptID.String(), "body": sh.Receipt})
 	}
-	text, err := receipts.DigestText(st, r)
-	if err != nil {
-		return err
-	}
-	// Digests are redacted when rendered; one stored before redaction
-	// existed is redacted here.
-	text, _ = secrets.Text(text)
-	_, err = ios.Out.Write(text)
+	_, err = ios.Out.Write(sh.Text)
 	return err
+}
+
+// showHandle reads back the digest a run or receipt handle names, from
+// whichever known store holds it (ctx show, ctx ui, the MCP server).
+func showHandle(ctx context.Context, ios *IO, handle string) (*runner.Shown, error) {
+	h, err := store.ParseHandle(handle)
+	if err != nil {
+		return nil, err
+	}
+	st, t, err := resolveAnywhere(ios, h, handle)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	if _, remote := remoteOpeners.Load(t); remote {
+		return nil, &store.Error{Err: fmt.Errorf("%s is in the remote, too large to cache for ctx show", handle),
+			Hint: fmt.Sprintf("copy it with `ctx pull %s`, then show it; ctx get reads its lines in place", t.Handle())}
+	}
+	sh, err := runner.Show(ctx, st, t, func() (digest.Options, error) { return (&digestOpts{}).options(ios, st) })
+	if errors.Is(err, runner.ErrNotShowable) {
+		return nil, usagef("%s is a %s; show takes a run or receipt handle (use ctx get for blobs)", handle, t.Kind)
+	}
+	return sh, err
 }
 
 // printReceipt prints a receipt named by `ctx get receipt:…`.

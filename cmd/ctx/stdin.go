@@ -3,8 +3,6 @@ package main
 import (
 	"io"
 	"os"
-
-	"github.com/ctxhq/ctx/store"
 )
 
 // stdinIsData reports whether r is input someone gave ctx on purpose — a
@@ -21,26 +19,4 @@ func stdinIsData(r io.Reader) bool {
 	}
 	m := fi.Mode()
 	return m&(os.ModeNamedPipe|os.ModeSocket) != 0 || m.IsRegular()
-}
-
-// lazyStream opens the spool's stdin stream at the first byte, so a forwarded
-// input that turns out empty is recorded as no input at all: the run is the
-// same as with /dev/null (same run id, same digest).
-type lazyStream struct {
-	sp *store.Spool
-	w  io.Writer
-}
-
-func (l *lazyStream) Write(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	if l.w == nil {
-		w, err := l.sp.Stream("stdin")
-		if err != nil {
-			return 0, err
-		}
-		l.w = w
-	}
-	return l.w.Write(p)
 }

@@ -3,9 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,9 +11,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/ctxhq/ctx/ledger"
-	"github.com/ctxhq/ctx/store"
 )
 
 // An agent works a task through the MCP tools alone: claim, hand back done
@@ -83,23 +77,5 @@ func TestMCPTaskTools(t *testing.T) {
 	}
 	if got := call("ctx_task_resume", map[string]any{"task": task}, false); !strings.Contains(got, `"checkpoint": "git:abc"`) {
 		t.Fatalf("resume: %s", got)
-	}
-}
-
-// The task commands' exit statuses: 1 refused or unknown, 125 the store failed.
-func TestLedgerErrExitStatuses(t *testing.T) {
-	for _, c := range []struct {
-		err  error
-		want int
-	}{
-		{&ledger.RefusedError{Task: "0123456789ab", Reason: "claimed"}, exitBad},
-		{fmt.Errorf("task:x: %w", store.ErrNotFound), exitBad},
-		{fmt.Errorf("open store: %w", store.ErrLocked), exitFailed},
-		{&ledger.BreakError{Row: 2, Reason: "edited"}, exitFailed},
-		{errors.New("write store: input/output error"), exitFailed},
-	} {
-		if got := report(&IO{Err: io.Discard}, ledgerErr(c.err)); got != c.want {
-			t.Errorf("%v: exit %d, want %d", c.err, got, c.want)
-		}
 	}
 }

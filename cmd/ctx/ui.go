@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/contract"
-	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/internal/lines"
 	"github.com/ctxhq/ctx/store"
 	"github.com/ctxhq/ctx/ui"
 )
@@ -95,11 +95,11 @@ func (s uiSource) Runs(ctx context.Context, n int) ([]ui.Run, error) {
 }
 
 func (s uiSource) Digest(ctx context.Context, run string) (string, error) {
-	var out, errb bytes.Buffer
-	if err := runShow(ctx, s.io(&out, &errb), &showOptions{handle: run}); err != nil {
+	sh, err := showHandle(ctx, s.ios, run)
+	if err != nil {
 		return "", err
 	}
-	return out.String(), nil
+	return string(sh.Text), nil
 }
 
 // uiLineMax cuts a line the page shows; the handle still gives all of it.

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctxhq/ctx/evidence"
-	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // Limits that bound memory whatever the output.

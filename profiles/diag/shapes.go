@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
-	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // A loc is a location found at the start of a line, with the text after it.

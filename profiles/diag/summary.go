@@ -3,7 +3,7 @@ package diag
 import (
 	"strings"
 
-	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // A summary is a tool's own closing line: counts in the tool's words and what

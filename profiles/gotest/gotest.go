@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
-	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // Profile is the go test profile as the registry lists it.

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden")
@@ -668,7 +669,7 @@ func TestMatchContent(t *testing.T) {
 			}
 		}
 	}
-	if dir := corpusDir(t); dir != "" {
+	if dir := testenv.Corpus(t, "gotest"); dir != "" {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
 		for _, f := range files {
 			b, _ := os.ReadFile(f)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"io"
 
-	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // Why an anomaly is reported: the Why of an anomaly item, and what

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctxhq/ctx/evidence"
-	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // failingNames returns the names of the fail and error test items.

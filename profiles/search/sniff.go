@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
-	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // sampleLines is how many lines of a stream's head decide its layout.

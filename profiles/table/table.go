@@ -23,7 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctxhq/ctx/evidence"
-	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // Name and Version identify the profile.

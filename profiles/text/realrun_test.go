@@ -22,42 +22,6 @@ func TestNoAnomaliesInOrdinaryText(t *testing.T) {
 	}
 }
 
-// TestErrorLevel checks where a marker must stand for a line to report an
-// error.
-func TestErrorLevel(t *testing.T) {
-	for line, want := range map[string]bool{
-		"error: connection refused":                             true,
-		"main.c:3:5: error: expected ';' before '}' token":      true,
-		"cc1: fatal error: nosuch.c: No such file or directory": true,
-		"make: *** [Makefile:3: all] Error 1":                   true,
-		"2026-11-29T10:00:00Z ERROR [db] pool exhausted":        true,
-		"Nov 29 10:00:00 host app[12]: ERROR disk full":         true,
-		`time=10:00 level=error msg="write failed"`:             true,
-		"FAILED tests/test_a.py::test_x - assert 1 == 2":        true,
-		"panic: runtime error: index out of range":              true,
-		"Traceback (most recent call last):":                    true,
-		"error[E0308]: mismatched types":                        true,
-		"SyntaxError: invalid syntax":                           true,
-		"ModuleNotFoundError: No module named 'yaml'":           true,
-		"java.lang.IllegalStateException: connection closed":    true,
-		"type PathError struct {":                               false,
-		"	return &PathError{Op: \"open\", Err: err}":            false,
-		"var ErrNotExist = errors.New(\"file does not exist\")": false,
-		"./src/internal/oserror/errors.go":                      false,
-		"-	if err != nil {":                                     false,
-		"		return fmt.Errorf(\"open %s: %w\", name, err)":       false,
-		"	Error: err,":                    false,
-		"	panic(\"unreachable\")":         false,
-		"os/file.go:120:	if err != nil {": false,
-		"all good, 0 errors":              false,
-		"// ErrUnsupported indicates that a requested operation failed": false,
-	} {
-		if got := errorLevel([]byte(line)); got != want {
-			t.Errorf("errorLevel(%q) = %v, want %v", line, got, want)
-		}
-	}
-}
-
 // TestRareLine finds the one line unlike the others in a repetitive real
 // output (testdata/realrun/loop-odd), though it holds no error word.
 func TestRareLine(t *testing.T) {

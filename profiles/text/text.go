@@ -20,7 +20,7 @@ import (
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
-	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // Name and Version identify the profile; Version is bumped when the items it
@@ -42,57 +42,6 @@ var Profile = evidence.Profile{
 // MaxErrorGroups bounds the distinct error-looking lines kept; further groups
 // are counted in a loss.
 const MaxErrorGroups = 2000
-
-// Error-looking lines are found by where a marker stands, not by a word
-// anywhere: a path (`./src/error_test.go`), a diff of code (`-	if err !=
-// nil`) or a source file is not an error report. A line reports an error when
-//
-//   - it starts (after indentation, a file:line: location, [bracketed] or
-//     timestamp prefixes) with a marker followed by `:`, `]`, `!`, `[code]:`
-//     or the end of the line (`error: …`, `fatal error: …`, `panic: …`,
-//     `x.c:3:1: error: …`), or with an upper-case marker (`FAILED test_x`),
-//     or with an exception's class and `:` (`SyntaxError: invalid syntax`,
-//     `java.lang.IllegalStateException: closed`: the last line of a
-//     traceback);
-//   - it carries an upper-case log level as a field (`… app[12]: ERROR …`,
-//     `level=error`);
-//   - it holds a phrase that only failures print (`Traceback (most recent
-//     call last)`, `segmentation fault`, `undefined reference to`, make's
-//     `*** … Error 2`).
-//
-// Lines that read like code (ending in `,` `{` `(` `;`) do not count by a
-// lower-case marker. It is a heuristic: it decides what the digest
-// surfaces, never what the run's outcome is.
-var (
-	startRE  = lines.Lazy(`^\s*(?:(?:\S+:\d+(?::\d+)?:|\[[^\]]*\]|\d{4}-\d\d-\d\d[T ][\d:.,]+Z?|\d\d:\d\d:\d\d[.,\d]*)\s*)*(?:(?i:fatal error|fatal|error|errors|err|panic|failed|failure|fail|critical|emerg|alert|severe|exception|abort|aborted)(?:\[[^\]]*\])?(?::|!|\]|$)|(?:ERROR|FATAL|FAILED|FAIL|FAILURE|PANIC|CRITICAL|SEVERE|EMERG|ALERT)\b|[A-Za-z_$][\w.$]*[a-z](?:Error|Exception)(?::\s|:?$))`)
-	levelRE  = lines.Lazy(`(?:^|[\s\[|<])(?:ERROR|FATAL|CRITICAL|PANIC|SEVERE|EMERG|ALERT)(?:[\]\s:|>]|$)|\blevel=(?i:error|fatal|panic|crit|critical)\b|"level":\s*"(?i:error|fatal|panic|critical)"`)
-	phraseRE = lines.Lazy(`(?i:traceback \(most recent call last\)|segmentation fault|core dumped|undefined reference to|exception in thread|no such file or directory|permission denied|command not found|out of memory)|\*\*\* .*Error \d+`)
-)
-
-// calmRE matches lines that mention errors only to say there are none.
-var calmRE = lines.Lazy(`(?i)(\b(0|no|zero|without)\s+(errors?|failures?|failed)\b|\b(errors?|failures?|failed)\s*[:=]\s*0\b)`)
-
-// errorLevel reports whether a cleaned line reports an error.
-func errorLevel(clean []byte) bool {
-	if calmRE.Match(clean) {
-		return false
-	}
-	if phraseRE.Match(clean) || levelRE.Match(clean) {
-		return true
-	}
-	if !startRE.Match(clean) {
-		return false
-	}
-	t := bytes.TrimSpace(clean)
-	if len(t) > 0 && bytes.IndexByte([]byte(",{(;"), t[len(t)-1]) >= 0 {
-		// Code (a struct field `Error: err,`, a call): only an upper-case
-		// marker counts.
-		return startUpperRE.Match(clean)
-	}
-	return true
-}
-
-var startUpperRE = lines.Lazy(`^\s*(?:ERROR|FATAL|FAILED|FAIL|FAILURE|PANIC|CRITICAL|SEVERE|EMERG|ALERT)\b`)
 
 // Parse extracts the generic items. It never returns an error for content.
 func Parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
@@ -135,14 +84,14 @@ func errorLines(ctx context.Context, g *evidence.Graph, st evidence.Stream) erro
 	rare := newRarity()
 	onLine := func(n int, line []byte) {
 		rare.see(n, line)
-		if len(line) == 0 || !maybeError(line) {
+		if len(line) == 0 || !lines.MayLookLikeError(line) {
 			return
 		}
 		clean := lines.Clean(line)
 		if len(clean) > 4096 {
 			clean = clean[:4096]
 		}
-		if !errorLevel(clean) {
+		if !lines.CleanLooksLikeError(clean) {
 			return
 		}
 		key := maskDigits(clean)
@@ -263,17 +212,6 @@ func hasLetter(b []byte) bool {
 	}
 	for _, c := range b {
 		if (c|0x20)-'a' < 26 {
-			return true
-		}
-	}
-	return false
-}
-
-// maybeError is a cheap pre-filter before the regular expression.
-func maybeError(line []byte) bool {
-	for _, c := range line {
-		switch c | 0x20 {
-		case 'e', 'f', 'p', 't', 'a', 'd', 'n', 'c', 'u', 'k':
 			return true
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
-	"github.com/ctxhq/ctx/profiles/lines"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // Exception is a thrown exception as a test report prints it.

@@ -14,8 +14,8 @@ import (
 
 	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/lines"
 	"github.com/ctxhq/ctx/plan"
-	"github.com/ctxhq/ctx/profiles/lines"
 )
 
 // RealRun is one captured run of a real tool, stored under a profile's

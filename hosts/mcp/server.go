@@ -1,0 +1,353 @@
+// Package mcp serves ctx's tools over the Model Context Protocol: ctx_run,
+// ctx_get, ctx_ls and ctx_show, each a thin adapter over the runner and
+// retrieve packages (no CLI is run into a buffer), with every result bounded
+// and redacted once more. Tools of front ends that still live in cmd/ctx are
+// added by the caller through Deps.Extra.
+//
+// Everything the server reads from its surroundings arrives in Deps: the
+// store, the environment, the agent session — it never reads globals.
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ctxhq/ctx/capture"
+	"github.com/ctxhq/ctx/digest"
+	"github.com/ctxhq/ctx/internal/jsonout"
+	"github.com/ctxhq/ctx/retrieve"
+	"github.com/ctxhq/ctx/runner"
+	"github.com/ctxhq/ctx/secrets"
+	"github.com/ctxhq/ctx/store"
+)
+
+// ResultLimit bounds any tool result: no call can flood the agent.
+const ResultLimit = 64 << 10
+
+// Deps are the server's dependencies.
+type Deps struct {
+	Version string
+	// Session is this server's agent session: an equivalent rerun in it
+	// shows more (NewSession makes one).
+	Session string
+	// Getwd and Getenv read the server's working directory and
+	// environment (CTX_PRESSURE).
+	Getwd  func() (string, error)
+	Getenv func(string) string
+	// Open opens the workspace store, creating it when create.
+	Open func(create bool) (*store.Store, error)
+	// Resolve finds the store holding a handle (this workspace's or
+	// another known one); the caller closes the store.
+	Resolve func(h store.Handle, raw string) (*store.Store, *store.Target, error)
+	// Env is the runner's environment for a store.
+	Env func(st *store.Store) *runner.Env
+	// List prints the n most recent runs (ctx_ls).
+	List func(w io.Writer, n int) error
+	// Repo, when set, prints what a repo: address names (ctx_get).
+	Repo func(ctx context.Context, w io.Writer, handle string) error
+	// Compact, when set, is called after a run stored some frames raw.
+	Compact func()
+	// Extra registers further tools.
+	Extra func(s *sdk.Server)
+}
+
+// NewSession is a fresh MCP agent session name.
+func NewSession() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return "mcp-" + hex.EncodeToString(b[:])
+}
+
+// New builds the server with ctx's tools.
+func New(d *Deps) *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "ctx", Version: d.Version}, &sdk.ServerOptions{
+		Instructions: `ctx runs commands and keeps every byte of their output. A tool result is a
+short digest: what ran, the findings that matter, a coverage line saying what
+was shown and what was left out, and handles (run:ID#stdout:L40-52) that return
+any omitted part exactly. Prefer ctx_run for commands that can print a lot
+(tests, builds, linters, logs, searches); read more with ctx_get on a handle
+from the digest instead of rerunning the command.`,
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "ctx_run", Description: runDescription}, d.run)
+	sdk.AddTool(s, &sdk.Tool{Name: "ctx_get", Description: getDescription}, d.get)
+	sdk.AddTool(s, &sdk.Tool{
+		Name:        "ctx_ls",
+		Description: "List recent runs, newest first: handle, exit status, output size, age and command.",
+	}, d.ls)
+	sdk.AddTool(s, &sdk.Tool{
+		Name:        "ctx_show",
+		Description: "Return a run's digest again (byte for byte what ctx_run returned), by run or receipt handle.",
+	}, d.show)
+	if d.Extra != nil {
+		d.Extra(s)
+	}
+	return s
+}
+
+const runDescription = `Run a command and return its digest instead of its raw output. The digest names
+what ran, the exit status, the findings that matter (failing tests with their
+locations, compiler errors, error lines, rare log lines), a coverage line, and
+handles: "[L40-63]" next to a finding means lines 40-63 of the run's stdout —
+fetch them with ctx_get {"handle": "run:ID#stdout:L40-63"}. Nothing is lost:
+every byte stays retrievable.`
+
+const getDescription = `Return exact bytes that a handle names: a run's stream (run:ID#stdout,
+run:ID#stderr, run:ID#merged), a line range (run:ID#stdout:L40-52), a byte
+range (:B0-4096), a blob (blob:ID) or a span (span:ID). A region over 240 lines
+or 64 KiB comes back as a zoom view — its first and last lines, the
+error-looking lines inside, and handles to its two halves — so ask again with
+a narrower range, or use grep to find lines. Text comes back plain (escape
+sequences removed, carriage-return overwrites folded; a second block says
+when that changed anything); raw: true returns the exact stored bytes.`
+
+type runInput struct {
+	Argv    []string `json:"argv,omitempty" jsonschema:"the command and its arguments, run directly (no shell); give argv or shell"`
+	Shell   string   `json:"shell,omitempty" jsonschema:"a shell command line run with sh -c (pipelines, redirections); give argv or shell"`
+	Cwd     string   `json:"cwd,omitempty" jsonschema:"directory to run in (default: the server's working directory)"`
+	Timeout string   `json:"timeout,omitempty" jsonschema:"stop the command after this long, e.g. 90s or 5m (default 10m)"`
+	Budget  int      `json:"budget,omitempty" jsonschema:"token budget for the digest (default: chosen by the evidence contract)"`
+	Stdin   string   `json:"stdin,omitempty" jsonschema:"a file to feed to the command's stdin (default: none)"`
+}
+
+type runOutput struct {
+	Run     string `json:"run" jsonschema:"the run's handle: pass it, with #stdout:L40-52 style ranges, to ctx_get"`
+	Exit    int    `json:"exit" jsonschema:"the command's exit status (124 timed out, 126 not executable, 127 not found, 128+N killed by signal N)"`
+	Receipt string `json:"receipt,omitempty"`
+}
+
+// request turns a ctx_run call into a runner request (without its store-
+// dependent parts).
+func (d *Deps) request(in runInput) (*runner.Request, error) {
+	req := &runner.Request{Argv: in.Argv, Session: d.Session, Timeout: 10 * time.Minute, Grace: 2 * time.Second}
+	switch {
+	case in.Shell != "" && len(in.Argv) > 0:
+		return nil, errors.New("give argv or shell, not both")
+	case in.Shell != "":
+		req.Argv = []string{"sh", "-c", in.Shell}
+	case len(in.Argv) == 0:
+		return nil, errors.New("give the command as argv (a list of words) or shell (a command line)")
+	}
+	if in.Timeout != "" {
+		t, err := parseTimeout(in.Timeout)
+		if err != nil {
+			return nil, err
+		}
+		req.Timeout = t
+	}
+	return req, nil
+}
+
+func (d *Deps) run(ctx context.Context, _ *sdk.CallToolRequest, in runInput) (*sdk.CallToolResult, runOutput, error) {
+	req, err := d.request(in)
+	if err != nil {
+		return nil, runOutput{}, err
+	}
+	cwd, err := d.Getwd()
+	if err == nil {
+		req.Dir, err = runner.ResolveDir(cwd, in.Cwd)
+	}
+	if err != nil {
+		return Error(err, ""), runOutput{}, nil
+	}
+	st, err := d.Open(true)
+	if err == nil {
+		if err = st.CheckDB(); err != nil {
+			st.Close()
+		}
+	}
+	if err != nil {
+		return Error(fmt.Errorf("cannot capture: %w", err), ""), runOutput{}, nil
+	}
+	defer st.Close()
+	if req.Digest, err = runner.DigestOptions(st, in.Budget, d.Getenv("CTX_PRESSURE"), ""); err != nil {
+		return Error(err, ""), runOutput{}, nil
+	}
+	if in.Stdin != "" {
+		f, err := os.Open(in.Stdin)
+		if err != nil {
+			return Error(fmt.Errorf("stdin: %w", err), ""), runOutput{}, nil
+		}
+		defer f.Close()
+		req.Stdin = runner.Input{R: f, Whole: true}
+	}
+	res, err := runner.Capture(ctx, d.Env(st), req)
+	var se *capture.StartError
+	if errors.As(err, &se) {
+		return Error(fmt.Errorf("exit %d", se.Exit), fmt.Sprintf("ctx: %v\n  hint: %s", se, runner.StartHint(se))), runOutput{Exit: se.Exit}, nil
+	}
+	if err != nil {
+		return Error(err, ""), runOutput{}, nil
+	}
+	if res.Raw && d.Compact != nil {
+		d.Compact()
+	}
+	if res.DigestErr != nil {
+		h := res.Handle()
+		return Error(fmt.Errorf("exit %d", res.Exit), fmt.Sprintf("ctx: the output is stored as %s, but no digest could be made: %v\n  hint: read it with ctx_get %s", h, res.DigestErr, h)),
+			runOutput{Run: h, Exit: res.Exit}, nil
+	}
+	text := string(res.Text())
+	if res.Note != "" {
+		text += "ctx: note: " + res.Note + "\n"
+	}
+	return Text(text), runOutput{Run: res.Handle(), Exit: res.Exit, Receipt: res.Receipt()}, nil
+}
+
+type getInput struct {
+	Handle string `json:"handle" jsonschema:"a handle from a digest: run:ID, run:ID#stderr, run:ID#stdout:L40-52, blob:ID, span:ID"`
+	Lines  string `json:"lines,omitempty" jsonschema:"lines A:B (1-based, inclusive)"`
+	Bytes  string `json:"bytes,omitempty" jsonschema:"bytes A:B (0-based, end excluded)"`
+	Grep   string `json:"grep,omitempty" jsonschema:"only lines matching this regular expression, numbered like grep -n"`
+	Around int    `json:"around,omitempty" jsonschema:"with grep: lines of context around each match"`
+	Raw    bool   `json:"raw,omitempty" jsonschema:"the exact stored bytes, terminal escape sequences and carriage-return overwrites included (default: plain text, as a pipe would have carried it)"`
+}
+
+func (d *Deps) get(ctx context.Context, _ *sdk.CallToolRequest, in getInput) (*sdk.CallToolResult, any, error) {
+	var out strings.Builder
+	note, err := d.retrieve(ctx, &out, in)
+	// A zoom view or no match is an answer, not a failure.
+	if err != nil && !errors.Is(err, retrieve.ErrZoomed) && !errors.Is(err, retrieve.ErrNoMatch) {
+		return Error(err, ""), nil, nil
+	}
+	res := Text(out.String())
+	if note != "" {
+		res.Content = append(res.Content, &sdk.TextContent{Text: "[ctx: " + note + "]"})
+	}
+	return res, nil, nil
+}
+
+// retrieve prints what a ctx_get call names and returns the plain-text note.
+func (d *Deps) retrieve(ctx context.Context, w io.Writer, in getInput) (string, error) {
+	if strings.HasPrefix(in.Handle, "repo:") && d.Repo != nil {
+		return "", d.Repo(ctx, w, in.Handle)
+	}
+	h, err := store.ParseHandle(in.Handle)
+	if err != nil {
+		return "", err
+	}
+	o := retrieve.Options{Around: in.Around, Form: retrieve.Plain}
+	if in.Raw {
+		o.Form = retrieve.Raw
+	}
+	if o.Range, err = retrieve.ParseRange(h, in.Lines, in.Bytes); err != nil {
+		return "", err
+	}
+	if in.Grep != "" {
+		if o.Grep, err = regexp.Compile(in.Grep); err != nil {
+			return "", fmt.Errorf("grep: %w", err)
+		}
+	}
+	st, t, err := d.Resolve(h, in.Handle)
+	if err != nil {
+		return "", err
+	}
+	defer st.Close()
+	if t.Kind == "receipt" {
+		return "", jsonout.Write(w, json.RawMessage(t.Receipt))
+	}
+	res, err := retrieve.Get(ctx, st, t, w, o)
+	if res == nil {
+		return "", err
+	}
+	return res.Note, err
+}
+
+type lsInput struct {
+	N int `json:"n,omitempty" jsonschema:"how many recent runs (default 20)"`
+}
+
+func (d *Deps) ls(_ context.Context, _ *sdk.CallToolRequest, in lsInput) (*sdk.CallToolResult, any, error) {
+	n := in.N
+	if n <= 0 || n > 200 {
+		n = 20
+	}
+	var out strings.Builder
+	if err := d.List(&out, n); err != nil {
+		return Error(err, ""), nil, nil
+	}
+	return Text(out.String()), nil, nil
+}
+
+type showInput struct {
+	Handle string `json:"handle" jsonschema:"a run or receipt handle"`
+}
+
+func (d *Deps) show(ctx context.Context, _ *sdk.CallToolRequest, in showInput) (*sdk.CallToolResult, any, error) {
+	h, err := store.ParseHandle(in.Handle)
+	if err != nil {
+		return Error(err, ""), nil, nil
+	}
+	st, t, err := d.Resolve(h, in.Handle)
+	if err != nil {
+		return Error(err, ""), nil, nil
+	}
+	defer st.Close()
+	sh, err := runner.Show(ctx, st, t, func() (digest.Options, error) {
+		return runner.DigestOptions(st, 0, d.Getenv("CTX_PRESSURE"), "")
+	})
+	if errors.Is(err, runner.ErrNotShowable) {
+		err = fmt.Errorf("%s is a %s; show takes a run or receipt handle (use ctx_get for blobs)", in.Handle, t.Kind)
+	}
+	if err != nil {
+		return Error(err, ""), nil, nil
+	}
+	return Text(string(sh.Text)), nil, nil
+}
+
+// Text is a tool result: bounded, and redacted once more whatever path made
+// it (the paths redact already; a tool result is where text leaves ctx).
+func Text(s string) *sdk.CallToolResult {
+	if red, counts := secrets.Text([]byte(s)); counts != nil {
+		s = string(red)
+	}
+	if len(s) > ResultLimit {
+		s = s[:ResultLimit] + "\n… (cut at the result limit; ask for a narrower range)\n"
+	}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+}
+
+// Error is a failed tool result: what ctx said on stderr, then the error.
+func Error(err error, stderr string) *sdk.CallToolResult {
+	msg := "ctx: " + err.Error()
+	if se := strings.TrimSpace(stderr); se != "" && !strings.Contains(se, err.Error()) {
+		msg = se + "\n" + msg
+	}
+	r := Text(msg)
+	r.IsError = true
+	return r
+}
+
+func parseTimeout(s string) (time.Duration, error) {
+	if n, err := strconv.Atoi(s); err == nil && n > 0 {
+		return time.Duration(n) * time.Second, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("timeout %q: want a duration like 90s or 5m", s)
+	}
+	return d, nil
+}
+
+// ResultText is the text of a tool result's text blocks, joined: what an
+// agent reads of it.
+func ResultText(r *sdk.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,103 @@
+package storecmd
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ctxhq/ctx/store"
+)
+
+type checkOptions struct {
+	readData bool
+	repair   bool
+	json     bool
+}
+
+func newCheckCmd(ios *IO) *cobra.Command {
+	o := &checkOptions{}
+	c := &cobra.Command{
+		Use:   "check [--read-data] [--repair]",
+		Short: "Verify the store: database, runs, blobs, frame tables, packs and spools",
+		Long: `Verify everything the store holds: the database file and its pages, every
+run's record (it must hash to its id) and the blobs it references, every
+blob's frame table (checksummed), frames and pack file, and the spools.
+Damage is reported with the handle it affects. --read-data also decompresses
+and re-hashes every blob and recounts its lines.
+
+--repair only removes dangling references (executions of runs that are gone,
+runs whose content is gone) and re-links orphaned pack files that hold
+intact content a run references. It never deletes content that something
+references, and lists what it did.
+
+Exit status: 0 nothing damaged (or everything repaired); 1 damage found;
+125 the database cannot be read at all (the message names the file).`,
+		Example: "  ctx check\n  ctx check --read-data\n  ctx check --repair --json",
+		Args:    exactArgs(0, "ctx check"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCheck(ios, o)
+		},
+	}
+	c.Flags().BoolVar(&o.readData, "read-data", false, "decompress and re-hash every blob")
+	c.Flags().BoolVar(&o.repair, "repair", false, "remove dangling references and re-link orphaned intact data")
+	c.Flags().BoolVar(&o.json, "json", false, "print the report as JSON")
+	return c
+}
+
+func runCheck(ios *IO, o *checkOptions) error {
+	st, err := openStore(ios, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rep, err := st.Check(store.CheckOptions{ReadData: o.readData, Repair: o.repair})
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	if o.json {
+		if err := writeJSON(ios.Out, rep); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(ios.Out, "checked %d runs, %d blobs, %d executions, %d pack files", rep.Runs, rep.Blobs, rep.Execs, rep.Packs)
+		if o.readData {
+			fmt.Fprintf(ios.Out, ", read %d bytes", rep.Read)
+		}
+		fmt.Fprintln(ios.Out)
+		for _, p := range rep.Problems {
+			fmt.Fprintf(ios.Out, "damaged  %s: %s\n", p.Handle, p.What)
+		}
+		for _, p := range rep.Notes {
+			fmt.Fprintf(ios.Out, "note     %s: %s\n", p.Handle, p.What)
+		}
+		for _, r := range rep.Repaired {
+			fmt.Fprintf(ios.Out, "repaired %s\n", r)
+		}
+		switch {
+		case rep.OK():
+			fmt.Fprintln(ios.Out, "no damage found")
+		case !o.repair:
+			fmt.Fprintln(ios.Out, "run `ctx check --repair` to remove dangling references and re-link intact orphaned data")
+		}
+	}
+	if rep.OK() {
+		return nil
+	}
+	if o.repair {
+		// What is left after the repair decides the status.
+		after, err := st.Check(store.CheckOptions{ReadData: o.readData})
+		if err != nil {
+			return withCode(exitFailed, err)
+		}
+		if after.OK() {
+			if !o.json {
+				fmt.Fprintln(ios.Out, "no damage left")
+			}
+			return nil
+		}
+		if !o.json {
+			fmt.Fprintf(ios.Out, "%d problems left after the repair (damaged content is never deleted: rerun the commands that made it)\n", len(after.Problems))
+		}
+	}
+	return &exitError{Code: exitBad}
+}

@@ -1,0 +1,271 @@
+package retrieve
+
+import (
+	"bufio"
+	"context"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/internal/lines"
+	"github.com/ctxhq/ctx/secrets"
+)
+
+// Zoom prints a bounded view of a region too large to print: head, tail,
+// error-looking lines, and the handles of its halves.
+func Zoom(ctx context.Context, w io.Writer, reg *Region, limit int) error {
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	if reg.unit == 'B' || reg.lineN <= 1 {
+		// Too many bytes in too few lines: halve by bytes.
+		from, to := reg.from, reg.to
+		if reg.openMerged != nil {
+			from, to = reg.mStart, reg.mEnd
+		} else if reg.unit != 'B' {
+			off, end, err := reg.blob.LineRange(reg.from, reg.to)
+			if err != nil {
+				return err
+			}
+			from, to = off, end
+		}
+		mid := from + (to-from)/2
+		fmt.Fprintf(bw, "%s is %s — over the inline limit of %s; a zoom view:\n", reg.Describe(), contract.Size(reg.size), contract.Size(ByteLimit))
+		head := make([]byte, min(to-from, 512))
+		if reg.blob != nil {
+			n, _ := io.ReadFull(reg.blob.Section(from, from+int64(len(head))), head)
+			shown := head[:n]
+			if !reg.Reveal {
+				r, err := secrets.RedactSection(reg.blob, from, from+int64(n))
+				if err != nil {
+					return err
+				}
+				if shown, err = io.ReadAll(r); err != nil {
+					return err
+				}
+			}
+			fmt.Fprintf(bw, "first %d bytes: %s\n", n, printable(shown))
+		} else if r, err := reg.Reader(); err == nil {
+			// A merged view: its head, read in order (redacted by reader).
+			n, _ := io.ReadFull(r, head)
+			fmt.Fprintf(bw, "first %d bytes: %s\n", n, printable(head[:n]))
+		}
+		fmt.Fprintf(bw, "halves: %s:B%d-%d · %s:B%d-%d\n", reg.handle, from, mid, reg.handle, mid, to)
+		fmt.Fprintf(bw, "next: ctx get %s:B%d-%d  (or --full to print it all, --hex for a hexdump)\n", reg.handle, from, min(to, from+ByteLimit))
+		return nil
+	}
+	r, err := reg.Reader()
+	if err != nil {
+		return err
+	}
+	const show = 8
+	var head []string
+	tail := make([]string, 0, show)
+	var errs []string
+	n := reg.from - 1
+	err = lines.Scan(ctx, r, func(_ int, line []byte, long bool) error {
+		n++
+		text := ClipLine(lines.Clean(line), 200)
+		if int64(len(head)) < show {
+			head = append(head, fmt.Sprintf("%d: %s", n, text))
+			return nil
+		}
+		if len(tail) == show {
+			copy(tail, tail[1:])
+			tail = tail[:show-1]
+		}
+		tail = append(tail, fmt.Sprintf("%d: %s", n, text))
+		if len(errs) < 20 && lines.LooksLikeError(line) {
+			errs = append(errs, fmt.Sprintf("%d: %s", n, text))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	mid := reg.from + (reg.to-reg.from)/2
+	fmt.Fprintf(bw, "%s is %s lines (%s) — over the inline limit of %d lines; a zoom view:\n",
+		reg.Describe(), contract.Num(reg.lineN), contract.Size(reg.size), limit)
+	for _, l := range head {
+		fmt.Fprintln(bw, l)
+	}
+	if len(errs) > 0 {
+		fmt.Fprintf(bw, "··· error-looking lines inside (first %d):\n", len(errs))
+		for _, l := range errs {
+			fmt.Fprintln(bw, l)
+		}
+	}
+	fmt.Fprintln(bw, "···")
+	for _, l := range tail {
+		fmt.Fprintln(bw, l)
+	}
+	fmt.Fprintf(bw, "halves: %s:L%d-%d · %s:L%d-%d\n", reg.handle, reg.from, mid, reg.handle, mid+1, reg.to)
+	fmt.Fprintf(bw, "next: ctx get %s:L%d-%d  (a page; or --grep RE, or --full to print it all)\n", reg.handle, reg.from, min(reg.to, reg.from+int64(limit)-1))
+	return nil
+}
+
+// ClipLine is b as valid UTF-8, cut to about n bytes with a note of how
+// many were cut.
+func ClipLine(b []byte, n int) string {
+	s := strings.ToValidUTF8(string(b), "\uFFFD")
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… [+%d B]", len(s)-cut)
+}
+
+// printable quotes text, and shows the head of binary content as hex.
+func printable(b []byte) string {
+	if lines.Printable(b) {
+		return strconv.Quote(string(b))
+	}
+	return "(binary) " + hex.EncodeToString(b[:min(len(b), 64)])
+}
+
+// Grep prints matching lines as "N:text" and context lines as "N-text",
+// with "--" between separate groups, like grep -n, stopping at limit lines
+// or ByteLimit bytes with a handle to continue from. No match prints a line
+// saying so and returns ErrNoMatch.
+func Grep(ctx context.Context, w io.Writer, reg *Region, re *regexp.Regexp, around, limit int) error {
+	r, err := reg.Reader()
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	type held struct {
+		n    int64
+		text string
+	}
+	var before []held
+	printed := 0
+	matches := 0
+	lastPrinted := int64(-1)
+	after := 0
+	n := reg.from - 1
+	if n < 0 {
+		n = 0
+	}
+	var firstUnprinted int64
+	// Output stops at limit lines or ByteLimit bytes, whichever comes
+	// first; a line longer than grepLineClip is clipped (its handle has it all).
+	var written int
+	full := func() bool { return printed >= limit || written >= ByteLimit }
+	emit := func(ln int64, sep byte, text string) {
+		if full() {
+			return
+		}
+		if lastPrinted >= 0 && ln > lastPrinted+1 {
+			bw.WriteString("--\n")
+			written += 3
+		}
+		if len(text) > grepLineClip {
+			text = ClipLine([]byte(text), grepLineClip)
+		}
+		k, _ := fmt.Fprintf(bw, "%d%c%s\n", ln, sep, text)
+		written += k
+		lastPrinted = ln
+		printed++
+	}
+	err = lines.Scan(ctx, r, func(_ int, line []byte, long bool) error {
+		n++
+		text := strings.ToValidUTF8(string(line), "\uFFFD")
+		if long {
+			text += "…"
+		}
+		if re.Match(lines.Clean(line)) {
+			matches++
+			if full() {
+				if firstUnprinted == 0 {
+					firstUnprinted = n
+				}
+				return nil
+			}
+			for _, h := range before {
+				emit(h.n, '-', h.text)
+			}
+			before = before[:0]
+			emit(n, ':', text)
+			after = around
+			return nil
+		}
+		if after > 0 {
+			emit(n, '-', text)
+			after--
+			return nil
+		}
+		if around > 0 {
+			if len(before) == around {
+				before = before[1:]
+			}
+			before = append(before, held{n, text})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case matches == 0:
+		fmt.Fprintf(bw, "no line of %s matches %q\n", reg.Describe(), re.String())
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		return ErrNoMatch
+	case firstUnprinted > 0:
+		fmt.Fprintf(bw, "… %d matches in all; output stopped at %d lines (%s). next: ctx get %s:L%d- --grep %q\n",
+			matches, printed, contract.Size(int64(written)), reg.handle, firstUnprinted, re.String())
+	}
+	return nil
+}
+
+// Hex prints a hexdump of the region: its first HexLimit bytes unless full.
+func Hex(w io.Writer, reg *Region, full bool) error {
+	r, err := reg.Reader()
+	if err != nil {
+		return err
+	}
+	if !full && reg.size > HexLimit {
+		r = io.LimitReader(r, HexLimit)
+	}
+	d := hex.Dumper(w)
+	if _, err := io.Copy(d, r); err != nil {
+		return err
+	}
+	if err := d.Close(); err != nil {
+		return err
+	}
+	if !full && reg.size > HexLimit {
+		start := reg.from
+		if reg.unit != 'B' {
+			start = 0
+		}
+		fmt.Fprintf(w, "… first %s of %s shown. next: ctx get %s:B%d-%d --hex  (or --full)\n",
+			contract.Size(HexLimit), contract.Size(reg.size), reg.handle, start+HexLimit, start+2*HexLimit)
+	}
+	return nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// plainNote says what plain text changed, or "" when it changed nothing.
+func PlainNote(ps lines.PlainStats) string {
+	if !ps.Changed() {
+		return ""
+	}
+	return fmt.Sprintf("plain text: %s removed, %s folded; --raw prints the exact stored bytes",
+		plural(ps.Escapes, "escape sequence"), plural(ps.Overwrites, "overwritten line"))
+}

@@ -1,0 +1,40 @@
+package runner
+
+import (
+	"time"
+
+	"github.com/ctxhq/ctx/source"
+	"github.com/ctxhq/ctx/store"
+)
+
+// How long ctx run waits, once the command has ended, for the work tree's
+// generation (computed while the command ran): as long as the command took,
+// within these bounds, so recording it at most doubles a short command or
+// adds 20 ms. Past the wait the execution is recorded without one: a large
+// work tree (its git status stats every tracked file, ~40 ms of CPU for
+// 20,000 files here) and a command shorter than that.
+const (
+	generationMinWait = 20 * time.Millisecond
+	generationMaxWait = 2 * time.Second
+)
+
+// execGeneration is the generation as an execution records it, or nil
+// (outside a git work tree, turned off, failed or late).
+func execGeneration(p *source.Pending, took time.Duration) *store.Generation {
+	if p == nil {
+		return nil
+	}
+	g, err := p.Wait(min(max(took, generationMinWait), generationMaxWait))
+	if err != nil {
+		return nil
+	}
+	rec := &store.Generation{ID: g.ID, Head: g.Head}
+	for i, c := range g.Changed {
+		if i == store.MaxGenChanges {
+			rec.More = len(g.Changed) - i
+			break
+		}
+		rec.Changed = append(rec.Changed, store.GenChange{Path: c.Path, Status: c.Status, Hash: c.Hash})
+	}
+	return rec
+}

@@ -1,0 +1,187 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctxhq/ctx/capture"
+	"github.com/ctxhq/ctx/digest"
+	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/store"
+)
+
+func newEnv(t *testing.T) (*Env, string) {
+	t.Helper()
+	dir := t.TempDir()
+	st, err := store.Open(store.Location{Dir: filepath.Join(dir, store.DirName), Root: dir}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	return &Env{Store: st, Now: func() time.Time { return clock }, Environ: []string{"PATH=" + os.Getenv("PATH"), "PAGER=less"},
+		Host: "testhost", PID: 42, Version: "test"}, dir
+}
+
+// TestCapture runs a real command through the runner and gets the run, its
+// exit status, items and digest back as values; the execution record holds
+// the host facts the caller passed in, not the process's.
+func TestCapture(t *testing.T) {
+	env, dir := newEnv(t)
+	res, err := Capture(context.Background(), env, &Request{
+		Argv: []string{"sh", "-c", `echo "PAGER=$PAGER"; echo "error: disk full" >&2; exit 3`}, Dir: dir, Pipe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Exit != 3 || res.Status != "exited" || res.DigestErr != nil {
+		t.Fatalf("exit %d status %q digest error %v", res.Exit, res.Status, res.DigestErr)
+	}
+	text := string(res.Text())
+	if !strings.HasPrefix(text, res.Handle()+" ") || !strings.Contains(text, "PAGER=cat") || !strings.Contains(text, "disk full") {
+		t.Errorf("digest:\n%s", text)
+	}
+	if res.Receipt() == "" || res.Run.Manifest.Dir != "." {
+		t.Errorf("receipt %q dir %q", res.Receipt(), res.Run.Manifest.Dir)
+	}
+	if !hasItem(res.Items(), "disk full") {
+		t.Errorf("no item holds the error line: %+v", res.Items())
+	}
+	execs, err := env.Store.Execs(1, func(e *store.Exec) bool { return e.Run == res.Run.ID })
+	if err != nil || len(execs) != 1 {
+		t.Fatalf("execs %v %v", execs, err)
+	}
+	if ex := execs[0]; ex.Host != "testhost" || ex.PID != 42 || ex.Version != "test" || ex.Receipt != res.Digest.ReceiptID {
+		t.Errorf("exec record %+v", ex)
+	}
+}
+
+func hasItem(items []evidence.Item, text string) bool {
+	for _, it := range items {
+		if strings.Contains(it.Text+it.Message, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSessionEscalates shows the same result again in one session at the
+// next level, and not in another session.
+func TestSessionEscalates(t *testing.T) {
+	env, dir := newEnv(t)
+	req := func(session string) *Request {
+		return &Request{Argv: []string{"sh", "-c", "seq 1 400"}, Dir: dir, Pipe: true, Session: session}
+	}
+	levels := []int{}
+	for _, s := range []string{"a", "a", "b"} {
+		res, err := Capture(context.Background(), env, req(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		levels = append(levels, res.Digest.Plan.Level)
+	}
+	if levels[0] != 0 || levels[1] != 1 || levels[2] != 0 {
+		t.Errorf("levels %v, want [0 1 0]", levels)
+	}
+}
+
+// TestStartError: a command that cannot start is a *capture.StartError and
+// nothing is stored.
+func TestStartError(t *testing.T) {
+	env, dir := newEnv(t)
+	_, err := Capture(context.Background(), env, &Request{Argv: []string{"ctx-no-such-command-x"}, Dir: dir, Pipe: true})
+	var se *capture.StartError
+	if !errors.As(err, &se) || se.Exit != capture.ExitNotFound {
+		t.Fatalf("err %v, want a not-found StartError", err)
+	}
+	if StartHint(se) == "" {
+		t.Error("no hint")
+	}
+	if execs, _ := env.Store.Execs(10, nil); len(execs) != 0 {
+		t.Errorf("%d executions stored for a command that never started", len(execs))
+	}
+}
+
+// TestStdin stores what the command was given: a whole file even when the
+// command reads none of it, and no stdin at all for an empty lazy input.
+func TestStdin(t *testing.T) {
+	env, dir := newEnv(t)
+	f, err := os.CreateTemp(t.TempDir(), "in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString("line one\nline two\n"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Capture(context.Background(), env, &Request{Argv: []string{"true"}, Dir: dir, Pipe: true, Stdin: Input{R: f, Whole: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := env.Store.Blob(res.Run.Manifest.Stdin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := b.ReadAll(); err != nil || string(got) != "line one\nline two\n" {
+		t.Errorf("whole stdin stored as %q (%v)", got, err)
+	}
+	lazy, err := Capture(context.Background(), env, &Request{Argv: []string{"cat"}, Dir: dir, Pipe: true, Stdin: Input{R: strings.NewReader(""), Lazy: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	none, err := Capture(context.Background(), env, &Request{Argv: []string{"cat"}, Dir: dir, Pipe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lazy.Run.ID != none.Run.ID {
+		t.Errorf("an empty forwarded stdin made run %s, /dev/null run %s", lazy.Run.ID, none.Run.ID)
+	}
+}
+
+// TestIngestAndShow stores existing output, then reads its digest back byte
+// for byte by run and by receipt; a blob is not showable.
+func TestIngestAndShow(t *testing.T) {
+	env, dir := newEnv(t)
+	res, err := Ingest(context.Background(), env, &Request{Argv: []string{"make"}, Dir: dir, Exit: 2,
+		Stdout: strings.NewReader("cc -c a.c\n"), Stderr: strings.NewReader("a.c:1:1: error: expected ';'\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Exit != 2 || res.Status != store.StatusIngested {
+		t.Errorf("exit %d status %q", res.Exit, res.Status)
+	}
+	never := func() (digest.Options, error) {
+		t.Fatal("options asked for a run that has a digest")
+		return digest.Options{}, nil
+	}
+	for _, h := range []string{res.Handle(), res.Receipt()} {
+		ph, err := store.ParseHandle(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tg, err := env.Store.Resolve(ph)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sh, err := Show(context.Background(), env.Store, tg, never)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(sh.Text, res.Text()) || sh.ReceiptID != res.Digest.ReceiptID {
+			t.Errorf("%s: shown %q (receipt %s), want %q (%s)", h, sh.Text, sh.ReceiptID.Short(), res.Text(), res.Digest.ReceiptID.Short())
+		}
+	}
+	blob := &store.Target{Kind: "blob"}
+	if _, err := Show(context.Background(), env.Store, blob, never); !errors.Is(err, ErrNotShowable) {
+		t.Errorf("Show(blob) = %v, want ErrNotShowable", err)
+	}
+}
