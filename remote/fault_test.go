@@ -45,7 +45,16 @@ func TestServerStoppedMidPush(t *testing.T) {
 	}
 	srv.Restart(t)
 	r2 := connect(t, srv.Endpoint, prefix, nil)
-	fin, err := Push(ctx, a, r2)
+	// A restarted SeaweedFS answers before its volume server has registered
+	// again, refusing writes with InternalError for a few seconds: push
+	// again, as a user (or the next background push) would.
+	var fin *PushReport
+	for try := 0; try < 20; try++ {
+		if fin, err = Push(ctx, a, r2); err == nil {
+			break
+		}
+		time.Sleep(time.Second)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
