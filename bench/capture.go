@@ -154,21 +154,8 @@ func RunCapture(ctx context.Context, o CaptureOptions) (*CaptureResult, error) {
 // timeCmd runs a command to completion with its output discarded and returns
 // its wall time.
 func timeCmd(ctx context.Context, bin string, args, env []string) (time.Duration, error) {
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(append(os.Environ(), "CTX_NO_COMPACT=1"), env...)
-	cmd.Stdout = io.Discard
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	start := time.Now()
-	err := cmd.Run()
-	d := time.Since(start)
-	if err != nil {
-		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() > 0 && ee.ExitCode() < 124 {
-			return d, nil // the command's own failure is still a timing
-		}
-		return d, fmt.Errorf("%s %s: %v: %s", bin, strings.Join(args, " "), err, stderr.String())
-	}
-	return d, nil
+	wall, _, err := timeCPU(ctx, bin, args, env)
+	return wall, err
 }
 
 // WriteText prints the capture figures.

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -16,6 +15,7 @@ import (
 	"github.com/ctxhq/ctx/bench/gotestcorpus"
 	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // CorpusResult is the score of the profiles on the external corpora.
@@ -59,7 +59,7 @@ type DiagScore struct {
 	ShortFiles []string `json:"short_files,omitempty"`
 }
 
-var gotestOutput = regexp.MustCompile(`^\d{3}-.*\.txt$`)
+var gotestOutput = lines.Lazy(`^\d{3}-.*\.txt$`)
 
 // RunCorpus scores the go test and diagnostics profiles on dir/gotest and
 // dir/diagnostics, and checks that the go test digests name every failing test.

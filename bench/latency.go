@@ -30,7 +30,10 @@ type LatencyResult struct {
 	GetBytes int64   `json:"get_stored_bytes,omitempty"`
 	GetLines string  `json:"get_lines,omitempty"`
 	Get      *Stat   `json:"ctx_get,omitempty"`
-	Version  Stat    `json:"ctx_version"` // process start-up alone, for reference
+	// GetOverVersion is the median of ctx get less the median of ctx
+	// version, measured alternately.
+	GetOverVersion float64 `json:"ctx_get_over_version_ms,omitempty"`
+	Version        Stat    `json:"ctx_version"` // process start-up alone, for reference
 	// Hook is the wall time of `ctx hook claude pre-tool-use` answering a
 	// rewrite: what an agent host adds before each shell command.
 	Hook Stat `json:"hook"`
@@ -82,9 +85,18 @@ func RunLatency(ctx context.Context, o LatencyOptions) (*LatencyResult, error) {
 	res.Overhead = res.CtxTrue.MedianMS - res.True.MedianMS
 	if o.GetSize > 0 {
 		n := seqFor(o.GetSize)
-		out, err := exec.CommandContext(ctx, o.Ctx, "run", "--pipe", "--json", "--max-output", "4G", "--", "seq", "1", strconv.FormatInt(n, 10)).Output()
+		// In the benchmark's own store, which ctx get then reads: not the
+		// working directory's, found through the index of stores.
+		store := exec.CommandContext(ctx, o.Ctx, "run", "--pipe", "--json", "--max-output", "4G", "--", "seq", "1", strconv.FormatInt(n, 10))
+		store.Env = append(os.Environ(), append(env, "CTX_NO_COMPACT=1")...)
+		out, err := store.Output()
 		if err != nil {
 			return nil, fmt.Errorf("store a large output: %w", err)
+		}
+		// Read it as it is stored for good: recompressed, not as the flood
+		// was captured.
+		if _, err := timeCmd(ctx, o.Ctx, []string{"compact"}, env); err != nil {
+			return nil, err
 		}
 		var run struct {
 			Run string `json:"run"`
@@ -94,13 +106,15 @@ func RunLatency(ctx context.Context, o LatencyOptions) (*LatencyResult, error) {
 		}
 		mid := n / 2
 		h := fmt.Sprintf("%s#stdout:L%d-%d", run.Run, mid, mid+12)
-		gs, _, err := alternate(o.Runs, func() (time.Duration, error) { return timeCmd(ctx, o.Ctx, []string{"get", h}, env) },
-			func() (time.Duration, error) { return 0, nil })
+		// Alternated with ctx version, so the difference is retrieval alone.
+		gs, vs, err := alternate(o.Runs, func() (time.Duration, error) { return timeCmd(ctx, o.Ctx, []string{"get", h}, env) },
+			func() (time.Duration, error) { return timeCmd(ctx, o.Ctx, []string{"version"}, nil) })
 		if err != nil {
 			return nil, err
 		}
 		st := gs.Stat()
 		res.Get, res.GetBytes, res.GetLines = &st, seqBytes(n), h
+		res.GetOverVersion = ms(gs.Median() - vs.Median())
 	}
 	return res, nil
 }
@@ -114,7 +128,7 @@ func (r *LatencyResult) WriteText(w io.Writer) error {
 	fmt.Fprintf(tw, "ctx version\tmedian %.2f ms (process start-up alone)\n", r.Version.MedianMS)
 	fmt.Fprintf(tw, "ctx hook claude pre-tool-use\tmedian %.2f ms ±%.2f (a rewrite; what a host adds per command)\n", r.Hook.MedianMS, r.Hook.IQRMS)
 	if r.Get != nil {
-		fmt.Fprintf(tw, "ctx get 13 lines\tmedian %.2f ms ±%.2f from a %.1f MiB stored output (%s)\n", r.Get.MedianMS, r.Get.IQRMS, float64(r.GetBytes)/(1<<20), r.GetLines)
+		fmt.Fprintf(tw, "ctx get 13 lines\tmedian %.2f ms ±%.2f from a %.1f MiB stored output (%s); %.2f ms over ctx version\n", r.Get.MedianMS, r.Get.IQRMS, float64(r.GetBytes)/(1<<20), r.GetLines, r.GetOverVersion)
 	}
 	return tw.Flush()
 }

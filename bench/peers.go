@@ -11,6 +11,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/ctxhq/ctx/cmdline"
 )
 
 // Peer is another output-reducing tool run on the same fixtures. Command is
@@ -76,7 +78,7 @@ func RunPeers(ctx context.Context, peers []Peer, fixtures []Fixture) ([]PeerResu
 			var stdin io.Reader = bytes.NewReader(raw)
 			if strings.Contains(line, "{file}") {
 				abs, _ := filepath.Abs(f.Path)
-				line = strings.ReplaceAll(line, "{file}", shellQuote(abs))
+				line = strings.ReplaceAll(line, "{file}", cmdline.QuoteWord(abs))
 				stdin = nil
 			}
 			cmd := exec.CommandContext(ctx, "sh", "-c", line)
@@ -111,8 +113,6 @@ func RunPeers(ctx context.Context, peers []Peer, fixtures []Fixture) ([]PeerResu
 	}
 	return out, nil
 }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // WritePeersText prints the peers' figures.
 func WritePeersText(w io.Writer, rs []PeerResult) error {

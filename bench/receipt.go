@@ -99,7 +99,7 @@ func (r *Receipt) Save(st *store.Store) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return "receipt:" + id.Short(), nil
+	return store.HandleOf(store.KindReceipt, id), nil
 }
 
 // DigestFiles returns the sha256 of every regular file under root (relative

@@ -11,25 +11,31 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/ctxhq/ctx/internal/runstatus"
 )
 
-// Exit codes ctx reports, following timeout(1) and env(1).
+// Exit codes ctx reports, following timeout(1) and env(1) (defined in
+// runstatus).
 const (
-	ExitTimeout       = 124 // the command ran past --timeout and was stopped
-	ExitFailed        = 125 // ctx itself failed
-	ExitNotExecutable = 126 // the command exists but cannot be executed
-	ExitNotFound      = 127 // the command does not exist
-	ExitInterrupted   = 130 // ctx was interrupted (128 + SIGINT) and stopped the command
+	ExitTimeout       = runstatus.ExitTimeout
+	ExitFailed        = runstatus.ExitFailed
+	ExitNotExecutable = runstatus.ExitNotExecutable
+	ExitNotFound      = runstatus.ExitNotFound
+	ExitInterrupted   = runstatus.ExitInterrupted
 )
 
-// Statuses, as recorded in run manifests (see store.Status*).
+// Status is how the command ended, as run manifests record it.
+type Status = runstatus.Status
+
+// The statuses a capture can end with.
 const (
-	StatusExited        = "exited"
-	StatusSignaled      = "signaled"
-	StatusTimeout       = "timeout"
-	StatusInterrupted   = "interrupted"
-	StatusNotFound      = "not-found"
-	StatusNotExecutable = "not-executable"
+	StatusExited        = runstatus.Exited
+	StatusSignaled      = runstatus.Signaled
+	StatusTimeout       = runstatus.Timeout
+	StatusInterrupted   = runstatus.Interrupted
+	StatusNotFound      = runstatus.NotFound
+	StatusNotExecutable = runstatus.NotExecutable
 )
 
 // Options describe one capture.
@@ -58,9 +64,9 @@ type Options struct {
 
 // Result says how the command ended.
 type Result struct {
-	Exit     int    // the status ctx reports
-	Status   string // one of the Status constants
-	Signal   int    // the signal that ended the command, if one did
+	Exit     int // the status ctx reports
+	Status   Status
+	Signal   int // the signal that ended the command, if one did
 	Start    time.Time
 	Duration time.Duration
 	SinkErr  error // the first sink error (a full disk), if any
@@ -82,7 +88,7 @@ func (i *Interrupt) Error() string { return "interrupted by " + i.Signal.String(
 type StartError struct {
 	Argv0  string
 	Exit   int
-	Status string
+	Status Status
 	Err    error
 }
 
@@ -107,14 +113,55 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if o.Drain <= 0 {
 		o.Drain = 250 * time.Millisecond
 	}
-	path, err := lookPath(o.Argv[0], o.Dir, o.Env)
+	cmd, ends, err := prepare(o)
 	if err != nil {
 		return Result{}, err
+	}
+	defer func() {
+		for _, e := range ends {
+			e.close()
+		}
+	}()
+	in, err := connectStdin(cmd, o.Stdin)
+	if err != nil {
+		return Result{}, err
+	}
+	defer in.close()
+
+	res := Result{Start: time.Now()}
+	if cmd, err = start(cmd, o); err != nil {
+		return Result{}, err
+	}
+	for _, e := range ends {
+		e.child.Close()
+		e.child = nil
+	}
+	in.started()
+	readers := startReaders(ends, o.Stdout, o.Stderr)
+	waitErr := wait(ctx, cmd, o, &res)
+	res.Duration = time.Since(res.Start)
+	res.Detached = readers.finish(ends, o.Drain)
+	res.SinkErr = readers.sinkErr()
+	in.finish(o.Drain)
+
+	res.exitStatus(ctx, cmd.ProcessState)
+	var exitErr *exec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &exitErr) {
+		return res, waitErr
+	}
+	return res, nil
+}
+
+// prepare resolves the program and opens the two output channels, pipes or
+// pseudo-terminals, with the child's ends connected to the command.
+func prepare(o Options) (*exec.Cmd, []*end, error) {
+	path, err := lookPath(o.Argv[0], o.Dir, o.Env)
+	if err != nil {
+		return nil, nil, err
 	}
 	cmd := &exec.Cmd{Path: path, Args: o.Argv, Dir: o.Dir, Env: o.Env}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	setDeathSignal(cmd.SysProcAttr)
-
 	var ends []*end
 	if o.Pipe {
 		ends, err = pipes()
@@ -126,77 +173,147 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		}
 	}
 	if err != nil {
-		return Result{}, err
+		return nil, nil, err
 	}
-	defer func() {
-		for _, e := range ends {
-			e.close()
-		}
-	}()
 	cmd.Stdout, cmd.Stderr = ends[0].child, ends[1].child
+	return cmd, ends, nil
+}
 
-	var stdinDone chan struct{}
-	switch in := o.Stdin.(type) {
+// stdinFeed copies a reader that is not a file into the child's stdin pipe.
+type stdinFeed struct {
+	pr   *os.File      // the child's end, closed once the child has it
+	done chan struct{} // closed when the copy ends
+}
+
+// connectStdin sets the child's stdin: /dev/null for nil, the file itself for
+// a file, else a pipe fed from in.
+func connectStdin(cmd *exec.Cmd, in io.Reader) (*stdinFeed, error) {
+	switch in := in.(type) {
 	case nil:
 		cmd.Stdin = nil // /dev/null
+		return &stdinFeed{}, nil
 	case *os.File:
 		cmd.Stdin = in
+		return &stdinFeed{}, nil
 	default:
 		pr, pw, err := os.Pipe()
 		if err != nil {
-			return Result{}, err
+			return nil, err
 		}
 		cmd.Stdin = pr
-		stdinDone = make(chan struct{})
+		f := &stdinFeed{pr: pr, done: make(chan struct{})}
 		go func() {
-			defer close(stdinDone)
+			defer close(f.done)
 			_, _ = io.Copy(pw, in)
 			pw.Close()
 		}()
-		defer pr.Close()
+		return f, nil
 	}
+}
 
-	res := Result{Start: time.Now()}
-	err = cmd.Start()
+// started closes the parent's copy of the child's end.
+func (f *stdinFeed) started() {
+	if f.pr != nil {
+		f.pr.Close()
+	}
+}
+
+func (f *stdinFeed) close() {
+	if f.pr != nil {
+		f.pr.Close()
+	}
+}
+
+// finish waits up to drain for the copy: it ends when the child's side of the
+// pipe is gone, unless it is blocked reading our own input; do not wait for
+// that.
+func (f *stdinFeed) finish(drain time.Duration) {
+	if f.done == nil {
+		return
+	}
+	select {
+	case <-f.done:
+	case <-time.After(drain):
+	}
+}
+
+// start starts the command; a script without a #! line runs with /bin/sh, as
+// shells do.
+func start(cmd *exec.Cmd, o Options) (*exec.Cmd, error) {
+	err := cmd.Start()
 	if errors.Is(err, syscall.ENOEXEC) {
-		// A script without a #! line: run it with /bin/sh, as shells do.
-		sh := &exec.Cmd{Path: "/bin/sh", Args: append([]string{"sh", path}, o.Argv[1:]...), Dir: o.Dir, Env: o.Env,
+		sh := &exec.Cmd{Path: "/bin/sh", Args: append([]string{"sh", cmd.Path}, o.Argv[1:]...), Dir: o.Dir, Env: o.Env,
 			Stdin: cmd.Stdin, Stdout: cmd.Stdout, Stderr: cmd.Stderr, SysProcAttr: cmd.SysProcAttr}
 		cmd, err = sh, sh.Start()
 	}
 	if err != nil {
-		return Result{}, startError(o.Argv[0], err)
+		return nil, startError(o.Argv[0], err)
 	}
-	for _, e := range ends {
-		e.child.Close()
-		e.child = nil
-	}
-	if f, ok := cmd.Stdin.(*os.File); ok && stdinDone != nil {
-		f.Close()
-	}
+	return cmd, nil
+}
 
-	var wg sync.WaitGroup
-	var sinkMu sync.Mutex
-	var firstSinkErr error
-	sinks := []io.Writer{o.Stdout, o.Stderr}
+// readers drain the output channels into their sinks.
+type readers struct {
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	first error // the first sink error
+}
+
+func startReaders(ends []*end, stdout, stderr io.Writer) *readers {
+	r := &readers{}
+	sinks := []io.Writer{stdout, stderr}
 	for i, e := range ends {
 		e.gate.w = sinks[i]
-		wg.Add(1)
+		r.wg.Add(1)
 		go func() {
-			defer wg.Done()
+			defer r.wg.Done()
 			if err := e.drain(&e.gate); err != nil && !e.gate.isShut() {
-				sinkMu.Lock()
-				if firstSinkErr == nil {
-					firstSinkErr = err
+				r.mu.Lock()
+				if r.first == nil {
+					r.first = err
 				}
-				sinkMu.Unlock()
+				r.mu.Unlock()
 			}
 		}()
 	}
+	return r
+}
 
+// finish lets the readers finish what the command wrote; if something else
+// keeps the output open, it stops reading after the drain period and reports
+// the output detached.
+func (r *readers) finish(ends []*end, drain time.Duration) (detached bool) {
+	done := make(chan struct{})
+	go func() { r.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return false
+	case <-time.After(drain):
+	}
+	for _, e := range ends {
+		e.interrupt()
+	}
+	// Pty readers return at once; a pipe reader may stay blocked until the
+	// background process closes its end — its gate drops what it reads from
+	// now on, so do not wait for it.
+	select {
+	case <-done:
+	case <-time.After(50 * time.Millisecond):
+	}
+	return true
+}
+
+func (r *readers) sinkErr() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.first
+}
+
+// wait waits for the command to exit, stopping its process group on timeout
+// or when ctx is cancelled (res.Status says which).
+func wait(ctx context.Context, cmd *exec.Cmd, o Options, res *Result) error {
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
-
 	var timeout <-chan time.Time
 	if o.Timeout > 0 {
 		t := time.NewTimer(o.Timeout)
@@ -204,50 +321,19 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		timeout = t.C
 	}
 	pgid := cmd.Process.Pid
-	var waitErr error
 	select {
-	case waitErr = <-waited:
+	case err := <-waited:
+		return err
 	case <-timeout:
 		res.Status = StatusTimeout
-		waitErr = stop(pgid, o.Grace, waited)
 	case <-ctx.Done():
 		res.Status = StatusInterrupted
-		waitErr = stop(pgid, o.Grace, waited)
 	}
-	res.Duration = time.Since(res.Start)
+	return stop(pgid, o.Grace, waited)
+}
 
-	// Let the readers finish what the command wrote; if something else keeps
-	// the output open, stop reading after the drain period.
-	readersDone := make(chan struct{})
-	go func() { wg.Wait(); close(readersDone) }()
-	select {
-	case <-readersDone:
-	case <-time.After(o.Drain):
-		res.Detached = true
-		for _, e := range ends {
-			e.interrupt()
-		}
-		// Pty readers return at once; a pipe reader may stay blocked until
-		// the background process closes its end — its gate drops what it
-		// reads from now on, so do not wait for it.
-		select {
-		case <-readersDone:
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-	sinkMu.Lock()
-	res.SinkErr = firstSinkErr
-	sinkMu.Unlock()
-	if stdinDone != nil {
-		// The copy ends when the child's side of the pipe is gone, unless it is
-		// blocked reading our own input; do not wait for that.
-		select {
-		case <-stdinDone:
-		case <-time.After(o.Drain):
-		}
-	}
-
-	state := cmd.ProcessState
+// exitStatus sets Exit, Status and Signal from how the command ended.
+func (res *Result) exitStatus(ctx context.Context, state *os.ProcessState) {
 	ws, _ := state.Sys().(syscall.WaitStatus)
 	switch {
 	case res.Status == StatusTimeout:
@@ -269,11 +355,6 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	default:
 		res.Status, res.Exit = StatusExited, state.ExitCode()
 	}
-	var exitErr *exec.ExitError
-	if waitErr != nil && !errors.As(waitErr, &exitErr) {
-		return res, waitErr
-	}
-	return res, nil
 }
 
 // stop sends SIGTERM to the process group, waits up to grace for the command

@@ -46,7 +46,7 @@ func TestExitStatuses(t *testing.T) {
 	for _, tc := range []struct {
 		argv   []string
 		exit   int
-		status string
+		status Status
 	}{
 		{[]string{"sh", "-c", "exit 3"}, 3, StatusExited},
 		{[]string{"sh", "-c", "kill -TERM $$"}, 128 + int(syscall.SIGTERM), StatusSignaled},

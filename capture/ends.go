@@ -71,13 +71,19 @@ func (g *gate) isShut() bool {
 }
 
 // readBuf is large enough that a pipe delivers its whole buffer in one read.
-const readBuf = 1 << 20
+// A reader starts with firstBuf and grows to readBuf when a read fills it:
+// most commands print little, and two 1 MiB buffers would cost a garbage
+// collection (the first comes at 4 MiB of heap) on the path of every ctx run.
+const (
+	readBuf  = 1 << 20
+	firstBuf = 64 << 10
+)
 
 // drain copies everything the child writes to sink, until the child side is
 // closed everywhere (EOF on a pipe, EIO on a pty) or the read is interrupted. A
 // sink error is remembered, and draining continues so the child never blocks.
 func (e *end) drain(sink io.Writer) error {
-	buf := make([]byte, readBuf)
+	buf := make([]byte, firstBuf)
 	var sinkErr error
 	for {
 		n, err := e.parent.Read(buf)
@@ -85,6 +91,9 @@ func (e *end) drain(sink io.Writer) error {
 			if _, werr := sink.Write(buf[:n]); werr != nil && sinkErr == nil {
 				sinkErr = werr
 			}
+		}
+		if n == len(buf) && n < readBuf {
+			buf = make([]byte, readBuf) // a flood: read it in large chunks
 		}
 		if err != nil {
 			if errors.Is(err, io.EOF) || errors.Is(err, syscall.EIO) || errors.Is(err, os.ErrDeadlineExceeded) {

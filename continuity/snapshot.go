@@ -3,10 +3,11 @@ package continuity
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // Record schemas, as the reference names them. A ctx snapshot record has the
@@ -123,7 +124,7 @@ func probeRecords(probes []Probe) []any {
 	return out
 }
 
-var ansiRE = regexp.MustCompile(`\x1b(?:\[[0-9;?]*[a-zA-Z]|[()][0-9A-B]|[=>])`)
+var ansiRE = lines.Lazy(`\x1b(?:\[[0-9;?]*[a-zA-Z]|[()][0-9A-B]|[=>])`)
 
 // register is the reference baseline's registration of the identity runner:
 // every probe answered with its own declared value and scored exact_match —

@@ -53,7 +53,7 @@ type Result struct {
 }
 
 // Handle is the receipt's handle.
-func (r *Result) Handle() string { return "receipt:" + r.ReceiptID.Short() }
+func (r *Result) Handle() string { return store.HandleOf(store.KindReceipt, r.ReceiptID) }
 
 // Blobs opens blobs: the store, or a pending capture not stored yet.
 type Blobs interface {
@@ -103,13 +103,13 @@ func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p
 		Contract: c,
 		Plan:     p,
 		Lines:    &lineSource{st: st, run: run},
-		Census:   func(b []byte) string { return "blob:" + store.Sum(b).Short() },
+		Census:   func(b []byte) string { return store.HandleOf(store.KindBlob, store.Sum(b)) },
 		SpanToken: func(sp evidence.Span) string {
 			tok, err := storeSpan(sp).Token(run)
 			if err != nil {
 				return sp.Handle()
 			}
-			return "span:" + tok.Short()
+			return store.HandleOf(store.KindSpan, tok)
 		},
 		Secrets: secrets.Version,
 		Redact: func(body []byte) ([]byte, string) {
@@ -125,14 +125,14 @@ func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p
 	}
 	p = d.Plan
 	res := &Result{Run: run, Graph: g, Contract: c, Plan: p, Digest: d}
-	res.Receipt = receipts.Receipt{Kind: receipts.KindDigest, Version: receipts.Version, Run: "run:" + run.ID.String(), Plan: p, Coverage: d.Coverage,
-		Digest: "blob:" + store.Sum(d.Text).String(), Secrets: receipts.Secrets{Rules: secrets.Version, Redacted: redacted}}
+	res.Receipt = receipts.Receipt{Kind: receipts.KindDigest, Version: receipts.Version, Run: store.FullHandleOf(store.KindRun, run.ID), Plan: p, Coverage: d.Coverage,
+		Digest: store.FullHandleOf(store.KindBlob, store.Sum(d.Text)), Secrets: receipts.Secrets{Rules: secrets.Version, Redacted: redacted}}
 	if len(anchors) > 0 {
 		res.Receipt.Anchors = anchors
 	}
 	res.Receipt.Refs = []string{res.Receipt.Run, res.Receipt.Digest}
 	if d.Census != nil {
-		res.Receipt.Census = "blob:" + store.Sum(d.Census).String()
+		res.Receipt.Census = store.FullHandleOf(store.KindBlob, store.Sum(d.Census))
 		res.Receipt.Refs = append(res.Receipt.Refs, res.Receipt.Census)
 	}
 	b, err := json.Marshal(res.Receipt)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/zeebo/blake3"
 )
@@ -200,6 +201,10 @@ type Graph struct {
 	ExitOK []int  `json:"exit_ok,omitempty"`
 	Items  []Item `json:"items"`
 	Losses []Loss `json:"losses,omitempty"`
+	// Runner and Noise are the producing profile's (Profile.Stamp): whether
+	// it is a test runner, and its cleanup of failure blocks (nil: none).
+	Runner bool      `json:"-"`
+	Noise  NoiseFunc `json:"-"`
 }
 
 // Add appends an item. Its id is assigned by Seal.
@@ -315,4 +320,66 @@ type Profile struct {
 	// safely; the registry then falls back to a more general profile and labels
 	// the loss. Parse must be deterministic and must bound its memory.
 	Parse func(ctx context.Context, src *Source) (*Graph, error)
+	// Runner marks a test runner: a run of one whose output gives no verdict
+	// was cut short, and the digest says so instead of claiming success.
+	Runner bool
+	// Noise, when set, is the family's own cleanup of a failure block's lines
+	// before they are shown (go test's === RUN lines and -json events, pytest's
+	// test banners); see Graph.Noise.
+	Noise NoiseFunc
+}
+
+// NoiseFunc cleans one line of the detail block of item it: it returns the
+// line to show in its place, or keep false to leave the line out. It must be
+// a pure function of its arguments.
+type NoiseFunc func(line string, it *Item) (out string, keep bool)
+
+// Stamp gives a graph p produced what the renderer needs to know of its
+// profile: the name and version when the parser left them empty, whether it
+// is a test runner and its noise cleanup.
+func (p Profile) Stamp(g *Graph) {
+	if g.Profile == "" {
+		g.Profile = p.Name
+	}
+	if g.Version == 0 {
+		g.Version = p.Version
+	}
+	g.Runner = p.Runner
+	g.Noise = p.Noise
+}
+
+// SplitLocation splits a source location as tools print it, "FILE:LINE" or
+// "FILE:LINE:COL" ("src/lib.rs:40:9"), surrounding space ignored. ok is false
+// when it does not end in a line number after a non-empty file.
+func SplitLocation(loc string) (file string, line, col int, ok bool) {
+	loc = strings.TrimSpace(loc)
+	i := strings.LastIndexByte(loc, ':')
+	if i <= 0 {
+		return "", 0, 0, false
+	}
+	last, err := strconv.Atoi(loc[i+1:])
+	if err != nil {
+		return "", 0, 0, false
+	}
+	head := loc[:i]
+	if j := strings.LastIndexByte(head, ':'); j > 0 {
+		if l, err := strconv.Atoi(head[j+1:]); err == nil {
+			return head[:j], l, last, true
+		}
+	}
+	return head, last, 0, true
+}
+
+// Clip bounds the text a profile stores in an item's field to n bytes, cut on
+// a rune boundary and marked with "…"; the whole text stays reachable through
+// the item's span.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

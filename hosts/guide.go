@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // Markers delimiting the blocks ctx manages inside files it does not own.
@@ -103,7 +104,7 @@ func RemoveCodexMCP(configPath string) (Change, error) {
 	})
 }
 
-var tomlCtxTable = regexp.MustCompile(`(?m)^\s*\[\s*mcp_servers\s*\.\s*(ctx|"ctx"|'ctx')\s*\]`)
+var tomlCtxTable = lines.Lazy(`(?m)^\s*\[\s*mcp_servers\s*\.\s*(ctx|"ctx"|'ctx')\s*\]`)
 
 // tomlString quotes s as a TOML basic string.
 func tomlString(s string) string {

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"regexp"
 	"strings"
+
+	"github.com/ctxhq/ctx/cmdline"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // Installed says what of ctx's one host's files hold, for `ctx doctor`.
@@ -62,20 +64,16 @@ func Inspect(p Paths, h Host) (Installed, error) {
 	return in, nil
 }
 
-var tomlCommand = regexp.MustCompile(`(?m)^command = ("(?:[^"\\]|\\.)*")`)
+var tomlCommand = lines.Lazy(`(?m)^command = ("(?:[^"\\]|\\.)*")`)
 
 // HookProgram returns the program a hook command runs: the command without
 // ctx's hook subcommand, unquoted.
 func HookProgram(command string) string {
-	f := strings.Fields(command)
-	if len(f) < 4 {
+	f, err := cmdline.Split(command)
+	if err != nil || len(f) < 4 {
 		return ""
 	}
-	prog := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(command), strings.Join(f[len(f)-3:], " ")))
-	if len(prog) >= 2 && prog[0] == '\'' && prog[len(prog)-1] == '\'' {
-		prog = strings.ReplaceAll(prog[1:len(prog)-1], `'\''`, `'`)
-	}
-	return strings.Trim(prog, `"`)
+	return strings.Join(f[:len(f)-3], " ")
 }
 
 func readOptional(path string) ([]byte, error) {

@@ -5,6 +5,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/hosts/flood"
 )
 
@@ -200,7 +201,7 @@ func (o Options) prefix() string {
 		b.WriteString(o.Session)
 		b.WriteByte(' ')
 	}
-	b.WriteString(shellQuote(prog))
+	b.WriteString(cmdline.QuoteWord(prog))
 	b.WriteString(" run ")
 	for _, a := range o.RunArgs {
 		if a == "" || a == "--" || !plainWord(a, "._=:/-") {
@@ -224,15 +225,6 @@ func plainWord(s, extra string) bool {
 		return false
 	}
 	return s != ""
-}
-
-// shellQuote returns s as one shell word: unchanged when it is plain,
-// otherwise single-quoted.
-func shellQuote(s string) string {
-	if plainWord(s, "._/+-@%:,=") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // insert returns src with prefix inserted before each site's offset.

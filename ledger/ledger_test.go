@@ -38,12 +38,12 @@ func newLedger(t *testing.T) (*Ledger, *clock) {
 }
 
 // addRun stores a run of argv that ended with exit and status, started at start.
-func addRun(t *testing.T, st *store.Store, argv []string, exit int, status string, start time.Time) string {
+func addRun(t *testing.T, st *store.Store, argv []string, exit int, status store.Status, start time.Time) string {
 	t.Helper()
 	return addRunIn(t, st, ".", argv, exit, status, start)
 }
 
-func addRunIn(t *testing.T, st *store.Store, dir string, argv []string, exit int, status string, start time.Time) string {
+func addRunIn(t *testing.T, st *store.Store, dir string, argv []string, exit int, status store.Status, start time.Time) string {
 	t.Helper()
 	sp, err := st.NewSpool(store.SpoolMeta{Argv: argv, Dir: dir, Mode: "pipe", Started: start})
 	if err != nil {

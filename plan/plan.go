@@ -9,6 +9,8 @@
 package plan
 
 import (
+	"github.com/ctxhq/ctx/internal/runstatus"
+
 	"encoding/json"
 	"fmt"
 	"math"
@@ -55,10 +57,10 @@ const maxBudget = 12000
 // Inputs are the situation a plan is made for.
 type Inputs struct {
 	Exit     int
-	Status   string // the run's status (exited, timeout, …)
-	Budget   int    // tokens asked for with --budget; 0 uses the contract
-	Pressure string // low | normal | high ("" is normal)
-	Level    int    // reflex level: equivalent reruns in this session so far
+	Status   runstatus.Status // the run's status (exited, timeout, …)
+	Budget   int              // tokens asked for with --budget; 0 uses the contract
+	Pressure string           // low | normal | high ("" is normal)
+	Level    int              // reflex level: equivalent reruns in this session so far
 	Streams  []StreamInfo
 }
 
@@ -126,13 +128,13 @@ func ParsePressure(s string) (string, error) {
 func Outcome(g *evidence.Graph, in Inputs) (string, []Reason) {
 	var rs []Reason
 	switch in.Status {
-	case "timeout":
+	case runstatus.Timeout:
 		rs = append(rs, ReasonTimeout)
-	case "interrupted":
+	case runstatus.Interrupted:
 		rs = append(rs, ReasonInterrupted)
-	case "signaled":
+	case runstatus.Signaled:
 		rs = append(rs, ReasonSignaled)
-	case "recovered":
+	case runstatus.Recovered:
 		rs = append(rs, ReasonRecovered)
 	}
 	exitOK := in.Exit == 0
@@ -142,13 +144,13 @@ func Outcome(g *evidence.Graph, in Inputs) (string, []Reason) {
 			exitOK, expected = true, true
 		}
 	}
-	if in.Status == "recovered" {
+	if in.Status == runstatus.Recovered {
 		exitOK = false
 	}
 	switch {
 	case g.Verdict == "error":
 		rs = append(rs, ReasonOutcomeError)
-		if exitOK && in.Status != "recovered" {
+		if exitOK && in.Status != runstatus.Recovered {
 			rs = append(rs, ReasonExitConflict)
 		}
 		return "error", rs
@@ -305,15 +307,16 @@ func countRequired(g *evidence.Graph, c *contract.Contract) int {
 	return n
 }
 
+// isRunner reports a test runner's graph: its profile says it is one
+// (Profile.Runner), or it holds tests.
 func isRunner(g *evidence.Graph) bool {
+	if g.Runner {
+		return true
+	}
 	for i := range g.Items {
 		if g.Items[i].Kind == evidence.KindTest {
 			return true
 		}
-	}
-	switch g.Profile {
-	case "pytest", "gotest", "cargotest", "jest":
-		return true
 	}
 	return false
 }

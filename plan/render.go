@@ -1,8 +1,10 @@
 package plan
 
 import (
+	"github.com/ctxhq/ctx/cmdline"
+	"github.com/ctxhq/ctx/internal/runstatus"
+
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -26,7 +28,7 @@ type RunInfo struct {
 	Argv   []string
 	Dir    string // relative to the workspace
 	Exit   int
-	Status string
+	Status runstatus.Status
 	Signal int
 }
 
@@ -298,7 +300,7 @@ func (r *renderer) header() {
 		r.line(strings.Join(parts, " · "))
 		return
 	}
-	cmd := "$ " + clip(quoteArgv(in.Run.Argv), 300)
+	cmd := "$ " + clip(cmdline.Quote(in.Run.Argv), 300)
 	if in.Run.Dir != "" && in.Run.Dir != "." {
 		cmd += "   (in " + in.Run.Dir + "/)"
 	}
@@ -396,15 +398,15 @@ func conflictText(in Input) string {
 
 func exitText(run RunInfo) string {
 	switch run.Status {
-	case "timeout":
+	case runstatus.Timeout:
 		return fmt.Sprintf("exit %d (timed out: stopped at --timeout; output so far kept)", run.Exit)
-	case "interrupted":
+	case runstatus.Interrupted:
 		return fmt.Sprintf("exit %d (interrupted: stopped by ctx; output so far kept)", run.Exit)
-	case "signaled":
+	case runstatus.Signaled:
 		return fmt.Sprintf("exit %d (killed by signal %d)", run.Exit, run.Signal)
-	case "recovered":
+	case runstatus.Recovered:
 		return "exit unknown (ctx stopped mid-capture; output up to then recovered)"
-	case "ingested":
+	case runstatus.Ingested:
 		return fmt.Sprintf("exit %d (ingested)", run.Exit)
 	}
 	return fmt.Sprintf("exit %d", run.Exit)
@@ -426,32 +428,6 @@ func streamsText(ss []StreamInfo) string {
 		return "no output"
 	}
 	return strings.Join(parts, ", ")
-}
-
-// quoteArgv renders argv as a shell would need it typed.
-func quoteArgv(argv []string) string {
-	out := make([]string, len(argv))
-	for i, a := range argv {
-		out[i] = shellQuote(a)
-	}
-	return strings.Join(out, " ")
-}
-
-func shellQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	safe := true
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./=:,+@%^", c)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func (r *renderer) lines(stream string, from, to int64) []string {
@@ -873,7 +849,7 @@ func (r *renderer) elastic(required []int) {
 		if r.in.Plan.Level == 0 {
 			// First time: only what the one-line form does not say. A rerun
 			// (the digest was not enough) shows the block as it is.
-			if ls = informative(ls, it); len(ls) <= 1 {
+			if ls = informative(ls, it, r.in.Graph.Noise); len(ls) <= 1 {
 				continue
 			}
 		} else {
@@ -1081,31 +1057,24 @@ func (r *renderer) footer(w *bytes.Buffer, cov contract.Coverage, d *Digest) {
 	}
 }
 
-// informative returns a failure block's lines minus noise: blank lines, test
-// runner banners and separators, and lines that only repeat the item's message.
-func informative(ls []string, it *evidence.Item) []string {
+// informative returns a failure block's lines minus noise: what the profile
+// calls noise (noise, from Graph.Noise: runner banners, event framing), blank
+// lines, separators, and lines that only repeat the item's message.
+func informative(ls []string, it *evidence.Item, noise evidence.NoiseFunc) []string {
 	var out []string
 	msg := strings.TrimSpace(it.Message)
 	for _, l := range ls {
-		c := strings.TrimSpace(cleanLine(l))
-		if strings.HasPrefix(c, "{") {
-			// A JSON event stream (go test -json): show what this test
-			// printed (parallel tests interleave their events).
-			out, test, ok := jsonOutput(c)
-			if !ok || test != "" && it.Name != "" && test != it.Name {
+		if noise != nil {
+			var keep bool
+			if l, keep = noise(l, it); !keep {
 				continue
 			}
-			l, c = strings.TrimRight(out, "\n"), strings.TrimSpace(out)
 		}
+		c := strings.TrimSpace(cleanLine(l))
 		switch {
 		case c == "",
-			strings.HasPrefix(c, "=== RUN"), strings.HasPrefix(c, "=== PAUSE"), strings.HasPrefix(c, "=== CONT"),
-			strings.HasPrefix(c, "--- FAIL"), strings.HasPrefix(c, "--- PASS"), strings.HasPrefix(c, "--- SKIP"),
 			strings.Trim(c, "_=-─ ") == "" && len(c) > 3,
 			msg != "" && strings.HasSuffix(c, msg) && len(c)-len(msg) < 40:
-			continue
-		}
-		if strings.HasPrefix(c, "___") && strings.HasSuffix(c, "___") {
 			continue
 		}
 		out = append(out, strings.TrimRight(cleanLine(l), " \t"))
@@ -1156,16 +1125,4 @@ func excerpt(ls []string, n int, file string) []string {
 		out = append(out, "…")
 	}
 	return out
-}
-
-// jsonOutput returns the "Output" and "Test" fields of a JSON event line.
-func jsonOutput(line string) (string, string, bool) {
-	var ev struct {
-		Output *string
-		Test   string
-	}
-	if json.Unmarshal([]byte(line), &ev) != nil || ev.Output == nil {
-		return "", "", false
-	}
-	return *ev.Output, ev.Test, true
 }

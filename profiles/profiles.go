@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/profiles/cargotest"
 	"github.com/ctxhq/ctx/profiles/diag"
@@ -156,12 +157,7 @@ func safeParse(ctx context.Context, p evidence.Profile, src *evidence.Source) (g
 		err = fmt.Errorf("parser returned no graph")
 	}
 	if g != nil {
-		if g.Profile == "" {
-			g.Profile = p.Name
-		}
-		if g.Version == 0 {
-			g.Version = p.Version
-		}
+		p.Stamp(g)
 	}
 	return g, err
 }
@@ -172,5 +168,5 @@ func firstLine(s string) string {
 }
 
 // Normalize reduces a command line to the program that produces the output;
-// see evidence.NormalizeArgv.
-func Normalize(argv []string) []string { return evidence.NormalizeArgv(argv) }
+// see cmdline.Normalize.
+func Normalize(argv []string) []string { return cmdline.Normalize(argv) }

@@ -10,7 +10,6 @@ package receipts
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/plan"
@@ -60,12 +59,12 @@ func Decode(data []byte) (*Receipt, error) {
 // RunID is the id of the run the receipt describes. A reference that is not
 // run:<id> is reported as corrupt, never sliced blindly.
 func (r *Receipt) RunID() (store.ID, error) {
-	return refID(r.Run, "run:")
+	return store.ParseRef(store.KindRun, r.Run)
 }
 
 // DigestID is the id of the blob holding the digest text.
 func (r *Receipt) DigestID() (store.ID, error) {
-	return refID(r.Digest, "blob:")
+	return store.ParseRef(store.KindBlob, r.Digest)
 }
 
 // DigestText returns the stored digest bytes of a receipt.
@@ -79,12 +78,4 @@ func DigestText(st *store.Store, r *Receipt) ([]byte, error) {
 		return nil, err
 	}
 	return b.ReadAll()
-}
-
-func refID(ref, prefix string) (store.ID, error) {
-	rest, ok := strings.CutPrefix(ref, prefix)
-	if !ok {
-		return store.ID{}, fmt.Errorf("receipt reference %q: want %s<id>: %w", ref, prefix, store.ErrCorrupt)
-	}
-	return store.ParseID(rest)
 }

@@ -12,20 +12,20 @@ import (
 
 // Found is what a handle names in the remote.
 type Found struct {
-	Kind string // run, blob, receipt or span
+	Kind store.Kind // run, blob, receipt or span
 	ID   store.ID
 }
 
 // kindDirs maps handle schemes to the remote's directories.
-var kindDirs = map[string]string{"run": "runs", "blob": "blobs", "receipt": "receipts", "span": "spans"}
+var kindDirs = map[store.Kind]string{store.KindRun: "runs", store.KindBlob: "blobs", store.KindReceipt: "receipts", store.KindSpan: "spans"}
 
 // Resolve finds what a handle's id prefix names in the remote: one LIST per
 // kind searched. No match wraps store.ErrNotFound; several are a
 // *store.AmbiguousError.
 func (r *Remote) Resolve(ctx context.Context, h store.Handle) (Found, error) {
-	kinds := []string{h.Scheme}
+	kinds := []store.Kind{h.Scheme}
 	if h.Scheme == "" {
-		kinds = []string{"run", "blob", "receipt"}
+		kinds = []store.Kind{store.KindRun, store.KindBlob, store.KindReceipt}
 	}
 	var found []Found
 	for _, kind := range kinds {
@@ -52,7 +52,7 @@ func (r *Remote) Resolve(ctx context.Context, h store.Handle) (Found, error) {
 	}
 	var names []string
 	for _, f := range found {
-		names = append(names, f.Kind+":"+f.ID.String()[:len(h.Prefix)+2])
+		names = append(names, string(f.Kind)+":"+f.ID.String()[:len(h.Prefix)+2])
 	}
 	slices.Sort(names)
 	return Found{}, &store.AmbiguousError{Prefix: h.Prefix, Candidates: names}

@@ -149,6 +149,6 @@ func readAll(t *testing.T, s *store.Store, id store.ID) []byte {
 	return data
 }
 
-func handle(kind string, id store.ID) store.Handle {
+func handle(kind store.Kind, id store.ID) store.Handle {
 	return store.Handle{Scheme: kind, Prefix: id.Short()}
 }

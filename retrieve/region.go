@@ -70,7 +70,7 @@ func OpenWith(st *store.Store, t *store.Target, rng store.Range, openBlob func(s
 		blobID = ref.Blob
 	case "blob":
 		blobID = t.ID
-		reg.handle = "blob:" + t.ID.Short()
+		reg.handle = store.HandleOf(store.KindBlob, t.ID)
 	default:
 		return nil, fmt.Errorf("%s handles name no bytes", t.Kind)
 	}

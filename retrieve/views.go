@@ -13,6 +13,7 @@ import (
 
 	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/internal/lines"
+	"github.com/ctxhq/ctx/internal/readahead"
 	"github.com/ctxhq/ctx/secrets"
 )
 
@@ -135,10 +136,14 @@ func printable(b []byte) string {
 // or ByteLimit bytes with a handle to continue from. No match prints a line
 // saying so and returns ErrNoMatch.
 func Grep(ctx context.Context, w io.Writer, reg *Region, re *regexp.Regexp, around, limit int) error {
-	r, err := reg.Reader()
+	src, err := reg.Reader()
 	if err != nil {
 		return err
 	}
+	// Decompressing and redacting run ahead on another core while lines are
+	// matched here.
+	r := readahead.New(src, 256<<10, 4)
+	defer r.Close()
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	type held struct {
@@ -177,9 +182,12 @@ func Grep(ctx context.Context, w io.Writer, reg *Region, re *regexp.Regexp, arou
 	}
 	err = lines.Scan(ctx, r, func(_ int, line []byte, long bool) error {
 		n++
-		text := strings.ToValidUTF8(string(line), "\uFFFD")
-		if long {
-			text += "…"
+		text := func() string { // only for lines printed or held as context
+			t := strings.ToValidUTF8(string(line), "\uFFFD")
+			if long {
+				t += "…"
+			}
+			return t
 		}
 		if re.Match(lines.Clean(line)) {
 			matches++
@@ -193,12 +201,12 @@ func Grep(ctx context.Context, w io.Writer, reg *Region, re *regexp.Regexp, arou
 				emit(h.n, '-', h.text)
 			}
 			before = before[:0]
-			emit(n, ':', text)
+			emit(n, ':', text())
 			after = around
 			return nil
 		}
 		if after > 0 {
-			emit(n, '-', text)
+			emit(n, '-', text())
 			after--
 			return nil
 		}
@@ -206,7 +214,7 @@ func Grep(ctx context.Context, w io.Writer, reg *Region, re *regexp.Regexp, arou
 			if len(before) == around {
 				before = before[1:]
 			}
-			before = append(before, held{n, text})
+			before = append(before, held{n, text()})
 		}
 		return nil
 	})

@@ -64,7 +64,7 @@ type Result struct {
 	// Exit is the status the command ended with (the --exit value of an
 	// ingest); Status how it ended (exited, signaled, timeout, ingested…).
 	Exit   int
-	Status string
+	Status store.Status
 	// Digest is the rendered digest with its graph, plan and receipt; nil
 	// when no digest could be made (DigestErr says why). The run is stored
 	// either way.

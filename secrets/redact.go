@@ -205,6 +205,14 @@ type Redactor struct {
 // Line returns line (without its newline) with every secret replaced by its
 // marker. It returns line itself when nothing is redacted.
 func (r *Redactor) Line(line []byte) []byte {
+	if r.quiet(line) {
+		return line
+	}
+	return r.line(line)
+}
+
+// line is Line's every step, for a line quiet does not pass.
+func (r *Redactor) line(line []byte) []byte {
 	if r.inKey {
 		if out, ok := r.keyBody(line); ok {
 			return out
@@ -237,6 +245,41 @@ func (r *Redactor) Line(line []byte) []byte {
 	}
 	b.Write(line[prev:])
 	return b.Bytes()
+}
+
+// quiet reports a line that no step of Line can change and that changes no
+// block state, tested with a few byte searches: outside a key or data block,
+// without the five dashes of every BEGIN and END line, not a key line shown
+// without its block, opening no data block, and without any rule's keyword. Most lines of a flood are such lines, and the full steps
+// cost most of `ctx get --grep` over a large output.
+func (r *Redactor) quiet(line []byte) bool {
+	if r.inKey || r.data != 0 || bytes.Contains(line, []byte("-----")) {
+		return false
+	}
+	if len(line) >= 64 {
+		if _, ok := orphanKeyLine(line); ok {
+			return false
+		}
+	}
+	if bytes.IndexByte(line, ':') >= 0 && dataOpener(bytes.TrimRight(line, " \t\r")) != 0 {
+		return false
+	}
+	return !maybe(line)
+}
+
+// dataOpener returns the kind of Kubernetes Secret data block a line (its
+// trailing blanks trimmed) opens: 'y' (YAML data), 's' (YAML stringData),
+// 'j' (JSON data or stringData), or 0.
+func dataOpener(t []byte) byte {
+	switch {
+	case bytes.Equal(t, []byte("data:")):
+		return 'y'
+	case bytes.Equal(t, []byte("stringData:")):
+		return 's'
+	case bytes.HasSuffix(t, []byte(`"data": {`)) || bytes.HasSuffix(t, []byte(`"stringData": {`)):
+		return 'j'
+	}
+	return 0
 }
 
 // Prime reads a line that comes before what will be redacted (it is not
@@ -360,17 +403,11 @@ func (r *Redactor) replaceKey(line []byte, from, to int) []byte {
 // such a block.
 func (r *Redactor) dataLine(line []byte) ([]byte, bool) {
 	t := bytes.TrimRight(line, " \t\r")
-	switch {
-	case bytes.Equal(t, []byte("data:")):
-		r.data = 'y'
+	if c := dataOpener(t); c != 0 {
+		r.data = c
 		return line, true
-	case bytes.Equal(t, []byte("stringData:")):
-		r.data = 's'
-		return line, true
-	case bytes.HasSuffix(t, []byte(`"data": {`)) || bytes.HasSuffix(t, []byte(`"stringData": {`)):
-		r.data = 'j'
-		return line, true
-	case r.data == 0:
+	}
+	if r.data == 0 {
 		return nil, false
 	}
 	if r.data == 'j' && bytes.HasPrefix(bytes.TrimSpace(t), []byte("}")) || r.data != 'j' && (len(t) == 0 || t[0] != ' ') {

@@ -64,134 +64,170 @@ func (s *Store) Check(opts CheckOptions) (*CheckReport, error) {
 		return nil, err
 	}
 	defer release()
-	rep := &CheckReport{Problems: []Problem{}, Notes: []Problem{}, Repaired: []string{}}
-	bad := func(h, format string, args ...any) {
-		rep.Problems = append(rep.Problems, Problem{Handle: h, What: fmt.Sprintf(format, args...)})
-	}
-	note := func(h, format string, args ...any) {
-		rep.Notes = append(rep.Notes, Problem{Handle: h, What: fmt.Sprintf(format, args...)})
-	}
-	var (
-		blobMetas = map[ID]*blobMeta{}
-		damaged   = map[ID]bool{} // blob records that do not decode
-		badRuns   = map[ID]bool{} // runs damaged or referencing missing content
-		missing   = map[ID][]ID{} // blob → runs that reference it and find it missing
-		runIDs    []ID
-		deadExecs [][]byte
-	)
+	c := &checker{s: s, rep: &CheckReport{Problems: []Problem{}, Notes: []Problem{}, Repaired: []string{}},
+		blobMetas: map[ID]*blobMeta{}, damaged: map[ID]bool{}, badRuns: map[ID]bool{}, missing: map[ID][]ID{}}
 	err = s.view(func(tx *bolt.Tx) error {
 		for cerr := range tx.Check() {
-			bad("store.db", "%v", cerr)
+			c.bad("store.db", "%v", cerr)
 		}
-		_ = tx.Bucket(bucketBlobs).ForEach(func(k, v []byte) error {
-			if len(k) != 32 {
-				bad("store.db", "a blob record with a %d-byte key", len(k))
-				return nil
-			}
-			id := ID(k)
-			rep.Blobs++
-			m, err := decodeBlobMeta(id, v)
-			if err != nil {
-				damaged[id] = true
-				bad("blob:"+id.Short(), "%v", err)
-				return nil
-			}
-			blobMetas[id] = m
-			if !m.Packed {
-				for i, f := range m.Frames {
-					fv := tx.Bucket(bucketFrames).Get(frameKey(id, i))
-					if fv == nil {
-						bad("blob:"+id.Short(), "frame %d is missing", i)
-						break
-					}
-					if len(fv) != int(f.CLen) {
-						bad("blob:"+id.Short(), "frame %d holds %d bytes, its table says %d", i, len(fv), f.CLen)
-						break
-					}
-				}
-			}
-			return nil
-		})
-		_ = tx.Bucket(bucketRuns).ForEach(func(k, _ []byte) error {
-			if len(k) != 32 {
-				bad("store.db", "a run record with a %d-byte key", len(k))
-				return nil
-			}
-			id := ID(k)
-			rep.Runs++
-			runIDs = append(runIDs, id)
-			run, err := decodeRun(tx, id)
-			if err != nil {
-				badRuns[id] = true
-				bad("run:"+id.Short(), "%v", err)
-				return nil
-			}
-			m := run.Manifest
-			for _, ref := range []struct {
-				what string
-				id   ID
-			}{{"stdout", m.Stdout.Blob}, {"stderr", m.Stderr.Blob}, {"stdin", m.Stdin}, {"interleave index", run.Interleave}} {
-				if ref.id.IsZero() || ref.id == emptyID {
-					continue
-				}
-				if _, ok := blobMetas[ref.id]; ok {
-					continue
-				}
-				badRuns[id] = true
-				if damaged[ref.id] {
-					bad("run:"+id.Short(), "its %s blob:%s has a damaged record", ref.what, ref.id.Short())
-				} else {
-					missing[ref.id] = append(missing[ref.id], id)
-					bad("run:"+id.Short(), "its %s blob:%s is missing", ref.what, ref.id.Short())
-				}
-			}
-			return nil
-		})
-		return tx.Bucket(bucketExecs).ForEach(func(k, v []byte) error {
-			rep.Execs++
-			var ex Exec
-			if err := json.Unmarshal(v, &ex); err != nil {
-				bad("exec:"+string(k), "record does not decode: %v", err)
-				deadExecs = append(deadExecs, bytes.Clone(k))
-				return nil
-			}
-			if tx.Bucket(bucketRuns).Get(ex.Run[:]) == nil {
-				bad("exec:"+string(k), "names run:%s, which is not stored", ex.Run.Short())
-				deadExecs = append(deadExecs, bytes.Clone(k))
-			}
-			return nil
-		})
+		c.blobs(tx)
+		c.runs(tx)
+		return c.execs(tx)
 	})
 	if isEmpty(err) {
-		return rep, nil
+		return c.rep, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	// Pack files: each packed blob's, and the ones nothing names.
+	orphans := c.packs()
+	if opts.ReadData {
+		c.readAll()
+	}
+	s.checkSpools(c.note, c.bad)
+	if opts.Repair {
+		s.repair(c.rep, c.missing, orphans, c.badRuns, c.runIDs, c.deadExecs)
+	}
+	sort.Slice(c.rep.Problems, func(i, j int) bool { return c.rep.Problems[i].Handle < c.rep.Problems[j].Handle })
+	return c.rep, nil
+}
+
+// checker is one check's findings as it goes.
+type checker struct {
+	s         *Store
+	rep       *CheckReport
+	blobMetas map[ID]*blobMeta
+	damaged   map[ID]bool // blob records that do not decode
+	badRuns   map[ID]bool // runs damaged or referencing missing content
+	missing   map[ID][]ID // blob → runs that reference it and find it missing
+	runIDs    []ID
+	deadExecs [][]byte
+}
+
+func (c *checker) bad(h, format string, args ...any) {
+	c.rep.Problems = append(c.rep.Problems, Problem{Handle: h, What: fmt.Sprintf(format, args...)})
+}
+
+func (c *checker) note(h, format string, args ...any) {
+	c.rep.Notes = append(c.rep.Notes, Problem{Handle: h, What: fmt.Sprintf(format, args...)})
+}
+
+// blobs checks every blob record and, for unpacked blobs, its frames.
+func (c *checker) blobs(tx *bolt.Tx) {
+	_ = tx.Bucket(bucketBlobs).ForEach(func(k, v []byte) error {
+		if len(k) != 32 {
+			c.bad("store.db", "a blob record with a %d-byte key", len(k))
+			return nil
+		}
+		id := ID(k)
+		c.rep.Blobs++
+		m, err := decodeBlobMeta(id, v)
+		if err != nil {
+			c.damaged[id] = true
+			c.bad(HandleOf(KindBlob, id), "%v", err)
+			return nil
+		}
+		c.blobMetas[id] = m
+		if !m.Packed {
+			for i, f := range m.Frames {
+				fv := tx.Bucket(bucketFrames).Get(frameKey(id, i))
+				if fv == nil {
+					c.bad(HandleOf(KindBlob, id), "frame %d is missing", i)
+					break
+				}
+				if len(fv) != int(f.CLen) {
+					c.bad(HandleOf(KindBlob, id), "frame %d holds %d bytes, its table says %d", i, len(fv), f.CLen)
+					break
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// runs checks every run record and that the blobs it references are stored.
+func (c *checker) runs(tx *bolt.Tx) {
+	_ = tx.Bucket(bucketRuns).ForEach(func(k, _ []byte) error {
+		if len(k) != 32 {
+			c.bad("store.db", "a run record with a %d-byte key", len(k))
+			return nil
+		}
+		id := ID(k)
+		c.rep.Runs++
+		c.runIDs = append(c.runIDs, id)
+		run, err := decodeRun(tx, id)
+		if err != nil {
+			c.badRuns[id] = true
+			c.bad(HandleOf(KindRun, id), "%v", err)
+			return nil
+		}
+		m := run.Manifest
+		for _, ref := range []struct {
+			what string
+			id   ID
+		}{{"stdout", m.Stdout.Blob}, {"stderr", m.Stderr.Blob}, {"stdin", m.Stdin}, {"interleave index", run.Interleave}} {
+			if ref.id.IsZero() || ref.id == emptyID {
+				continue
+			}
+			if _, ok := c.blobMetas[ref.id]; ok {
+				continue
+			}
+			c.badRuns[id] = true
+			if c.damaged[ref.id] {
+				c.bad(HandleOf(KindRun, id), "its %s blob:%s has a damaged record", ref.what, ref.id.Short())
+			} else {
+				c.missing[ref.id] = append(c.missing[ref.id], id)
+				c.bad(HandleOf(KindRun, id), "its %s blob:%s is missing", ref.what, ref.id.Short())
+			}
+		}
+		return nil
+	})
+}
+
+// execs checks that every execution record decodes and names a stored run.
+func (c *checker) execs(tx *bolt.Tx) error {
+	return tx.Bucket(bucketExecs).ForEach(func(k, v []byte) error {
+		c.rep.Execs++
+		var ex Exec
+		if err := json.Unmarshal(v, &ex); err != nil {
+			c.bad("exec:"+string(k), "record does not decode: %v", err)
+			c.deadExecs = append(c.deadExecs, bytes.Clone(k))
+			return nil
+		}
+		if tx.Bucket(bucketRuns).Get(ex.Run[:]) == nil {
+			c.bad("exec:"+string(k), "names run:%s, which is not stored", ex.Run.Short())
+			c.deadExecs = append(c.deadExecs, bytes.Clone(k))
+		}
+		return nil
+	})
+}
+
+// packs checks each packed blob's pack file and returns the pack files
+// nothing names, by the blob id their name carries.
+func (c *checker) packs() map[ID][]string {
 	want := map[string]ID{}
-	for id, m := range blobMetas {
+	for id, m := range c.blobMetas {
 		if !m.Packed {
 			continue
 		}
-		p := s.packPath(id, m.Gen)
+		p := c.s.packPath(id, m.Gen)
 		want[p] = id
 		fi, err := os.Lstat(p)
 		switch {
 		case err != nil:
-			bad("blob:"+id.Short(), "its pack file is missing (%v)", err)
+			c.bad(HandleOf(KindBlob, id), "its pack file is missing (%v)", err)
 		case !fi.Mode().IsRegular():
-			bad("blob:"+id.Short(), "its pack file %s is not a regular file", p)
+			c.bad(HandleOf(KindBlob, id), "its pack file %s is not a regular file", p)
 		case fi.Size() != compressedSize(m):
-			bad("blob:"+id.Short(), "its pack file holds %d bytes, its frame table says %d", fi.Size(), compressedSize(m))
+			c.bad(HandleOf(KindBlob, id), "its pack file holds %d bytes, its frame table says %d", fi.Size(), compressedSize(m))
 		}
 	}
 	orphans := map[ID][]string{}
-	_ = filepath.WalkDir(filepath.Join(s.dir, packsName), func(p string, d fs.DirEntry, err error) error {
+	_ = filepath.WalkDir(filepath.Join(c.s.dir, packsName), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil
 		}
-		rep.Packs++
+		c.rep.Packs++
 		if _, ok := want[p]; ok {
 			return nil
 		}
@@ -199,29 +235,26 @@ func (s *Store) Check(opts CheckOptions) (*CheckReport, error) {
 		if id, err := ParseID(base[:min(64, len(base))]); err == nil && !strings.HasSuffix(base, ".tmp") {
 			orphans[id] = append(orphans[id], p)
 		}
-		note(p, "no blob record names this pack file; gc removes it")
+		c.note(p, "no blob record names this pack file; gc removes it")
 		return nil
 	})
-	if opts.ReadData {
-		ids := make([]ID, 0, len(blobMetas))
-		for id := range blobMetas {
-			ids = append(ids, id)
-		}
-		sort.Slice(ids, func(i, j int) bool { return bytes.Compare(ids[i][:], ids[j][:]) < 0 })
-		for _, id := range ids {
-			n, err := s.readData(id)
-			rep.Read += n
-			if err != nil {
-				bad("blob:"+id.Short(), "%v", err)
-			}
+	return orphans
+}
+
+// readAll reads every blob's data (readData), in id order.
+func (c *checker) readAll() {
+	ids := make([]ID, 0, len(c.blobMetas))
+	for id := range c.blobMetas {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return bytes.Compare(ids[i][:], ids[j][:]) < 0 })
+	for _, id := range ids {
+		n, err := c.s.readData(id)
+		c.rep.Read += n
+		if err != nil {
+			c.bad(HandleOf(KindBlob, id), "%v", err)
 		}
 	}
-	s.checkSpools(note, bad)
-	if opts.Repair {
-		s.repair(rep, missing, orphans, badRuns, runIDs, deadExecs)
-	}
-	sort.Slice(rep.Problems, func(i, j int) bool { return rep.Problems[i].Handle < rep.Problems[j].Handle })
-	return rep, nil
 }
 
 // readData reads a whole blob: every frame decompressed and checked, its

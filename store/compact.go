@@ -99,35 +99,52 @@ func (s *Store) compact(id ID) (int64, error) {
 	}); err != nil {
 		return 0, err
 	}
+	if !meta.Packed {
+		return s.compactFrames(b, stored)
+	}
+	return s.compactPack(b, stored)
+}
+
+// compactFrames recompresses the raw frames of a blob kept in the frames
+// bucket, and rewrites them and its record in one transaction if the record
+// is still stored (as stored).
+func (s *Store) compactFrames(b *Blob, stored []byte) (int64, error) {
+	id, meta := b.ID, b.meta
 	before := compressedSize(meta)
 	enc := betterEncoder() // nobody waits on compaction
-	if !meta.Packed {
-		// Compress first (reads take the store's lock), then write all at once.
-		packedFrames := map[int][]byte{}
-		for i, f := range meta.Frames {
-			if !isRawFrame(f) {
-				continue
-			}
-			raw, err := b.frame(i)
-			if err != nil {
-				return 0, err
-			}
-			packedFrames[i] = enc.EncodeAll(raw, nil)
-			meta.Frames[i].CLen = uint32(len(packedFrames[i]))
+	// Compress first (reads take the store's lock), then write all at once.
+	packedFrames := map[int][]byte{}
+	for i, f := range meta.Frames {
+		if !isRawFrame(f) {
+			continue
 		}
-		err := s.update(func(tx *bolt.Tx) error {
-			if cur := tx.Bucket(bucketBlobs).Get(id[:]); cur == nil || !bytes.Equal(cur, stored) {
-				return fmt.Errorf("blob:%s changed during compaction", id.Short())
-			}
-			for i, c := range packedFrames {
-				if err := tx.Bucket(bucketFrames).Put(frameKey(id, i), c); err != nil {
-					return err
-				}
-			}
-			return tx.Bucket(bucketBlobs).Put(id[:], meta.encode(id))
-		})
-		return before - compressedSize(meta), err
+		raw, err := b.frame(i)
+		if err != nil {
+			return 0, err
+		}
+		packedFrames[i] = enc.EncodeAll(raw, nil)
+		meta.Frames[i].CLen = uint32(len(packedFrames[i]))
 	}
+	err := s.update(func(tx *bolt.Tx) error {
+		if cur := tx.Bucket(bucketBlobs).Get(id[:]); cur == nil || !bytes.Equal(cur, stored) {
+			return fmt.Errorf("blob:%s changed during compaction", id.Short())
+		}
+		for i, c := range packedFrames {
+			if err := tx.Bucket(bucketFrames).Put(frameKey(id, i), c); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket(bucketBlobs).Put(id[:], meta.encode(id))
+	})
+	return before - compressedSize(meta), err
+}
+
+// compactPack writes a packed blob's new pack generation, its raw frames
+// recompressed, and points the record at it.
+func (s *Store) compactPack(b *Blob, stored []byte) (int64, error) {
+	id, meta := b.ID, b.meta
+	before := compressedSize(meta)
+	enc := betterEncoder() // nobody waits on compaction
 	newMeta := *meta
 	newMeta.Frames = append([]frame(nil), meta.Frames...)
 	// The new generation has a name no other writer uses, and is written

@@ -65,179 +65,18 @@ func (s *Store) GC(opts GCOptions) (GCReport, error) {
 		return rep, err
 	}
 	defer release()
-	var deadPacks []string
 	if opts.Now.IsZero() {
 		opts.Now = time.Now()
 	}
+	var deadPacks []string
 	fn := func(tx *bolt.Tx) error {
-		runs := map[ID]bool{}
-		receipts := map[ID]bool{}
-		blobs := map[ID]bool{}
-		pinned := map[ID]bool{}
-		_ = tx.Bucket(bucketPins).ForEach(func(k, v []byte) error {
-			var p Pin
-			if json.Unmarshal(v, &p) == nil {
-				pinned[p.ID] = true
-				switch p.Kind {
-				case "run":
-					runs[p.ID] = true
-				case "blob":
-					blobs[p.ID] = true
-				case "receipt":
-					receipts[p.ID] = true
-				}
-			}
-			return nil
-		})
-		// Roots: recent executions.
-		var oldExecs [][]byte
-		_ = tx.Bucket(bucketExecs).ForEach(func(k, v []byte) error {
-			var ex Exec
-			if json.Unmarshal(v, &ex) != nil {
-				return nil
-			}
-			if opts.Keep > 0 && opts.Now.Sub(ex.Start) > opts.Keep && !pinned[ex.Run] {
-				oldExecs = append(oldExecs, bytes.Clone(k))
-				return nil
-			}
-			runs[ex.Run] = true
-			if !ex.Receipt.IsZero() {
-				receipts[ex.Receipt] = true
-			}
-			return nil
-		})
-		// Receipts about a kept run, and standalone ones (benchmarks), are kept.
-		_ = tx.Bucket(bucketReceipts).ForEach(func(k, v []byte) error {
-			var r receiptRefs
-			_ = json.Unmarshal(v, &r)
-			standalone := true
-			for _, ref := range r.Refs {
-				if len(ref) > 4 && ref[:4] == "run:" {
-					standalone = false
-					if id, err := ParseID(ref[4:]); err == nil && runs[id] {
-						receipts[ID(k)] = true
-					}
-				}
-			}
-			if standalone {
-				receipts[ID(k)] = true
-			}
-			return nil
-		})
-		// Mark blobs.
-		for id := range runs {
-			run, err := decodeRun(tx, id)
-			if errors.Is(err, ErrNotFound) {
-				continue
-			}
-			if err != nil {
-				// What a damaged run references is unknown: sweeping now
-				// could delete the last copy of its output.
-				return hint(fmt.Errorf("gc stopped, nothing deleted: %w", err),
-					"run `ctx check` to see what is damaged, then `ctx check --repair`")
-			}
-			m := run.Manifest
-			for _, b := range []ID{m.Stdout.Blob, m.Stderr.Blob, m.Stdin, run.Interleave} {
-				if !b.IsZero() {
-					blobs[b] = true
-				}
-			}
-		}
-		for id := range receipts {
-			var r receiptRefs
-			_ = json.Unmarshal(tx.Bucket(bucketReceipts).Get(id[:]), &r)
-			for _, ref := range r.Refs {
-				if len(ref) > 5 && ref[:5] == "blob:" {
-					if bid, err := ParseID(ref[5:]); err == nil {
-						blobs[bid] = true
-					}
-				}
-			}
-		}
-		// Sweep.
-		del := func(b *bolt.Bucket, keys [][]byte) error {
-			if opts.DryRun {
-				return nil
-			}
-			for _, k := range keys {
-				if err := b.Delete(k); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		rep.Execs = len(oldExecs)
-		if err := del(tx.Bucket(bucketExecs), oldExecs); err != nil {
+		m := markRoots(tx, opts)
+		if err := m.markBlobs(tx); err != nil {
 			return err
 		}
-		sweep := func(bucket []byte, keep map[ID]bool) ([][]byte, error) {
-			var dead [][]byte
-			_ = tx.Bucket(bucket).ForEach(func(k, _ []byte) error {
-				if len(k) == 32 && !keep[ID(k)] {
-					dead = append(dead, bytes.Clone(k))
-				}
-				return nil
-			})
-			return dead, del(tx.Bucket(bucket), dead)
-		}
-		deadRuns, err := sweep(bucketRuns, runs)
-		if err != nil {
-			return err
-		}
-		deadReceipts, err := sweep(bucketReceipts, receipts)
-		if err != nil {
-			return err
-		}
-		// Note the packs of blobs about to be swept.
-		_ = tx.Bucket(bucketBlobs).ForEach(func(k, v []byte) error {
-			if len(k) == 32 && !blobs[ID(k)] {
-				if m, err := decodeBlobMeta(ID(k), v); err == nil && m.Packed {
-					deadPacks = append(deadPacks, s.packPath(ID(k), m.Gen))
-					rep.Bytes += compressedSize(m)
-				}
-			}
-			return nil
-		})
-		deadBlobs, err := sweep(bucketBlobs, blobs)
-		if err != nil {
-			return err
-		}
-		rep.Runs, rep.Receipts, rep.Blobs = len(deadRuns), len(deadReceipts), len(deadBlobs)
-		rep.Kept.Runs, rep.Kept.Blobs = len(runs), len(blobs)
-		// Frames of swept blobs, and frames no blob record owns (a commit cut short).
-		var deadFrames [][]byte
-		_ = tx.Bucket(bucketFrames).ForEach(func(k, v []byte) error {
-			if len(k) == 36 && !blobs[ID(k[:32])] {
-				deadFrames = append(deadFrames, bytes.Clone(k))
-				rep.Bytes += int64(len(v))
-			}
-			return nil
-		})
-		rep.Frames = len(deadFrames)
-		if err := del(tx.Bucket(bucketFrames), deadFrames); err != nil {
-			return err
-		}
-		var deadSpans [][]byte
-		_ = tx.Bucket(bucketSpans).ForEach(func(k, v []byte) error {
-			var sr Span
-			if json.Unmarshal(v, &sr) != nil || !runs[sr.Run] {
-				deadSpans = append(deadSpans, bytes.Clone(k))
-			}
-			return nil
-		})
-		rep.Spans = len(deadSpans)
-		if err := del(tx.Bucket(bucketSpans), deadSpans); err != nil {
-			return err
-		}
-		var deadSessions [][]byte
-		_ = tx.Bucket(bucketSessions).ForEach(func(k, v []byte) error {
-			var ss Session
-			if json.Unmarshal(v, &ss) != nil || !runs[ss.Run] {
-				deadSessions = append(deadSessions, bytes.Clone(k))
-			}
-			return nil
-		})
-		return del(tx.Bucket(bucketSessions), deadSessions)
+		var err error
+		deadPacks, err = s.sweep(tx, m, opts.DryRun, &rep)
+		return err
 	}
 	if opts.DryRun {
 		err = s.view(fn)
@@ -250,6 +89,196 @@ func (s *Store) GC(opts GCOptions) (GCReport, error) {
 	if err != nil {
 		return rep, err
 	}
+	return rep, s.removePacks(deadPacks, opts, &rep)
+}
+
+// gcMarks is what gc keeps: the marked runs, receipts and blobs, the pinned
+// ids, and the execution records old enough to delete.
+type gcMarks struct {
+	runs, receipts, blobs, pinned map[ID]bool
+	oldExecs                      [][]byte
+}
+
+// markRoots marks the roots: pins, recent executions (and their receipts),
+// and the receipts about a kept run or about no run at all (benchmarks).
+func markRoots(tx *bolt.Tx, opts GCOptions) *gcMarks {
+	m := &gcMarks{runs: map[ID]bool{}, receipts: map[ID]bool{}, blobs: map[ID]bool{}, pinned: map[ID]bool{}}
+	_ = tx.Bucket(bucketPins).ForEach(func(k, v []byte) error {
+		var p Pin
+		if json.Unmarshal(v, &p) == nil {
+			m.pinned[p.ID] = true
+			switch p.Kind {
+			case KindRun:
+				m.runs[p.ID] = true
+			case KindBlob:
+				m.blobs[p.ID] = true
+			case KindReceipt:
+				m.receipts[p.ID] = true
+			}
+		}
+		return nil
+	})
+	_ = tx.Bucket(bucketExecs).ForEach(func(k, v []byte) error {
+		var ex Exec
+		if json.Unmarshal(v, &ex) != nil {
+			return nil
+		}
+		if opts.Keep > 0 && opts.Now.Sub(ex.Start) > opts.Keep && !m.pinned[ex.Run] {
+			m.oldExecs = append(m.oldExecs, bytes.Clone(k))
+			return nil
+		}
+		m.runs[ex.Run] = true
+		if !ex.Receipt.IsZero() {
+			m.receipts[ex.Receipt] = true
+		}
+		return nil
+	})
+	_ = tx.Bucket(bucketReceipts).ForEach(func(k, v []byte) error {
+		var r receiptRefs
+		_ = json.Unmarshal(v, &r)
+		standalone := true
+		for _, ref := range r.Refs {
+			if hex, ok := strings.CutPrefix(ref, "run:"); ok && hex != "" {
+				standalone = false
+				if id, err := ParseID(hex); err == nil && m.runs[id] {
+					m.receipts[ID(k)] = true
+				}
+			}
+		}
+		if standalone {
+			m.receipts[ID(k)] = true
+		}
+		return nil
+	})
+	return m
+}
+
+// markBlobs marks the blobs the marked runs and receipts reference. A damaged
+// run stops gc: what it references is unknown, and sweeping now could delete
+// the last copy of its output.
+func (m *gcMarks) markBlobs(tx *bolt.Tx) error {
+	for id := range m.runs {
+		run, err := decodeRun(tx, id)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return hint(fmt.Errorf("gc stopped, nothing deleted: %w", err),
+				"run `ctx check` to see what is damaged, then `ctx check --repair`")
+		}
+		mf := run.Manifest
+		for _, b := range []ID{mf.Stdout.Blob, mf.Stderr.Blob, mf.Stdin, run.Interleave} {
+			if !b.IsZero() {
+				m.blobs[b] = true
+			}
+		}
+	}
+	for id := range m.receipts {
+		var r receiptRefs
+		_ = json.Unmarshal(tx.Bucket(bucketReceipts).Get(id[:]), &r)
+		for _, ref := range r.Refs {
+			if hex, ok := strings.CutPrefix(ref, "blob:"); ok && hex != "" {
+				if bid, err := ParseID(hex); err == nil {
+					m.blobs[bid] = true
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// sweeper deletes keys from buckets, or only counts them in a dry run.
+type sweeper struct {
+	tx  *bolt.Tx
+	dry bool
+}
+
+func (w sweeper) del(bucket []byte, keys [][]byte) error {
+	if w.dry {
+		return nil
+	}
+	b := w.tx.Bucket(bucket)
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unmarked deletes the records of an id-keyed bucket that keep does not hold.
+func (w sweeper) unmarked(bucket []byte, keep map[ID]bool) (int, error) {
+	return w.where(bucket, func(k, _ []byte) bool { return len(k) == 32 && !keep[ID(k)] })
+}
+
+// where deletes the records of a bucket that dead reports.
+func (w sweeper) where(bucket []byte, dead func(k, v []byte) bool) (int, error) {
+	var keys [][]byte
+	_ = w.tx.Bucket(bucket).ForEach(func(k, v []byte) error {
+		if dead(k, v) {
+			keys = append(keys, bytes.Clone(k))
+		}
+		return nil
+	})
+	return len(keys), w.del(bucket, keys)
+}
+
+// sweep deletes what m did not mark and returns the pack files of the swept
+// blobs, to remove once the transaction has committed.
+func (s *Store) sweep(tx *bolt.Tx, m *gcMarks, dry bool, rep *GCReport) ([]string, error) {
+	w := sweeper{tx, dry}
+	rep.Execs = len(m.oldExecs)
+	if err := w.del(bucketExecs, m.oldExecs); err != nil {
+		return nil, err
+	}
+	var err error
+	if rep.Runs, err = w.unmarked(bucketRuns, m.runs); err != nil {
+		return nil, err
+	}
+	if rep.Receipts, err = w.unmarked(bucketReceipts, m.receipts); err != nil {
+		return nil, err
+	}
+	var deadPacks []string
+	_ = tx.Bucket(bucketBlobs).ForEach(func(k, v []byte) error {
+		if len(k) == 32 && !m.blobs[ID(k)] {
+			if bm, err := decodeBlobMeta(ID(k), v); err == nil && bm.Packed {
+				deadPacks = append(deadPacks, s.packPath(ID(k), bm.Gen))
+				rep.Bytes += compressedSize(bm)
+			}
+		}
+		return nil
+	})
+	if rep.Blobs, err = w.unmarked(bucketBlobs, m.blobs); err != nil {
+		return nil, err
+	}
+	rep.Kept.Runs, rep.Kept.Blobs = len(m.runs), len(m.blobs)
+	// Frames of swept blobs, and frames no blob record owns (a commit cut short).
+	rep.Frames, err = w.where(bucketFrames, func(k, v []byte) bool {
+		dead := len(k) == 36 && !m.blobs[ID(k[:32])]
+		if dead {
+			rep.Bytes += int64(len(v))
+		}
+		return dead
+	})
+	if err != nil {
+		return nil, err
+	}
+	if rep.Spans, err = w.where(bucketSpans, func(_, v []byte) bool {
+		var sr Span
+		return json.Unmarshal(v, &sr) != nil || !m.runs[sr.Run]
+	}); err != nil {
+		return nil, err
+	}
+	_, err = w.where(bucketSessions, func(_, v []byte) bool {
+		var ss Session
+		return json.Unmarshal(v, &ss) != nil || !m.runs[ss.Run]
+	})
+	return deadPacks, err
+}
+
+// removePacks removes, after the sweep committed, the packs of swept blobs
+// and orphaned packs, and compacts when asked.
+func (s *Store) removePacks(deadPacks []string, opts GCOptions, rep *GCReport) error {
 	rep.Packs = len(deadPacks)
 	if !opts.DryRun {
 		for _, p := range deadPacks {
@@ -258,22 +287,23 @@ func (s *Store) GC(opts GCOptions) (GCReport, error) {
 	}
 	orphans, err := s.orphanPacks(opts.Now)
 	if err != nil {
-		return rep, err
+		return err
 	}
 	rep.Packs += len(orphans)
-	if !opts.DryRun {
-		for _, p := range orphans {
-			_ = os.Remove(p)
-		}
-		if opts.Compact {
-			n, saved, err := s.compactAll()
-			rep.Compacted, rep.CompactedBytes = n, saved
-			if err != nil {
-				return rep, err
-			}
+	if opts.DryRun {
+		return nil
+	}
+	for _, p := range orphans {
+		_ = os.Remove(p)
+	}
+	if opts.Compact {
+		n, saved, err := s.compactAll()
+		rep.Compacted, rep.CompactedBytes = n, saved
+		if err != nil {
+			return err
 		}
 	}
-	return rep, nil
+	return nil
 }
 
 // orphanPacks lists pack files no blob record refers to (a commit cut short

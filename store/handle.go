@@ -18,7 +18,7 @@ import (
 //
 // A bare hex prefix is looked up among runs, blobs and receipts.
 type Handle struct {
-	Scheme string
+	Scheme Kind
 	Prefix string // lower-case hex
 	Stream string
 	Range  Range
@@ -49,8 +49,46 @@ func (r Range) String() string {
 	return ""
 }
 
+// Kind is a handle's scheme: the kind of record it names. The same words key
+// the store's buckets, pins and resolved targets.
+type Kind string
+
+// The kinds of record a handle can name.
+const (
+	KindRun     Kind = "run"     // a run (and its streams)
+	KindBlob    Kind = "blob"    // any stored blob
+	KindSpan    Kind = "span"    // a span token minted by a digest
+	KindReceipt Kind = "receipt" // a stored receipt
+)
+
 // Schemes that name stored records.
-var schemes = map[string]bool{"run": true, "blob": true, "span": true, "receipt": true}
+var schemes = map[Kind]bool{KindRun: true, KindBlob: true, KindSpan: true, KindReceipt: true}
+
+// HandleOf is the short handle of a record, kind ":" and the short id
+// ("run:ba3d1020ee8f"): the form digests, listings and receipts print.
+func HandleOf(k Kind, id ID) string {
+	return Handle{Scheme: k, Prefix: id.Short()}.String()
+}
+
+// FullHandleOf is the handle of a record with its whole id, the form receipts
+// store so that a later, larger store never makes it ambiguous.
+func FullHandleOf(k Kind, id ID) string {
+	return Handle{Scheme: k, Prefix: id.String()}.String()
+}
+
+// ParseRef parses a stored full reference of one kind ("run:<64 hex>"), as
+// receipts hold them: anything else, a short value included, is ErrCorrupt.
+func ParseRef(k Kind, ref string) (ID, error) {
+	rest, ok := strings.CutPrefix(ref, string(k)+":")
+	if !ok {
+		return ID{}, fmt.Errorf("reference %q: want %s:ID: %w", ref, k, ErrCorrupt)
+	}
+	id, err := ParseID(rest)
+	if err != nil {
+		return ID{}, fmt.Errorf("reference %q: %v: %w", ref, err, ErrCorrupt)
+	}
+	return id, nil
+}
 
 // ParseHandle parses a handle. Errors wrap ErrBadHandle and say what was wrong.
 func ParseHandle(s string) (Handle, error) {
@@ -65,7 +103,7 @@ func ParseHandle(s string) (Handle, error) {
 	}
 	var h Handle
 	if scheme, rest, ok := strings.Cut(s, ":"); ok && !isHex(scheme) {
-		if !schemes[scheme] {
+		if !schemes[Kind(scheme)] {
 			switch scheme {
 			case "capsule":
 				return bad("a capsule is a record, not captured output: read it with `ctx capsule render capsule:ID` or check it with `ctx capsule inspect capsule:ID`")
@@ -76,7 +114,7 @@ func ParseHandle(s string) (Handle, error) {
 			}
 			return bad(fmt.Sprintf("unknown scheme %q (want run, blob, span or receipt)", scheme))
 		}
-		h.Scheme, s = scheme, rest
+		h.Scheme, s = Kind(scheme), rest
 	}
 	var rng string
 	if i := strings.IndexAny(s, "#:"); i >= 0 {
@@ -96,7 +134,7 @@ func ParseHandle(s string) (Handle, error) {
 			default:
 				return bad(fmt.Sprintf("unknown stream %q (want stdout, stderr or merged)", stream))
 			}
-			if h.Scheme != "" && h.Scheme != "run" {
+			if h.Scheme != "" && h.Scheme != KindRun {
 				return bad("only run handles have streams")
 			}
 			h.Stream = stream
@@ -121,8 +159,8 @@ func ParseHandle(s string) (Handle, error) {
 		if err != nil {
 			return bad(err.Error())
 		}
-		if h.Scheme == "span" || h.Scheme == "receipt" {
-			return bad(h.Scheme + " handles take no range; use --lines or --bytes")
+		if h.Scheme == KindSpan || h.Scheme == KindReceipt {
+			return bad(string(h.Scheme) + " handles take no range; use --lines or --bytes")
 		}
 		h.Range = r
 	}
@@ -166,7 +204,7 @@ func ParseRange(s string) (Range, error) {
 func (h Handle) String() string {
 	var b strings.Builder
 	if h.Scheme != "" {
-		b.WriteString(h.Scheme)
+		b.WriteString(string(h.Scheme))
 		b.WriteByte(':')
 	}
 	b.WriteString(h.Prefix)

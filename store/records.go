@@ -102,7 +102,7 @@ func (s *Store) PutSession(session, command string, rec Session) error {
 // Pin keeps a record from gc.
 type Pin struct {
 	Handle string    `json:"handle"`
-	Kind   string    `json:"kind"`
+	Kind   Kind      `json:"kind"`
 	ID     ID        `json:"id"`
 	Note   string    `json:"note,omitempty"`
 	Time   time.Time `json:"time"`
@@ -110,7 +110,7 @@ type Pin struct {
 
 // PutPin pins the target of a resolved handle.
 func (s *Store) PutPin(t *Target, note string) (Pin, error) {
-	p := Pin{Handle: t.Kind + ":" + t.ID.Short(), Kind: t.Kind, ID: t.ID, Note: note, Time: time.Now().UTC()}
+	p := Pin{Handle: HandleOf(t.Kind, t.ID), Kind: t.Kind, ID: t.ID, Note: note, Time: time.Now().UTC()}
 	b, _ := json.Marshal(p)
 	err := s.update(func(tx *bolt.Tx) error { return tx.Bucket(bucketPins).Put(t.ID[:], b) })
 	return p, err

@@ -22,7 +22,7 @@ func (s *Store) RemoveRun(id ID) (execs int, err error) {
 		pinned := false
 		_ = tx.Bucket(bucketPins).ForEach(func(k, v []byte) error {
 			var p Pin
-			if json.Unmarshal(v, &p) == nil && p.Kind == "run" && p.ID == id {
+			if json.Unmarshal(v, &p) == nil && p.Kind == KindRun && p.ID == id {
 				pinned = true
 			}
 			return nil

@@ -13,7 +13,7 @@ import (
 // Target is what a handle names: a run (and one of its streams), a blob, or a
 // receipt, with the range the handle selects.
 type Target struct {
-	Kind    string // "run", "blob", "receipt"
+	Kind    Kind   // KindRun, KindBlob or KindReceipt
 	ID      ID     // the run, blob or receipt id
 	Run     *Run   // for runs
 	Stream  string // for runs: stdout, stderr or merged ("" when the handle named none)
@@ -80,13 +80,13 @@ func (s *Store) Resolve(h Handle) (*Target, error) {
 	var t *Target
 	err := s.view(func(tx *bolt.Tx) error {
 		type cand struct {
-			kind string
+			kind Kind
 			id   ID
 		}
 		var cands []cand
-		kinds := []string{h.Scheme}
+		kinds := []Kind{h.Scheme}
 		if h.Scheme == "" {
-			kinds = []string{"run", "blob", "receipt"}
+			kinds = []Kind{KindRun, KindBlob, KindReceipt}
 		}
 		for _, kind := range kinds {
 			for _, id := range matchPrefix(tx.Bucket(bucketFor(kind)), h.Prefix) {
@@ -95,7 +95,7 @@ func (s *Store) Resolve(h Handle) (*Target, error) {
 		}
 		switch {
 		case len(cands) == 0:
-			name := h.Scheme
+			name := string(h.Scheme)
 			if name == "" {
 				name = "run, blob or receipt"
 			}
@@ -109,7 +109,7 @@ func (s *Store) Resolve(h Handle) (*Target, error) {
 			}
 			n := distinguishing(ids)
 			for i, c := range cands {
-				names[i] = c.kind + ":" + c.id.String()[:n]
+				names[i] = Handle{Scheme: c.kind, Prefix: c.id.String()[:n]}.String()
 			}
 			sort.Strings(names)
 			return &AmbiguousError{Prefix: h.Prefix, Candidates: names}
@@ -117,13 +117,13 @@ func (s *Store) Resolve(h Handle) (*Target, error) {
 		c := cands[0]
 		t = &Target{Kind: c.kind, ID: c.id, Stream: h.Stream, Range: h.Range}
 		switch c.kind {
-		case "run":
+		case KindRun:
 			run, err := decodeRun(tx, c.id)
 			if err != nil {
 				return err
 			}
 			t.Run = run
-		case "span":
+		case KindSpan:
 			var rec Span
 			if err := json.Unmarshal(tx.Bucket(bucketSpans).Get(c.id[:]), &rec); err != nil {
 				return fmt.Errorf("span:%s record: %v: %w", c.id.Short(), err, ErrCorrupt)
@@ -137,7 +137,7 @@ func (s *Store) Resolve(h Handle) (*Target, error) {
 			if tok, err := rec.Token(run); err != nil || tok != c.id {
 				return fmt.Errorf("span:%s record does not hash to its token: %w", c.id.Short(), ErrCorrupt)
 			}
-			t.Kind, t.ID, t.Run, t.Stream = "run", run.ID, run, rec.Stream
+			t.Kind, t.ID, t.Run, t.Stream = KindRun, run.ID, run, rec.Stream
 			t.Range = Range{Unit: 'L', From: rec.From, To: rec.To}
 		case "receipt":
 			t.Receipt = bytes.Clone(tx.Bucket(bucketReceipts).Get(c.id[:]))
@@ -167,15 +167,15 @@ func decodeRun(tx *bolt.Tx, id ID) (*Run, error) {
 	return run, nil
 }
 
-func bucketFor(kind string) []byte {
+func bucketFor(kind Kind) []byte {
 	switch kind {
-	case "run":
+	case KindRun:
 		return bucketRuns
-	case "blob":
+	case KindBlob:
 		return bucketBlobs
-	case "span":
+	case KindSpan:
 		return bucketSpans
-	case "receipt":
+	case KindReceipt:
 		return bucketReceipts
 	}
 	return nil
@@ -197,7 +197,7 @@ func matchPrefix(b *bolt.Bucket, prefix string) []ID {
 		id := ID(k)
 		if strings.HasPrefix(id.String(), prefix) {
 			out = append(out, id)
-			if len(out) == 8 {
+			if len(out) == MatchLimit {
 				break
 			}
 		}

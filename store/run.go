@@ -1,6 +1,8 @@
 package store
 
 import (
+	"github.com/ctxhq/ctx/internal/runstatus"
+
 	"bytes"
 	"crypto/rand"
 	"encoding/binary"
@@ -25,23 +27,26 @@ type Manifest struct {
 	Dir    string    `json:"dir"`  // working directory relative to the workspace root, "." at the root
 	Mode   string    `json:"mode"` // pty | pipe | ingest
 	Exit   int       `json:"exit"` // the status ctx reports (124 timeout, 128+N signal…)
-	Status string    `json:"status"`
+	Status Status    `json:"status"`
 	Signal int       `json:"signal,omitempty"`
 	Stdin  ID        `json:"stdin"`
 	Stdout StreamRef `json:"stdout"`
 	Stderr StreamRef `json:"stderr"`
 }
 
-// Run statuses.
+// Status is how a run ended (defined in runstatus).
+type Status = runstatus.Status
+
+// Run statuses (see runstatus for their meaning).
 const (
-	StatusExited        = "exited"         // the command ran to completion
-	StatusSignaled      = "signaled"       // killed by a signal it did not get from ctx
-	StatusTimeout       = "timeout"        // ctx stopped it at --timeout
-	StatusInterrupted   = "interrupted"    // ctx was interrupted (Ctrl-C, TERM) and stopped it
-	StatusNotFound      = "not-found"      // the command does not exist
-	StatusNotExecutable = "not-executable" // it exists but cannot be executed
-	StatusRecovered     = "recovered"      // ctx died mid-capture; the output was recovered from the spool, the exit status is unknown
-	StatusIngested      = "ingested"       // the output was stored with `ctx ingest`
+	StatusExited        = runstatus.Exited
+	StatusSignaled      = runstatus.Signaled
+	StatusTimeout       = runstatus.Timeout
+	StatusInterrupted   = runstatus.Interrupted
+	StatusNotFound      = runstatus.NotFound
+	StatusNotExecutable = runstatus.NotExecutable
+	StatusRecovered     = runstatus.Recovered
+	StatusIngested      = runstatus.Ingested
 )
 
 // StreamRef is one stream of a run: its blob and what the byte cap dropped.
@@ -67,7 +72,7 @@ type Run struct {
 }
 
 // Handle is "run:" and the short id.
-func (r *Run) Handle() string { return "run:" + r.ID.Short() }
+func (r *Run) Handle() string { return HandleOf(KindRun, r.ID) }
 
 // Exec is one invocation's record: the volatile facts kept out of ids and digests.
 type Exec struct {
@@ -114,7 +119,7 @@ type GenChange struct {
 const MaxGenChanges = 256
 
 // Handle is the handle of the run this execution produced.
-func (e *Exec) Handle() string { return "run:" + e.Run.Short() }
+func (e *Exec) Handle() string { return HandleOf(KindRun, e.Run) }
 
 // Pending is a finished capture: its streams are hashed and framed and its run
 // id is known, so it can be read (and its digest rendered) from the spool before

@@ -458,7 +458,7 @@ func (sp *Spool) Unlock() {
 // not be stored, so recovery keeps the real exit status.
 type spoolResult struct {
 	Exit   int    `json:"exit"`
-	Status string `json:"status"`
+	Status Status `json:"status"`
 	Signal int    `json:"signal,omitempty"`
 	// Received is how many bytes each stream received, kept or not: more
 	// than its spool holds when the disk filled during the capture.

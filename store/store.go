@@ -75,6 +75,7 @@ type Store struct {
 	lastRead    time.Time   // end of the latest read transaction
 	idle        *time.Timer // releases a read handle left idle for holdLimit
 	initialized bool        // the schema has been checked in this process
+	noSync      bool        // write transactions skip fsync (Unsynced)
 }
 
 // Location says where a store lives and which workspace it serves.
@@ -297,6 +298,7 @@ func (s *Store) openLocked(readOnly bool) error {
 	}
 	// Grow the file in large steps: each growth costs a truncate and an fsync.
 	db.AllocSize = 64 << 20
+	db.NoSync = s.noSync
 	s.db, s.readOnly, s.openedAt = db, readOnly, time.Now()
 	if !readOnly && !s.initialized {
 		// Check the schema in a read transaction; write only when the store

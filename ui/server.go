@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // PageLines is how many lines of output one page shows.
@@ -151,7 +152,7 @@ func servePage(w http.ResponseWriter, r *http.Request, src Source) {
 func render(w http.ResponseWriter, name string, data any) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline'; style-src 'self'")
-	if err := pages.ExecuteTemplate(w, name, data); err != nil {
+	if err := pages().ExecuteTemplate(w, name, data); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 	}
 }
@@ -192,4 +193,6 @@ var pageHTML string
 //go:embed style.css
 var styleCSS string
 
-var pages = template.Must(template.New("").Parse(pageHTML))
+// pages is parsed on first use: ctx ui is rare, and every other command would
+// otherwise pay for the parse at start-up.
+var pages = sync.OnceValue(func() *template.Template { return template.Must(template.New("").Parse(pageHTML)) })

@@ -10,9 +10,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptrace"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // Outcomes: exactly three, never a fourth.
@@ -177,7 +178,7 @@ type github struct {
 	http        *http.Client
 }
 
-var githubTarget = regexp.MustCompile(`^([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)(?:#([0-9]+))?$`)
+var githubTarget = lines.Lazy(`^([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)(?:#([0-9]+))?$`)
 
 func (g *github) Name() string         { return "github" }
 func (g *github) Operations() []string { return []string{Record} }
@@ -236,8 +237,8 @@ type jira struct {
 }
 
 var (
-	jiraProject = regexp.MustCompile(`^[A-Z][A-Z0-9_]+$`)
-	jiraIssue   = regexp.MustCompile(`^[A-Z][A-Z0-9_]+-[0-9]+$`)
+	jiraProject = lines.Lazy(`^[A-Z][A-Z0-9_]+$`)
+	jiraIssue   = lines.Lazy(`^[A-Z][A-Z0-9_]+-[0-9]+$`)
 )
 
 func (j *jira) Name() string         { return "jira" }
@@ -307,7 +308,7 @@ type slack struct {
 	http        *http.Client
 }
 
-var slackTarget = regexp.MustCompile(`^(#?[A-Za-z0-9_-]+)(?::([0-9]+\.[0-9]+))?$`)
+var slackTarget = lines.Lazy(`^(#?[A-Za-z0-9_-]+)(?::([0-9]+\.[0-9]+))?$`)
 
 func (s *slack) Name() string         { return "slack" }
 func (s *slack) Operations() []string { return []string{Discuss} }

@@ -6,8 +6,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-	"mvdan.cc/sh/v3/shell"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/runner"
 )
 
@@ -56,7 +56,7 @@ damaged.`,
 func runIngest(ctx context.Context, ios *IO, o *ingestOptions) error {
 	var argv []string
 	if o.as != "" {
-		words, err := shell.Fields(o.as, func(string) string { return "" })
+		words, err := cmdline.Split(o.as)
 		if err != nil {
 			return usagef("--as %q: %v", o.as, err)
 		}

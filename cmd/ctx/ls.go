@@ -168,10 +168,10 @@ func runLs(ios *IO, o *lsOptions) error {
 	}
 	for _, r := range rows {
 		exit := fmt.Sprint(r.Exit)
-		if r.Status != store.StatusExited && r.Status != store.StatusIngested {
+		if store.Status(r.Status) != store.StatusExited && store.Status(r.Status) != store.StatusIngested {
 			exit += " " + r.Status
 		}
-		if r.Status == store.StatusRecovered {
+		if store.Status(r.Status) == store.StatusRecovered {
 			exit = "? recovered"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Run, exit, contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Start)), retrieve.ClipLine([]byte(quoteArgs(r.Argv)), 80))
@@ -201,7 +201,7 @@ func lsRows(st *store.Store, o *lsOptions, since time.Time) ([]lsRow, error) {
 		if err != nil || o.failed && !failed(run.Manifest) {
 			continue
 		}
-		row := lsRow{Run: ex.Handle(), Argv: secrets.Argv(run.Manifest.Argv), Exit: run.Manifest.Exit, Status: run.Manifest.Status,
+		row := lsRow{Run: ex.Handle(), Argv: secrets.Argv(run.Manifest.Argv), Exit: run.Manifest.Exit, Status: string(run.Manifest.Status),
 			Stdout: run.Manifest.Stdout.Size, Stderr: run.Manifest.Stderr.Size,
 			Lines: run.Manifest.Stdout.Lines + run.Manifest.Stderr.Lines,
 			Start: ex.Start, Duration: ex.Duration.Round(time.Millisecond).String(), Session: ex.Session, Cwd: secrets.String(ex.Cwd), Note: secrets.String(ex.Note)}

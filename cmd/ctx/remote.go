@@ -184,7 +184,7 @@ func pullAll(ctx context.Context, ios *IO, st *store.Store, r *remote.Remote, ar
 			return err
 		}
 		if asJSON {
-			all = append(all, pulled{f.Kind + ":" + f.ID.Short(), rep})
+			all = append(all, pulled{string(f.Kind) + ":" + f.ID.Short(), rep})
 			continue
 		}
 		fmt.Fprintf(ios.Out, "pulled %s:%s (%d runs, %d blobs, %s, %d execution records)\n",

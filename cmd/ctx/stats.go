@@ -3,14 +3,13 @@ package main
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/contract"
-	"github.com/ctxhq/ctx/profiles"
 	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
@@ -162,22 +161,13 @@ func runStats(ios *IO, o *statsOptions) error {
 	return nil
 }
 
-// family names a command's family: the program, and its subcommand for tools
-// that have them (go test, git log, npm run).
+// family names a command's family (cmdline.Family): the program, and its
+// subcommand for tools that have them (go test, git log, npm run).
 func family(argv []string) string {
-	a := profiles.Normalize(argv)
-	if len(a) == 0 {
-		return "(ingested)"
+	if f := cmdline.Family(argv); f != "" {
+		return f
 	}
-	switch a[0] {
-	case "go", "git", "cargo", "npm", "yarn", "pnpm", "docker", "kubectl", "make", "dotnet", "mvn", "gradle", "bun", "uv", "pip", "apt-get":
-		for _, w := range a[1:] {
-			if !strings.HasPrefix(w, "-") {
-				return a[0] + " " + w
-			}
-		}
-	}
-	return a[0]
+	return "(ingested)"
 }
 
 // estTokens is the cheap token estimate stats reports (and labels as one):

@@ -88,7 +88,7 @@ func (s uiSource) Runs(ctx context.Context, n int) ([]ui.Run, error) {
 	runs := make([]ui.Run, len(rows))
 	now := time.Now()
 	for i, r := range rows {
-		runs[i] = ui.Run{Handle: r.Run, Command: quoteArgs(r.Argv), Exit: r.Exit, Status: r.Status,
+		runs[i] = ui.Run{Handle: r.Run, Command: quoteArgs(r.Argv), Exit: r.Exit, Status: string(r.Status),
 			Size: contract.Size(r.Stdout + r.Stderr), Lines: r.Lines, Age: age(now.Sub(r.Start))}
 	}
 	return runs, nil

@@ -11,6 +11,8 @@ package flood
 import (
 	"strconv"
 	"strings"
+
+	"github.com/ctxhq/ctx/cmdline"
 )
 
 // Verdict is what the table thinks of one simple command in isolation.
@@ -71,7 +73,7 @@ func Classify(args []Arg) Class {
 	if len(args) == 0 || !args[0].Static {
 		return none
 	}
-	name := baseName(args[0].Value)
+	name := cmdline.Program(args[0].Value)
 	rest := args[1:]
 	if has(rest, "--help") || has(rest, "--version") {
 		return none
@@ -83,27 +85,40 @@ func Classify(args []Arg) Class {
 		"watch", "ssh", "mosh", "tmux", "screen", "ipython", "irb", "iex", "psql", "mysql", "sqlite3",
 		"redis-cli", "mongosh", "ghci", "fzf", "tig", "lazygit", "nohup", "entr", "nodemon":
 		return interactive(name)
-	case "env":
-		return classifyWrapped(skipEnvOptions(rest))
-	case "nice":
-		return classifyWrapped(skipOptions(rest, "-n", "--adjustment"))
-	case "ionice":
-		return classifyWrapped(skipOptions(rest, "-c", "-n", "-p", "-P", "-u", "--Class", "--classdata"))
-	case "stdbuf":
-		return classifyWrapped(skipOptions(rest, "-i", "-o", "-e", "--input", "--output", "--error"))
-	case "time":
-		return classifyWrapped(skipOptions(rest, "-f", "-o", "--format", "--output"))
-	case "timeout":
-		r := skipOptions(rest, "-s", "-k", "--signal", "--kill-after")
-		if len(r) == 0 {
-			return none
-		}
-		return classifyWrapped(r[1:]) // r[0] is the duration
+	}
+	if w, ok := cmdline.LookupWrapper(name); ok && !w.Builtin {
+		return unwrap(w, rest)
 	}
 	if c, ok := classifyTool(name, rest); ok {
 		return c
 	}
 	return none
+}
+
+// unwrap classifies the command a wrapper (cmdline's table says how it
+// takes its options) runs.
+func unwrap(w cmdline.Wrapper, a []Arg) Class {
+	i, known := w.Inner(words(a))
+	if !known {
+		return Class{Verdict: Dynamic} // env -S 'cmd args'
+	}
+	return classifyWrapped(a[i:])
+}
+
+// words gives a command's words to cmdline.
+func words(a []Arg) []cmdline.Word {
+	out := make([]cmdline.Word, len(a))
+	for i, x := range a {
+		out[i] = cmdline.Word{Value: x.Value, Static: x.Static}
+	}
+	return out
+}
+
+// unwrapSub classifies the command a tool's wrapping subcommand (uv run,
+// pnpm exec) runs; a is what follows the subcommand.
+func unwrapSub(tool, sub string, a []Arg) Class {
+	w, _ := cmdline.SubWrapper(tool, sub)
+	return unwrap(w, a)
 }
 
 // classifyWrapped classifies the command a wrapper runs.
@@ -124,379 +139,10 @@ func ClassifyName(name string) Class {
 		return none
 	}
 	c, _ := classifyTool(name, nil)
-	if c.Verdict == None && isPython(name) {
+	if c.Verdict == None && cmdline.IsPython(name) {
 		return Class{Verdict: Flood}
 	}
 	return c
-}
-
-func classifyTool(name string, a []Arg) (Class, bool) {
-	switch name {
-	// Python.
-	case "pytest", "py.test":
-		if hasAny(a, "--pdb", "--trace", "-f", "--looponfail") {
-			return interactive(name), true
-		}
-		return flood(name, FamilyTest), true
-	case "tox", "nox", "ward", "nosetests", "green":
-		return flood(name, FamilyTest), true
-	case "mypy", "pylint", "flake8", "pyright", "pycodestyle", "pydocstyle", "bandit", "pyflakes", "pyre", "vulture":
-		return flood(name, FamilyLint), true
-	case "ruff":
-		if hasWatch(a) || firstPositional(a) == "server" {
-			return interactive(name), true
-		}
-		return flood(name, FamilyLint), true
-	case "black", "isort", "autopep8", "yapf":
-		if hasAny(a, "--check", "--diff", "-c") {
-			return flood(name, FamilyLint), true
-		}
-		return none, true
-	case "pip", "pip3":
-		return pip(name, a), true
-	case "uv":
-		return uv(a), true
-	case "uvx":
-		return classifyWrapped(skipOptions(a, "--from", "--with", "-p", "--python")), true
-	case "poetry", "pipenv", "pdm", "rye", "hatch":
-		return pyProject(name, a), true
-	case "conda", "mamba", "micromamba":
-		sub := firstPositional(a)
-		if sub == "install" || sub == "create" || sub == "update" {
-			if hasAny(a, "-y", "--yes") {
-				return flood(name, FamilyInstall), true
-			}
-			return interactive(name), true
-		}
-		return none, true
-	case "coverage":
-		if firstPositional(a) == "run" {
-			return flood(name, FamilyTest), true
-		}
-		return none, true
-
-	// JavaScript and TypeScript.
-	case "npm":
-		return npm(a), true
-	case "yarn":
-		return yarn(a), true
-	case "pnpm":
-		return pnpm(a), true
-	case "bun":
-		return bun(a), true
-	case "npx", "bunx":
-		return classifyWrapped(skipOptions(a, "-p", "--package", "-c", "--call")), true
-	case "jest":
-		if watching(a, "--watch", "--watchAll") {
-			return interactive(name), true
-		}
-		return flood(name, FamilyTest), true
-	case "vitest":
-		return vitest(a), true
-	case "mocha", "ava", "tap", "uvu", "jasmine":
-		if hasWatch(a) || has(a, "-w") {
-			return interactive(name), true
-		}
-		return flood(name, FamilyTest), true
-	case "playwright":
-		switch firstPositional(a) {
-		case "test":
-			if hasAny(a, "--ui", "--debug") {
-				return interactive(name), true
-			}
-			return flood(name, FamilyTest), true
-		case "show-report", "codegen", "open":
-			return interactive(name), true
-		}
-		return none, true
-	case "cypress":
-		switch firstPositional(a) {
-		case "run":
-			return flood(name, FamilyTest), true
-		case "open":
-			return interactive(name), true
-		}
-		return none, true
-	case "karma":
-		if has(a, "--single-run") {
-			return flood(name, FamilyTest), true
-		}
-		return interactive(name), true
-	case "tsc", "vue-tsc", "tsgo":
-		if hasWatch(a) || has(a, "-w") {
-			return interactive(name), true
-		}
-		if has(a, "--init") {
-			return none, true
-		}
-		return flood(name, FamilyLint), true
-	case "eslint", "stylelint", "oxlint", "standard", "xo", "tslint", "markdownlint", "markdownlint-cli2":
-		return flood(name, FamilyLint), true
-	case "prettier":
-		if hasAny(a, "--check", "-c", "--list-different", "-l", "--write", "-w") {
-			return flood(name, FamilyLint), true
-		}
-		return none, true
-	case "biome":
-		switch firstPositional(a) {
-		case "check", "lint", "ci", "format":
-			return flood(name, FamilyLint), true
-		}
-		return none, true
-	case "webpack", "rollup", "esbuild", "parcel", "tsup":
-		if hasWatch(a) || has(a, "-w") || firstPositional(a) == "serve" {
-			return interactive(name), true
-		}
-		return flood(name, FamilyBuild), true
-	case "vite", "next", "nuxt", "astro", "remix", "svelte-kit", "ng", "turbo", "nx", "lerna":
-		return jsFramework(name, a), true
-
-	// Go.
-	case "go":
-		return goTool(a), true
-	case "gotestsum", "golangci-lint", "staticcheck", "govulncheck", "revive", "errcheck", "gosec":
-		return flood(name, familyOfGo(name)), true
-
-	// Rust.
-	case "cargo":
-		return cargo(a), true
-
-	// JVM.
-	case "mvn", "mvnw", "gradle", "gradlew", "sbt", "lein", "ant":
-		return jvm(name, a), true
-	case "javac", "kotlinc", "scalac":
-		return manyFiles(name, a, ".java", ".kt", ".scala"), true
-
-	// C, C++ and build systems.
-	case "make", "gmake", "bmake":
-		return makeTool(name, a), true
-	case "cmake":
-		if has(a, "--build") {
-			return flood(name, FamilyBuild), true
-		}
-		return none, true
-	case "ninja", "scons", "meson", "bazel", "bazelisk", "buck", "buck2", "pants", "please", "ctest", "xcodebuild":
-		return buildSystem(name, a), true
-	case "gcc", "g++", "cc", "c++", "clang", "clang++":
-		if has(a, "-E") {
-			return flood(name, FamilyBuild), true
-		}
-		return manyFiles(name, a, ".c", ".cc", ".cpp", ".cxx", ".c++", ".m", ".mm", ".s", ".S"), true
-	case "clang-tidy", "cppcheck", "shellcheck", "hadolint", "actionlint", "yamllint", "tflint", "cpplint":
-		return flood(name, FamilyLint), true
-
-	// Other ecosystems.
-	case "rspec", "phpunit", "pest", "behat", "cucumber", "ctest3", "busted", "bats", "prove":
-		return flood(name, FamilyTest), true
-	case "rubocop", "standardrb", "reek", "phpstan", "psalm", "phpcs", "swiftlint", "ktlint", "detekt", "credo":
-		return flood(name, FamilyLint), true
-	case "rake", "rails":
-		switch firstPositional(a) {
-		case "test", "spec", "test:all", "test:system":
-			return flood(name, FamilyTest), true
-		case "server", "s", "console", "c", "dbconsole":
-			return interactive(name), true
-		}
-		return none, true
-	case "bundle", "bundler":
-		switch sub := firstPositional(a); sub {
-		case "", "install", "update":
-			return flood(name, FamilyInstall), true
-		case "exec":
-			return classifyWrapped(afterPositional(a, "exec")), true
-		}
-		return none, true
-	case "gem":
-		if firstPositional(a) == "install" {
-			return flood(name, FamilyInstall), true
-		}
-		return none, true
-	case "composer":
-		switch firstPositional(a) {
-		case "install", "update", "require":
-			return flood(name, FamilyInstall), true
-		case "test":
-			return flood(name, FamilyTest), true
-		}
-		return none, true
-	case "php":
-		if len(a) >= 2 && a[0].Value == "artisan" && a[1].Value == "test" {
-			return flood("artisan", FamilyTest), true
-		}
-		return none, true
-	case "mix":
-		switch firstPositional(a) {
-		case "test", "compile", "credo", "dialyzer":
-			return flood(name, FamilyTest), true
-		case "deps.get", "deps.update":
-			return flood(name, FamilyInstall), true
-		case "phx.server":
-			return interactive(name), true
-		}
-		return none, true
-	case "dotnet":
-		switch firstPositional(a) {
-		case "test":
-			return flood(name, FamilyTest), true
-		case "build", "publish", "pack":
-			return flood(name, FamilyBuild), true
-		case "restore":
-			return flood(name, FamilyInstall), true
-		case "watch", "run":
-			return interactive(name), true
-		}
-		return none, true
-	case "swift":
-		switch firstPositional(a) {
-		case "test":
-			return flood(name, FamilyTest), true
-		case "build":
-			return flood(name, FamilyBuild), true
-		}
-		return none, true
-	case "flutter", "dart":
-		switch firstPositional(a) {
-		case "test":
-			return flood(name, FamilyTest), true
-		case "analyze":
-			return flood(name, FamilyLint), true
-		case "build", "compile":
-			return flood(name, FamilyBuild), true
-		case "run", "attach":
-			return interactive(name), true
-		}
-		return none, true
-	case "deno":
-		switch firstPositional(a) {
-		case "test", "bench":
-			if hasWatch(a) {
-				return interactive(name), true
-			}
-			return flood(name, FamilyTest), true
-		case "check", "lint":
-			return flood(name, FamilyLint), true
-		case "compile":
-			return flood(name, FamilyBuild), true
-		case "task":
-			return scriptByName(name, afterPositional(a, "task")), true
-		}
-		return none, true
-	case "zig":
-		switch firstPositional(a) {
-		case "test":
-			return flood(name, FamilyTest), true
-		case "build":
-			if has(a, "run") {
-				return none, true
-			}
-			return flood(name, FamilyBuild), true
-		}
-		return none, true
-	case "stack", "cabal", "dune":
-		switch firstPositional(a) {
-		case "test":
-			return flood(name, FamilyTest), true
-		case "build", "install":
-			return flood(name, FamilyBuild), true
-		}
-		return none, true
-	case "terraform", "tofu":
-		switch firstPositional(a) {
-		case "plan", "init", "validate":
-			return flood(name, FamilyBuild), true
-		case "apply", "destroy", "import":
-			if has(a, "-auto-approve") {
-				return flood(name, FamilyBuild), true
-			}
-			return interactive(name), true
-		case "console":
-			return interactive(name), true
-		}
-		return none, true
-
-	// System package managers.
-	case "apt-get", "apt", "aptitude", "dnf", "yum", "zypper":
-		switch firstPositional(a) {
-		case "install", "upgrade", "dist-upgrade", "full-upgrade", "update", "reinstall", "build-dep":
-			if firstPositional(a) == "update" || hasAny(a, "-y", "--yes", "--assume-yes", "-qy", "-yq", "--non-interactive", "-n") {
-				return flood(name, FamilyInstall), true
-			}
-			return interactive(name), true
-		}
-		return none, true
-	case "apk":
-		switch firstPositional(a) {
-		case "add", "update", "upgrade":
-			return flood(name, FamilyInstall), true
-		}
-		return none, true
-	case "brew":
-		switch firstPositional(a) {
-		case "install", "upgrade", "update", "reinstall", "bundle":
-			return flood(name, FamilyInstall), true
-		}
-		return none, true
-
-	// Version control.
-	case "git":
-		return git(a), true
-
-	// Search.
-	case "grep", "egrep", "fgrep":
-		return grep(name, a), true
-	case "rg", "ag", "ack":
-		if hasAny(a, "-q", "--quiet") {
-			return none, true
-		}
-		return flood(name, FamilySearch), true
-	case "find", "fd", "fdfind":
-		return find(name, a), true
-
-	// Reading files.
-	case "cat", "tac", "zcat":
-		return catTool(name, a), true
-	case "tail":
-		return tailHead(name, a, true), true
-	case "head":
-		return tailHead(name, a, false), true
-
-	// Logs.
-	case "docker", "podman":
-		return docker(name, a), true
-	case "docker-compose":
-		return compose(name, a), true
-	case "kubectl", "oc":
-		return kubectl(name, a), true
-	case "journalctl":
-		if has(a, "--follow") || hasShortFlag(a, 'f') {
-			return interactive(name), true
-		}
-		if n, ok := countOption(a, "-n", "--lines"); ok {
-			if n.unknown {
-				return Class{Verdict: Dynamic}, true
-			}
-			if n.n <= boundLines && !n.all {
-				return bounded(name), true
-			}
-		}
-		return flood(name, FamilyLogs), true
-	case "dmesg":
-		if hasAny(a, "-w", "--follow", "-W", "--follow-new") {
-			return interactive(name), true
-		}
-		return flood(name, FamilyLogs), true
-	}
-	if isPython(name) {
-		return python(name, a), true
-	}
-	return none, false
-}
-
-func familyOfGo(name string) Family {
-	if name == "gotestsum" {
-		return FamilyTest
-	}
-	return FamilyLint
 }
 
 // ---- argument helpers ----
@@ -612,29 +258,6 @@ func skipOptions(a []Arg, withValue ...string) []Arg {
 	return nil
 }
 
-// skipEnvOptions skips env(1)'s options and NAME=value assignments.
-func skipEnvOptions(a []Arg) []Arg {
-	for i := 0; i < len(a); i++ {
-		v := a[i].Value
-		if !a[i].Static {
-			return a[i:]
-		}
-		switch {
-		case v == "--":
-			return a[i+1:]
-		case v == "-u" || v == "--unset" || v == "-C" || v == "--chdir":
-			i++
-		case v == "-S" || strings.HasPrefix(v, "--split-string") || strings.HasPrefix(v, "-S"):
-			return []Arg{{Value: v}} // a split string: unknown command
-		case strings.HasPrefix(v, "-"):
-		case strings.IndexByte(v, '=') > 0:
-		default:
-			return a[i:]
-		}
-	}
-	return nil
-}
-
 // count is a parsed line-count argument.
 type count struct {
 	n       int
@@ -743,11 +366,6 @@ func operands(a []Arg, withValue ...string) []Arg {
 
 // ---- Python ----
 
-func isPython(name string) bool {
-	return name == "python" || name == "python3" || name == "python2" || name == "py" ||
-		name == "pypy" || name == "pypy3" || strings.HasPrefix(name, "python3.")
-}
-
 func python(name string, a []Arg) Class {
 	for i := 0; i < len(a); i++ {
 		v := a[i].Value
@@ -765,7 +383,7 @@ func python(name string, a []Arg) Class {
 			i++
 		case strings.HasPrefix(v, "-"):
 		default:
-			script := baseName(v)
+			script := cmdline.Program(v)
 			rest := a[i+1:]
 			if script == "manage.py" && firstPositional(rest) == "test" {
 				return flood("django", FamilyTest)
@@ -811,17 +429,16 @@ func pip(name string, a []Arg) Class {
 }
 
 func uv(a []Arg) Class {
-	r := skipOptions(a, "--directory", "--project", "--cache-dir", "--config-file", "-p", "--python")
+	r := skipOptions(a, cmdline.GlobalOptions("uv")...)
 	if len(r) == 0 {
 		return none
 	}
 	switch r[0].Value {
 	case "run":
-		return classifyWrapped(skipOptions(r[1:], "--with", "--with-requirements", "--python", "-p", "--project",
-			"--directory", "--extra", "--group", "--package", "--env-file", "--index", "--only-group", "--no-group"))
+		return unwrapSub("uv", "run", r[1:])
 	case "tool":
 		if len(r) > 1 && r[1].Value == "run" {
-			return classifyWrapped(skipOptions(r[2:], "--from", "--with", "-p", "--python"))
+			return unwrapSub("uv", "tool run", r[2:])
 		}
 	case "pip":
 		if len(r) > 1 && (r[1].Value == "install" || r[1].Value == "sync" || r[1].Value == "compile") {
@@ -855,7 +472,7 @@ func pyProject(name string, a []Arg) Class {
 				return c
 			}
 		}
-		return classifyWrapped(skipOptions(inner, "-e", "--env"))
+		return unwrapSub(name, "run", inner)
 	case "shell":
 		return interactive(name)
 	}
@@ -907,11 +524,8 @@ func scriptByName(tool string, a []Arg) Class {
 	return scriptClass(tool, r[0].Value, r[1:])
 }
 
-// npmOptionsWithValue are npm/pnpm/yarn global options taking a separate value.
-var npmOptionsWithValue = []string{"--prefix", "-C", "--dir", "--cwd", "--filter", "-F", "--workspace", "-w", "--loglevel", "--registry", "--cache"}
-
 func npm(a []Arg) Class {
-	r := skipOptions(a, npmOptionsWithValue...)
+	r := skipOptions(a, cmdline.GlobalOptions("npm")...)
 	if len(r) == 0 {
 		return none
 	}
@@ -926,13 +540,13 @@ func npm(a []Arg) Class {
 	case "start", "restart":
 		return interactive("npm")
 	case "exec", "x":
-		return classifyWrapped(skipOptions(rest, "-p", "--package", "-c", "--call"))
+		return unwrapSub("npm", sub, rest)
 	}
 	return none
 }
 
 func yarn(a []Arg) Class {
-	r := skipOptions(a, npmOptionsWithValue...)
+	r := skipOptions(a, cmdline.GlobalOptions("npm")...)
 	if len(r) == 0 {
 		return flood("yarn", FamilyInstall) // bare yarn installs
 	}
@@ -943,7 +557,7 @@ func yarn(a []Arg) Class {
 	case "run":
 		return scriptByName("yarn", rest)
 	case "dlx", "exec":
-		return classifyWrapped(skipOptions(rest, "-p", "--package"))
+		return unwrapSub("yarn", sub, rest)
 	case "workspace":
 		if len(rest) > 1 {
 			return yarn(rest[1:])
@@ -964,7 +578,7 @@ func yarn(a []Arg) Class {
 }
 
 func pnpm(a []Arg) Class {
-	r := skipOptions(a, npmOptionsWithValue...)
+	r := skipOptions(a, cmdline.GlobalOptions("npm")...)
 	if len(r) == 0 {
 		return none
 	}
@@ -979,7 +593,7 @@ func pnpm(a []Arg) Class {
 	case "start":
 		return interactive("pnpm")
 	case "exec", "dlx", "x":
-		return classifyWrapped(skipOptions(rest, "-c", "--package"))
+		return unwrapSub("pnpm", sub, rest)
 	case "recursive", "-r":
 		return pnpm(rest)
 	}
@@ -991,7 +605,7 @@ func pnpm(a []Arg) Class {
 }
 
 func bun(a []Arg) Class {
-	r := skipOptions(a, "--cwd", "-C", "--filter", "-F")
+	r := skipOptions(a, cmdline.GlobalOptions("bun")...)
 	if len(r) == 0 {
 		return interactive("bun") // bare bun prints help; treat as not ours
 	}
@@ -1007,7 +621,7 @@ func bun(a []Arg) Class {
 	case "run":
 		return scriptByName("bun", rest)
 	case "x":
-		return classifyWrapped(rest)
+		return unwrapSub("bun", "x", rest)
 	case "build":
 		if hasWatch(rest) {
 			return interactive("bun")
@@ -1283,24 +897,13 @@ func manyFiles(name string, a []Arg, exts ...string) Class {
 // ---- git ----
 
 func git(a []Arg) Class {
-	// Global options before the subcommand.
-	i := 0
-	for ; i < len(a); i++ {
-		v := a[i].Value
-		if !a[i].Static {
-			return Class{Verdict: Dynamic}
-		}
-		switch {
-		case v == "-C" || v == "-c" || v == "--git-dir" || v == "--work-tree" || v == "--namespace" || v == "--exec-path" || v == "--config-env":
-			i++
-			continue
-		case strings.HasPrefix(v, "-"):
-			continue
-		}
-		break
-	}
+	// Global options before the subcommand (cmdline knows git's).
+	i := cmdline.SkipOptions(words(a), cmdline.GlobalOptions("git")...)
 	if i >= len(a) {
 		return none
+	}
+	if !a[i].Static {
+		return Class{Verdict: Dynamic}
 	}
 	sub, rest := a[i].Value, a[i+1:]
 	switch sub {
@@ -1485,7 +1088,7 @@ func find(name string, a []Arg) Class {
 
 // logLike reports whether a path names a log or other generated output file.
 func logLike(p string) bool {
-	b := strings.ToLower(baseName(p))
+	b := strings.ToLower(cmdline.Program(p))
 	for _, ext := range []string{".log", ".out", ".err", ".jsonl", ".ndjson", ".trace", ".log.gz", ".stderr", ".stdout"} {
 		if strings.HasSuffix(b, ext) {
 			return true
@@ -1674,11 +1277,4 @@ func logsCommand(name string, a []Arg, long, short string) Class {
 		}
 	}
 	return flood(name, FamilyLogs)
-}
-
-func baseName(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[i+1:]
-	}
-	return p
 }

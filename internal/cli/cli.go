@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/internal/jsonout"
 	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
@@ -123,17 +124,9 @@ func ExactArgs(n int, form string) cobra.PositionalArgs {
 // ctx prints reaches agents as much as its text does.
 func WriteJSON(w io.Writer, v any) error { return jsonout.Write(w, v) }
 
-// QuoteArgs is argv as a shell would read it back.
-func QuoteArgs(argv []string) string {
-	var parts []string
-	for _, a := range argv {
-		if strings.ContainsAny(a, " \t\n'\"$`\\|&;<>()*?[]{}") || a == "" {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		parts = append(parts, a)
-	}
-	return strings.Join(parts, " ")
-}
+// QuoteArgs is argv as a shell would read it back (the one quoting rule,
+// cmdline.Quote: the digest header, ctx ls and the hook agree).
+func QuoteArgs(argv []string) string { return cmdline.Quote(argv) }
 
 // OpenStore finds the workspace's store (create makes it if missing) and
 // recovers interrupted captures, saying so on ios.Err.

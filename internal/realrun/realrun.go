@@ -19,7 +19,7 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/shell"
+	"github.com/ctxhq/ctx/cmdline"
 )
 
 // Fixture is one recorded run.
@@ -54,7 +54,7 @@ func Load(root string) ([]Fixture, error) {
 			return nil, err
 		}
 		text := strings.TrimSpace(string(line))
-		argv, err := shell.Fields(text, func(string) string { return "" })
+		argv, err := cmdline.Split(text)
 		if err != nil {
 			argv = []string{"sh", "-c", text} // shell syntax: it ran under sh -c
 		}

@@ -3,9 +3,9 @@ package cargotest
 import (
 	"bytes"
 	"context"
-	"path"
 	"strings"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/internal/lines"
 )
@@ -24,6 +24,7 @@ var Profile = evidence.Profile{
 	Argv:    matchArgv,
 	Content: matchContent,
 	Parse:   Parse,
+	Runner:  true,
 }
 
 // Bounds on what one parse keeps in memory. The full text is always reachable
@@ -45,7 +46,7 @@ func matchArgv(argv []string) bool {
 	if len(argv) == 0 {
 		return false
 	}
-	prog := strings.TrimSuffix(path.Base(argv[0]), ".exe")
+	prog := cmdline.Program(argv[0])
 	args := argv[1:]
 	switch prog {
 	case "cargo", "cross":

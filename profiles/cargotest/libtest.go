@@ -259,7 +259,7 @@ func (r *panicReader) feed(pi *panicInfo, s string) (thread string) {
 	if r.state == 4 { // a pre-1.73 panic message spanning lines: …', file:line:col
 		t := strings.TrimSpace(s)
 		if i := strings.LastIndex(t, "', "); i >= 0 {
-			if f, l, c, ok := splitLocation(t[i+3:]); ok {
+			if f, l, c, ok := evidence.SplitLocation(t[i+3:]); ok {
 				pi.file, pi.line, pi.col = f, l, c
 				t = t[:i]
 				r.state = 0
@@ -338,7 +338,7 @@ func (r *panicReader) feed(pi *panicInfo, s string) (thread string) {
 		pi.class = "should_panic"
 		pi.message = "test did not panic as expected"
 		if _, loc, ok := strings.Cut(t, " at "); ok {
-			if f, l, c, ok := splitLocation(loc); ok {
+			if f, l, c, ok := evidence.SplitLocation(loc); ok {
 				pi.file, pi.line, pi.col = f, l, c
 			}
 		}
@@ -389,32 +389,12 @@ func parsePanicked(s string) (thread, file string, line, col int, msg string, ok
 			return
 		}
 		msg = rest[1:j]
-		file, line, col, ok = splitLocation(rest[j+3:])
+		file, line, col, ok = evidence.SplitLocation(rest[j+3:])
 		return
 	}
 	loc := strings.TrimSuffix(rest, ":")
-	file, line, col, ok = splitLocation(loc)
+	file, line, col, ok = evidence.SplitLocation(loc)
 	return
-}
-
-// splitLocation splits "src/lib.rs:40:9" (the column is optional).
-func splitLocation(loc string) (file string, line, col int, ok bool) {
-	loc = strings.TrimSpace(loc)
-	i := strings.LastIndexByte(loc, ':')
-	if i <= 0 {
-		return "", 0, 0, false
-	}
-	last, err := strconv.Atoi(loc[i+1:])
-	if err != nil {
-		return "", 0, 0, false
-	}
-	head := loc[:i]
-	if j := strings.LastIndexByte(head, ':'); j > 0 {
-		if l, err := strconv.Atoi(head[j+1:]); err == nil {
-			return head[:j], l, last, head[:j] != ""
-		}
-	}
-	return head, last, 0, true
 }
 
 // docLocation reads the file and line from a doc-test name:

@@ -434,7 +434,7 @@ func (p *parser) detailLine(n int, s string) {
 		}
 		if pi.class == "build" && pi.file == "" {
 			if loc, ok := strings.CutPrefix(strings.TrimSpace(s), "--> "); ok {
-				if f, l, c, ok := splitLocation(loc); ok {
+				if f, l, c, ok := evidence.SplitLocation(loc); ok {
 					pi.file, pi.line, pi.col = f, l, c
 				}
 				return
@@ -555,7 +555,7 @@ func (p *parser) continueDiag(n int, s string) bool {
 	d.to = n
 	if d.locLine == 0 {
 		if loc, ok := strings.CutPrefix(strings.TrimSpace(s), "--> "); ok {
-			if f, l, c, ok := splitLocation(loc); ok {
+			if f, l, c, ok := evidence.SplitLocation(loc); ok {
 				d.file, d.line, d.col, d.locLine = f, l, c, n
 			}
 		}

@@ -13,10 +13,10 @@ package dockerbuild
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/internal/lines"
 )
@@ -39,10 +39,7 @@ func matchArgv(argv []string) bool {
 	if len(argv) < 2 {
 		return false
 	}
-	prog := argv[0]
-	if i := strings.LastIndexByte(prog, '/'); i >= 0 {
-		prog = prog[i+1:]
-	}
+	prog := cmdline.Program(argv[0])
 	var words []string
 	for _, a := range argv[1:] {
 		if !strings.HasPrefix(a, "-") {
@@ -82,21 +79,21 @@ func matchContent(src *evidence.Source) bool {
 }
 
 var (
-	reVertex  = regexp.MustCompile(`^#(\d+) (\[[^\]]+\] .+|[a-z].*)$`)      // "#5 [2/3] RUN make", "#7 exporting to image"
-	reStatus  = regexp.MustCompile(`^#(\d+) (CACHED|DONE [\d.]+s|\.\.\.)$`) // outcome or "continued below"
-	reErr     = regexp.MustCompile(`^#(\d+) ERROR: (.*)$`)
-	reOut     = regexp.MustCompile(`^#(\d+) \d+\.\d+ (.*)$`) // a step's own output, timestamped
-	reStep    = regexp.MustCompile(`^(?:STEP|Step) (\d+)/(\d+) ?: (.*)$`)
-	reDef     = regexp.MustCompile(`load build definition from (\S+)`)
-	reLoc     = regexp.MustCompile(`^(\S*Dockerfile\S*|Containerfile\S*):(\d+)$`)
-	reMark    = regexp.MustCompile(`^\s*(\d+) \| >>> `)
-	reLegacy  = regexp.MustCompile(`^(?:The command '.*' returned a non-zero code: \d+|error building at STEP .*|Error: .*)$`)
-	reWarning = regexp.MustCompile(`^ - (\w+): (.+?)(?: \(line (\d+)\))?$`)
+	reVertex  = lines.Lazy(`^#(\d+) (\[[^\]]+\] .+|[a-z].*)$`)      // "#5 [2/3] RUN make", "#7 exporting to image"
+	reStatus  = lines.Lazy(`^#(\d+) (CACHED|DONE [\d.]+s|\.\.\.)$`) // outcome or "continued below"
+	reErr     = lines.Lazy(`^#(\d+) ERROR: (.*)$`)
+	reOut     = lines.Lazy(`^#(\d+) \d+\.\d+ (.*)$`) // a step's own output, timestamped
+	reStep    = lines.Lazy(`^(?:STEP|Step) (\d+)/(\d+) ?: (.*)$`)
+	reDef     = lines.Lazy(`load build definition from (\S+)`)
+	reLoc     = lines.Lazy(`^(\S*Dockerfile\S*|Containerfile\S*):(\d+)$`)
+	reMark    = lines.Lazy(`^\s*(\d+) \| >>> `)
+	reLegacy  = lines.Lazy(`^(?:The command '.*' returned a non-zero code: \d+|error building at STEP .*|Error: .*)$`)
+	reWarning = lines.Lazy(`^ - (\w+): (.+?)(?: \(line (\d+)\))?$`)
 	// BuildKit's tty display, redrawn in place: " => CACHED [2/5] COPY a /a   0.0s"
-	reTTY = regexp.MustCompile(`^ ?=> (CACHED |ERROR )?(\[[^\]]+\] .+?)(?:\s+[\d.]+s)?$`)
+	reTTY = lines.Lazy(`^ ?=> (CACHED |ERROR )?(\[[^\]]+\] .+?)(?:\s+[\d.]+s)?$`)
 	// the failing step's log block: " > [4/5] RUN make:"
-	reBlock = regexp.MustCompile(`^ > (\[[^\]]+\] .+):$`)
-	reFinal = regexp.MustCompile(`^(?:ERROR: |error: )?(?:failed to solve|failed to build|executor failed running)`)
+	reBlock = lines.Lazy(`^ > (\[[^\]]+\] .+):$`)
+	reFinal = lines.Lazy(`^(?:ERROR: |error: )?(?:failed to solve|failed to build|executor failed running)`)
 )
 
 type step struct {

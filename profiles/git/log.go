@@ -286,7 +286,7 @@ func (p *logParser) onelineCommit(n int, s string) bool {
 		}
 	}
 	p.newCommit(hash, refs, n)
-	p.cur.subject = clip(rest, maxText)
+	p.cur.subject = evidence.Clip(rest, maxText)
 	p.cur.state = stBody
 	return true
 }
@@ -322,7 +322,7 @@ func (p *logParser) commitLine(n int, s string) bool {
 	// The message: lines indented by four spaces, blank lines between.
 	if strings.HasPrefix(s, "    ") {
 		if c.subject == "" {
-			c.subject = clip(strings.TrimSpace(s), maxText)
+			c.subject = evidence.Clip(strings.TrimSpace(s), maxText)
 		}
 		c.to = n
 		return true
@@ -548,7 +548,7 @@ func (p *logParser) hunkHeader(n int, s string) {
 	f.to = n
 	f.counted = true
 	if len(f.hunkList) < maxHunks {
-		f.hunkList = append(f.hunkList, hunkAcc{header: clip(s, 160), from: n, to: n})
+		f.hunkList = append(f.hunkList, hunkAcc{header: evidence.Clip(s, 160), from: n, to: n})
 	}
 	if at > 2 {
 		p.combined = at - 1

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/internal/lines"
 )
@@ -54,7 +55,7 @@ func commandOf(argv []string) command {
 	switch argv[0] {
 	case "git":
 		var sub string
-		sub, args = gitSubcommand(argv[1:])
+		sub, args = cmdline.ToolSubcommand("git", argv[1:])
 		switch sub {
 		case "diff", "show", "log", "whatchanged", "status":
 			c.kind = sub
@@ -111,22 +112,6 @@ func commandOf(argv []string) command {
 		}
 	}
 	return c
-}
-
-// gitSubcommand skips git's global options and returns the subcommand and
-// its arguments.
-func gitSubcommand(args []string) (string, []string) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--super-prefix" || a == "--config-env":
-			i++
-		case strings.HasPrefix(a, "-"):
-		default:
-			return a, args[i+1:]
-		}
-	}
-	return "", nil
 }
 
 // firstLines returns up to n cleaned, non-blank lines of a stream's head.
@@ -196,7 +181,7 @@ func isHex(s string, min int) bool {
 }
 
 func parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
-	c := commandOf(evidence.NormalizeArgv(src.Argv))
+	c := commandOf(cmdline.Normalize(src.Argv))
 	out := src.Stream(evidence.Stdout)
 	if c.kind == "" {
 		c.kind = sniff(out.Head)
@@ -256,7 +241,7 @@ func stderrItems(ctx context.Context, g *evidence.Graph, src *evidence.Source) {
 		if n > maxStderr {
 			return nil
 		}
-		g.Add(evidence.Item{Kind: evidence.KindAnomaly, Tool: "git", Line: i, Text: clip(s, maxText),
+		g.Add(evidence.Item{Kind: evidence.KindAnomaly, Tool: "git", Line: i, Text: evidence.Clip(s, maxText),
 			Why: "stderr", Severity: sev, Span: evidence.Span{Stream: evidence.Stderr, From: i, To: i}})
 		return nil
 	})
@@ -266,17 +251,6 @@ func stderrItems(ctx context.Context, g *evidence.Graph, src *evidence.Source) {
 	if fatal && src.Exit != 0 {
 		g.Verdict = "error"
 	}
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && s[i]&0xC0 == 0x80 {
-		i--
-	}
-	return s[:i] + "…"
 }
 
 // unquote decodes a path git quoted C-style ("a\tb", "\303\251").

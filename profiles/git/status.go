@@ -112,7 +112,7 @@ func parseStatus(ctx context.Context, g *evidence.Graph, c command, st evidence.
 		text = strings.TrimSpace(text + " · clean")
 	}
 	sum := evidence.Item{Kind: evidence.KindSummary, Tool: "git", Name: "status", Counts: counts,
-		Text: clip(text, maxText), Attrs: attrs}
+		Text: evidence.Clip(text, maxText), Attrs: attrs}
 	if len(attrs) == 0 {
 		sum.Attrs = nil
 	}

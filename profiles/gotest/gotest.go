@@ -19,6 +19,8 @@ var Profile = evidence.Profile{
 	Argv:    MatchArgv,
 	Content: MatchContent,
 	Parse:   Parse,
+	Runner:  true,
+	Noise:   Noise,
 }
 
 // Name is the profile's name.

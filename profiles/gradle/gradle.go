@@ -13,11 +13,11 @@ package gradle
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/lines"
 	"github.com/ctxhq/ctx/profiles/internal/jvm"
 )
 
@@ -48,15 +48,15 @@ func matchContent(src *evidence.Source) bool {
 
 var (
 	// "> Task :app:test FAILED" (Gradle 5+) or ":app:test FAILED" (Gradle 4).
-	reTask = regexp.MustCompile(`^(?:> Task )?(:[\w.:-]*)(?: (UP-TO-DATE|NO-SOURCE|FAILED|SKIPPED|FROM-CACHE|NO-SOURCE))?$`)
+	reTask = lines.Lazy(`^(?:> Task )?(:[\w.:-]*)(?: (UP-TO-DATE|NO-SOURCE|FAILED|SKIPPED|FROM-CACHE|NO-SOURCE))?$`)
 	// "3 actionable tasks: 1 executed, 2 up-to-date"
-	reActionable = regexp.MustCompile(`^(\d+) actionable tasks?: (.+)$`)
+	reActionable = lines.Lazy(`^(\d+) actionable tasks?: (.+)$`)
 	// "demo.CalcTest > addsWrong FAILED", "CalcTest > adds() PASSED"
-	reTest = regexp.MustCompile(`^(\S.*?) > (.+) (FAILED|PASSED|SKIPPED)$`)
+	reTest = lines.Lazy(`^(\S.*?) > (.+) (FAILED|PASSED|SKIPPED)$`)
 	// "4 tests completed, 2 failed, 1 skipped"
-	reTests = regexp.MustCompile(`^(\d+) tests? completed(?:, (\d+) failed)?(?:, (\d+) skipped)?$`)
+	reTests = lines.Lazy(`^(\d+) tests? completed(?:, (\d+) failed)?(?:, (\d+) skipped)?$`)
 	// "BUILD FAILED in 4s", "BUILD SUCCESSFUL in 1m 2s"
-	reBuild = regexp.MustCompile(`^BUILD (FAILED|SUCCESSFUL)(?: in .*)?$`)
+	reBuild = lines.Lazy(`^BUILD (FAILED|SUCCESSFUL)(?: in .*)?$`)
 )
 
 type parser struct {

@@ -24,6 +24,7 @@ var Profile = evidence.Profile{
 	Argv:    matchArgv,
 	Content: matchContent,
 	Parse:   Parse,
+	Runner:  true,
 }
 
 // Bounds on what one parse keeps in memory; the full text is always

@@ -3,6 +3,8 @@ package jest
 import (
 	"strconv"
 	"strings"
+
+	"github.com/ctxhq/ctx/evidence"
 )
 
 // jestLine reads jest's default and verbose reporter lines.
@@ -287,7 +289,7 @@ func parseTSError(t string) *diag {
 	if i <= 0 {
 		return nil
 	}
-	file, line, col, ok := splitLocation(t[:i])
+	file, line, col, ok := evidence.SplitLocation(t[:i])
 	if !ok || strings.ContainsAny(file, " \t") {
 		return nil
 	}

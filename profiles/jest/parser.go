@@ -389,27 +389,7 @@ func frame(t string) (file string, line, col int, ok bool) {
 	default:
 		return "", 0, 0, false
 	}
-	return splitLocation(rest)
-}
-
-// splitLocation splits "src/a.test.js:12:5".
-func splitLocation(loc string) (file string, line, col int, ok bool) {
-	loc = strings.TrimSpace(loc)
-	i := strings.LastIndexByte(loc, ':')
-	if i <= 0 {
-		return "", 0, 0, false
-	}
-	last, err := strconv.Atoi(loc[i+1:])
-	if err != nil {
-		return "", 0, 0, false
-	}
-	head := loc[:i]
-	if j := strings.LastIndexByte(head, ':'); j > 0 {
-		if l, err := strconv.Atoi(head[j+1:]); err == nil {
-			return head[:j], l, last, true
-		}
-	}
-	return head, last, 0, true
+	return evidence.SplitLocation(rest)
 }
 
 // projectFile reports whether a frame's file is the project's own:

@@ -256,14 +256,14 @@ func (p *parser) vblockLine(n int, s string) bool {
 		return true
 	}
 	if loc, ok := strings.CutPrefix(t, "╭─["); ok && b.r.suite && fi.file == "" { // oxc's code frame
-		if f, l, c, ok := splitLocation(strings.TrimSuffix(strings.TrimSpace(loc), "]")); ok {
+		if f, l, c, ok := evidence.SplitLocation(strings.TrimSuffix(strings.TrimSpace(loc), "]")); ok {
 			fi.file, fi.line, fi.col = strings.TrimSpace(f), l, c
 		}
 		return true
 	}
 	if b.r.suite && fi.file == "" && strings.Contains(t, ": ERROR: ") { // esbuild: /abs/src/a.test.ts:2:11: ERROR: …
 		loc, _, _ := strings.Cut(t, ": ERROR: ")
-		if f, l, c, ok := splitLocation(loc); ok && (f == b.r.pkg || strings.HasSuffix(f, "/"+b.r.pkg)) {
+		if f, l, c, ok := evidence.SplitLocation(loc); ok && (f == b.r.pkg || strings.HasSuffix(f, "/"+b.r.pkg)) {
 			fi.file, fi.line, fi.col = b.r.pkg, l, c
 		}
 		return true

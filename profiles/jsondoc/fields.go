@@ -215,7 +215,7 @@ func fieldItems(g *evidence.Graph, stream string, fs *fields, total int) int {
 					Span: evidence.Span{Stream: stream, From: r.from, To: r.to}})
 			}
 			if v.count > len(v.refs) {
-				g.Lose("item-cap", "field %s = %s: %d of %d records listed", f.key, clip(strings.TrimSpace(v.val), 60), len(v.refs), v.count)
+				g.Lose("item-cap", "field %s = %s: %d of %d records listed", f.key, evidence.Clip(strings.TrimSpace(v.val), 60), len(v.refs), v.count)
 			}
 		}
 	}

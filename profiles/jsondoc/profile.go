@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/evidence"
 )
 
@@ -152,7 +153,7 @@ func (e *elemSink) element(s *scanner, idx int, o *outline, n *onode) error {
 
 func parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 	g := &evidence.Graph{Profile: name, Version: version, Tool: "json"}
-	if argv := evidence.NormalizeArgv(src.Argv); matchArgv(argv) && strings.HasSuffix(argv[0], "jq") {
+	if argv := cmdline.Normalize(src.Argv); matchArgv(argv) && strings.HasSuffix(argv[0], "jq") {
 		g.Tool = argv[0]
 	}
 	st, ok := pickStream(src)
@@ -270,7 +271,7 @@ func recordItems(g *evidence.Graph, stream string, tab *table) int {
 			outs = append(outs, out{r: r, why: "minority-shape", shape: sh.sig})
 		}
 		if sh.count > len(sh.refs) {
-			g.Lose("item-cap", "shape %s: %d of %d minority records listed", clip(sh.sig, 120), len(sh.refs), sh.count)
+			g.Lose("item-cap", "shape %s: %d of %d minority records listed", evidence.Clip(sh.sig, 120), len(sh.refs), sh.count)
 		}
 	}
 	for _, r := range tab.errs {
@@ -310,7 +311,7 @@ func recordItems(g *evidence.Graph, stream string, tab *table) int {
 				Text: o.r.preview, Why: o.why, Severity: evidence.SeverityError, Attrs: attrs, Span: span})
 			continue
 		}
-		attrs["shape"] = clip(o.shape, 200)
+		attrs["shape"] = evidence.Clip(o.shape, 200)
 		g.Add(evidence.Item{Kind: evidence.KindRecord, Tool: "json", Name: name, Line: o.r.from,
 			Text: o.r.preview, Why: o.why, Attrs: attrs, Span: span})
 	}
@@ -414,21 +415,10 @@ func addStderr(g *evidence.Graph, src *evidence.Source, parsed string) {
 			continue
 		}
 		n++
-		g.Add(evidence.Item{Kind: evidence.KindAnomaly, Line: i + 1, Text: clip(string(l), previewLen),
+		g.Add(evidence.Item{Kind: evidence.KindAnomaly, Line: i + 1, Text: evidence.Clip(string(l), previewLen),
 			Why: "stderr", Severity: evidence.SeverityError,
 			Span: evidence.Span{Stream: evidence.Stderr, From: i + 1, To: i + 1}})
 	}
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && s[i]&0xC0 == 0x80 {
-		i--
-	}
-	return s[:i] + "…"
 }
 
 func joinInts(xs []int) string {

@@ -3,9 +3,11 @@ package logs
 import (
 	"bytes"
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/internal/lines"
 )
@@ -44,14 +46,12 @@ func argvIsLogs(argv []string) bool {
 	if len(argv) == 0 {
 		return false
 	}
-	switch argv[0] {
+	switch cmdline.Program(argv[0]) {
 	case "journalctl", "dmesg":
 		return true
 	case "docker", "kubectl", "podman", "oc":
-		for _, a := range argv[1:] {
-			if a == "logs" {
-				return true
-			}
+		if slices.Contains(argv[1:], "logs") {
+			return true
 		}
 	case "tail", "cat", "zcat", "less", "head":
 		for _, a := range argv[1:] {

@@ -8,11 +8,11 @@ package maven
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/lines"
 	"github.com/ctxhq/ctx/profiles/internal/jvm"
 )
 
@@ -44,25 +44,25 @@ func matchContent(src *evidence.Source) bool {
 var (
 	// "[INFO] ", "[ERROR] ", "[WARNING] " (the level word may be coloured,
 	// which lines.Clean has already removed).
-	reLevel = regexp.MustCompile(`^\[(INFO|ERROR|WARNING|WARN|DEBUG)\] ?`)
+	reLevel = lines.Lazy(`^\[(INFO|ERROR|WARNING|WARN|DEBUG)\] ?`)
 	// "--------------< demo:calc >--------------"
-	reModule = regexp.MustCompile(`^-+< ([^ >]+) >-+$`)
+	reModule = lines.Lazy(`^-+< ([^ >]+) >-+$`)
 	// "Running demo.CalcTest"
-	reRunning = regexp.MustCompile(`^Running ([\w.$]+)$`)
+	reRunning = lines.Lazy(`^Running ([\w.$]+)$`)
 	// surefire 2: "addsWrong  Time elapsed: 0.038 s  <<< FAILURE!"
 	// surefire 3: "demo.CalcTest.addsWrong -- Time elapsed: 0.038 s <<< FAILURE!"
 	// JUnit 4:    "addsWrong(demo.CalcTest)  Time elapsed: 0.01 sec  <<< ERROR!"
-	reCase = regexp.MustCompile(`^(\S+?)(?:\(([\w.$]+)\))?(?: --)?\s+Time elapsed: .*<<< (FAILURE|ERROR)!$`)
+	reCase = lines.Lazy(`^(\S+?)(?:\(([\w.$]+)\))?(?: --)?\s+Time elapsed: .*<<< (FAILURE|ERROR)!$`)
 	// "Tests run: 4, Failures: 1, Errors: 1, Skipped: 0[, Time elapsed: …]"
-	reTestsRun = regexp.MustCompile(`^Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(.*)$`)
+	reTestsRun = lines.Lazy(`^Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(.*)$`)
 	// Results section: "  CalcTest.addsWrong:8 expected: <1> but was: <0>",
 	// "  CalcTest.dividesByZero:10 » Arithmetic / by zero"
-	reResult = regexp.MustCompile(`^  ([\w$]+(?:\.[\w$]+)*)\.([\w$\[\]()., -]+?)(?::(\d+))? (.+)$`)
+	reResult = lines.Lazy(`^  ([\w$]+(?:\.[\w$]+)*)\.([\w$\[\]()., -]+?)(?::(\d+))? (.+)$`)
 	// "calc ............... FAILURE [  1.234 s]", "cli ...... SKIPPED"
-	reReactor = regexp.MustCompile(`^(.+?) \.{2,} ?(SUCCESS|FAILURE|SKIPPED)(?: \[.*\])?$`)
-	reBuild   = regexp.MustCompile(`^BUILD (SUCCESS|FAILURE)$`)
+	reReactor = lines.Lazy(`^(.+?) \.{2,} ?(SUCCESS|FAILURE|SKIPPED)(?: \[.*\])?$`)
+	reBuild   = lines.Lazy(`^BUILD (SUCCESS|FAILURE)$`)
 	// "Failed to execute goal G (id) on project calc: reason"
-	reGoal = regexp.MustCompile(`^Failed to execute goal (\S+) (?:\(([^)]*)\) )?on project ([^:]+): (.*)$`)
+	reGoal = lines.Lazy(`^Failed to execute goal (\S+) (?:\(([^)]*)\) )?on project ([^:]+): (.*)$`)
 )
 
 type parser struct {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/profiles/internal/profiletest"
 )
@@ -20,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden graphs and digests i
 func TestRealRuns(t *testing.T) {
 	for _, r := range profiletest.RealRuns(t, "testdata/realrun") {
 		t.Run(r.Name, func(t *testing.T) {
-			if !matchArgv(evidence.NormalizeArgv(r.Argv)) {
+			if !matchArgv(cmdline.Normalize(r.Argv)) {
 				t.Errorf("argv %q is not claimed by the maven profile", r.Argv)
 			}
 			g, d := r.Check(t, Profile, *update)

@@ -560,11 +560,11 @@ func (sc *scanner) testItem(it *evidence.Item, t *test, r *rooter) {
 		Span:    sc.span(t.span, t.span.n),
 	}
 	if o.Failed() {
-		it.Class = clip(t.class, maxClass)
+		it.Class = evidence.Clip(t.class, maxClass)
 		it.File, it.Line = r.rel(t.file), t.line
 	}
 	if t.msg != "" {
-		it.Message = clip(r.text(t.msg), maxMsg)
+		it.Message = evidence.Clip(r.text(t.msg), maxMsg)
 	}
 	if t.hasDetail {
 		it.Detail = sc.span(t.detail, t.detailLast)
@@ -596,7 +596,7 @@ func (sc *scanner) diagItem(it *evidence.Item, d *diag, r *rooter) {
 			it.Message = class
 		}
 	}
-	it.Message = clip(r.text(it.Message), maxMsg)
+	it.Message = evidence.Clip(r.text(it.Message), maxMsg)
 }
 
 func (sc *scanner) summaryItem(it *evidence.Item, i int, r *rooter) {

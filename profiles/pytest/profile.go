@@ -22,6 +22,8 @@ var Profile = evidence.Profile{
 	Argv:    matchArgv,
 	Content: looksLikePytest,
 	Parse:   Parse,
+	Runner:  true,
+	Noise:   Noise,
 }
 
 var pytestBin = lines.Lazy(`^(pytest|py\.test)(-?[0-9]+(\.[0-9]+)*)?(\.exe)?$`)

@@ -560,15 +560,3 @@ func keepLoc(l loc) loc {
 	l.file, l.msg = keep(l.file), keep(l.msg)
 	return l
 }
-
-// clip bounds stored text; the full text stays reachable through the item's span.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}

@@ -1,6 +1,10 @@
 package search
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ctxhq/ctx/cmdline"
+)
 
 // opts is what the command line says about the shape of the output.
 type opts struct {
@@ -33,24 +37,8 @@ func toolOf(argv []string) (string, []string) {
 	case "rg", "ag", "ack", "ack-grep":
 		return strings.TrimSuffix(argv[0], "-grep"), argv[1:]
 	case "git":
-		if sub, rest := gitSubcommand(argv[1:]); sub == "grep" {
+		if sub, rest := cmdline.ToolSubcommand("git", argv[1:]); sub == "grep" {
 			return "git grep", rest
-		}
-	}
-	return "", nil
-}
-
-// gitSubcommand skips git's global options and returns the subcommand and
-// its arguments.
-func gitSubcommand(args []string) (string, []string) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--super-prefix" || a == "--config-env":
-			i++
-		case strings.HasPrefix(a, "-"):
-		default:
-			return a, args[i+1:]
 		}
 	}
 	return "", nil

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/internal/lines"
 )
@@ -113,7 +114,7 @@ func (p *parser) hit(path string, n int, lineNo, col int, text string) {
 		return
 	}
 	if f.count == 0 && !f.binary {
-		f.line, f.col, f.text = lineNo, col, clip(text, maxText)
+		f.line, f.col, f.text = lineNo, col, evidence.Clip(text, maxText)
 	}
 	f.count++
 	f.to = max(f.to, n)
@@ -157,8 +158,8 @@ func (p *parser) miss(n int) {
 }
 
 func parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
-	argv := evidence.NormalizeArgv(src.Argv)
-	if evidence.CompoundShell(src.Argv) {
+	argv := cmdline.Normalize(src.Argv)
+	if cmdline.CompoundShell(src.Argv) {
 		// grep inside a pipeline: the exit status is not grep's, so the
 		// command line cannot tell what it means.
 		argv = nil
@@ -543,17 +544,6 @@ func (p *parser) stderrLine(g *evidence.Graph, n int, line []byte) {
 		return
 	}
 	p.anomalies = append(p.anomalies, evidence.Item{Kind: evidence.KindAnomaly, Tool: g.Tool, Line: n,
-		Text: clip(s, maxText), Why: "error-message", Severity: evidence.SeverityError,
+		Text: evidence.Clip(s, maxText), Why: "error-message", Severity: evidence.SeverityError,
 		Span: evidence.Span{Stream: evidence.Stderr, From: n, To: n}})
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && s[i]&0xC0 == 0x80 {
-		i--
-	}
-	return s[:i] + "…"
 }

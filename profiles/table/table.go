@@ -22,6 +22,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/internal/lines"
 )
@@ -51,10 +52,7 @@ func matchArgv(argv []string) bool {
 	if len(argv) == 0 {
 		return false
 	}
-	prog := argv[0]
-	if i := strings.LastIndexByte(prog, '/'); i >= 0 {
-		prog = prog[i+1:]
-	}
+	prog := cmdline.Program(argv[0])
 	sub := ""
 	for _, a := range argv[1:] {
 		if strings.HasPrefix(a, "-") {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/profiles/internal/profiletest"
 )
@@ -14,7 +15,7 @@ var update = flag.Bool("update", false, "rewrite the golden graphs and digests i
 func TestRealRuns(t *testing.T) {
 	for _, r := range profiletest.RealRuns(t, "testdata/realrun") {
 		t.Run(r.Name, func(t *testing.T) {
-			if !matchArgv(evidence.NormalizeArgv(r.Argv)) && !matchContent(r.Source()) {
+			if !matchArgv(cmdline.Normalize(r.Argv)) && !matchContent(r.Source()) {
 				t.Errorf("neither argv %q nor content is claimed", r.Argv)
 			}
 			g, d := r.Check(t, Profile, *update)

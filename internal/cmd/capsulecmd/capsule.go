@@ -178,7 +178,7 @@ func describeEvidence(st *store.Store) capsule.Evidence {
 		case "receipt":
 			return "coverage receipt"
 		}
-		return t.Kind
+		return string(t.Kind)
 	}
 }
 

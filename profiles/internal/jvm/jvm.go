@@ -7,9 +7,11 @@ package jvm
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/internal/lines"
 )
@@ -191,17 +193,5 @@ func Argv(argv []string, names ...string) bool {
 	if len(argv) == 0 {
 		return false
 	}
-	base := argv[0]
-	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
-		base = base[i+1:]
-	}
-	for _, ext := range []string{".bat", ".cmd", ".exe"} {
-		base = strings.TrimSuffix(base, ext)
-	}
-	for _, n := range names {
-		if base == n {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(names, cmdline.Program(argv[0]))
 }

@@ -25,6 +25,7 @@ func ParseTwice(p evidence.Profile, argv []string, exit int, stdout, stderr []by
 		if err != nil {
 			return nil, err
 		}
+		p.Stamp(g)
 		g.Seal("run:test")
 		js[i], _ = json.Marshal(g)
 	}
