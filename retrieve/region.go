@@ -38,6 +38,12 @@ type Region struct {
 // Open resolves the range rng (zero: all) of what a target names. Only run
 // and blob targets name bytes.
 func Open(st *store.Store, t *store.Target, rng store.Range) (*Region, error) {
+	return OpenWith(st, t, rng, st.Blob)
+}
+
+// OpenWith is Open reading the target's blob through openBlob (the remote
+// tier reads a blob too large to cache from the bucket, frame by frame).
+func OpenWith(st *store.Store, t *store.Target, rng store.Range, openBlob func(store.ID) (*store.Blob, error)) (*Region, error) {
 	reg := &Region{unit: rng.Unit}
 	var blobID store.ID
 	switch t.Kind {
@@ -68,7 +74,7 @@ func Open(st *store.Store, t *store.Target, rng store.Range) (*Region, error) {
 	default:
 		return nil, fmt.Errorf("%s handles name no bytes", t.Kind)
 	}
-	b, err := st.Blob(blobID)
+	b, err := openBlob(blobID)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/remote"
 	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/store"
 )
@@ -60,6 +61,16 @@ func resolveAnywhere(ios *IO, h store.Handle, raw string) (*store.Store, *store.
 		if len(h.Prefix) >= 12 { // a printed handle: another match is not worth the search
 			break
 		}
+	}
+	if localDir == "" {
+		if cwd, err := ios.Getwd(); err == nil {
+			if loc, err := store.Locate(cwd); err == nil {
+				localDir = loc.Dir
+			}
+		}
+	}
+	if found == nil && remote.Configured(localDir) {
+		return resolveRemote(ios, h, raw)
 	}
 	switch {
 	case found == nil && others == 0:

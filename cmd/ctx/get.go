@@ -128,7 +128,8 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	if t.Kind == "receipt" {
 		return printReceipt(ios, t)
 	}
-	reg, err := retrieve.Open(st, t, ro.RangeOf(t))
+	defer traceRemote(ios)
+	reg, err := retrieve.OpenWith(st, t, ro.RangeOf(t), func(id store.ID) (*store.Blob, error) { return openBlob(st, t, id) })
 	if err != nil {
 		return err
 	}

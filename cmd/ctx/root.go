@@ -145,11 +145,12 @@ what was shown and left out, and handles that return any omitted span.`,
 // commands are ctx's subcommands by name, in the order help lists them.
 var (
 	commandOrder = []string{"run", "get", "show", "ls", "ingest", "gc", "pin", "unpin", "rm", "receipts", "contract",
-		"templates", "bench", "hook", "init", "doctor", "mcp", "ui", "stats", "check", "compact", "version", "glossary"}
+		"templates", "bench", "hook", "init", "doctor", "mcp", "ui", "stats", "check", "compact", "push", "pull", "remote", "version", "glossary"}
 	commands = map[string]func(*IO) *cobra.Command{
 		"run": newRunCmd, "get": newGetCmd, "show": newShowCmd, "ls": newLsCmd, "ingest": newIngestCmd,
 		"gc": newGCCmd, "pin": newPinCmd, "unpin": newUnpinCmd, "rm": newRmCmd, "receipts": newReceiptsCmd,
 		"contract": newContractCmd, "templates": newTemplatesCmd, "bench": newBenchCmd, "hook": newHookCmd,
-		"init": newInitCmd, "doctor": newDoctorCmd, "mcp": newMCPCmd, "ui": newUICmd, "stats": newStatsCmd, "compact": newCompactCmd, "check": newCheckCmd, "version": newVersionCmd, "glossary": newGlossaryTopic,
+		"init": newInitCmd, "doctor": newDoctorCmd, "mcp": newMCPCmd, "ui": newUICmd, "stats": newStatsCmd, "compact": newCompactCmd, "check": newCheckCmd,
+		"push": newPushCmd, "pull": newPullCmd, "remote": newRemoteCmd, "version": newVersionCmd, "glossary": newGlossaryTopic,
 	}
 )

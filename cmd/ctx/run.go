@@ -202,6 +202,7 @@ func showRun(ios *IO, st *store.Store, res *runner.Result, asJSON bool) error {
 	if res.Raw {
 		startCompaction(ios)
 	}
+	startPush(ios, st)
 	if res.DigestErr != nil {
 		h := res.Handle()
 		fmt.Fprintf(ios.Err, "ctx: the output is stored as %s, but no digest could be made: %v\n  hint: read it with `ctx get %s`\n", h, res.DigestErr, h)
@@ -297,11 +298,17 @@ func startCompaction(ios *IO) {
 	if ios.Getenv("CTX_NO_COMPACT") != "" {
 		return
 	}
+	startDetached(ios, "compact")
+}
+
+// startDetached starts ctx with args in a session of its own, not waited
+// for: it outlives this command.
+func startDetached(ios *IO, args ...string) {
 	self, err := exec.LookPath(os.Args[0])
 	if err != nil {
 		return
 	}
-	cmd := exec.Command(self, "compact")
+	cmd := exec.Command(self, args...)
 	cmd.Env = os.Environ()
 	if cwd, err := ios.Getwd(); err == nil {
 		cmd.Dir = cwd

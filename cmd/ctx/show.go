@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -65,6 +66,10 @@ func showHandle(ctx context.Context, ios *IO, handle string) (*runner.Shown, err
 		return nil, err
 	}
 	defer st.Close()
+	if _, remote := remoteOpeners.Load(t); remote {
+		return nil, &store.Error{Err: fmt.Errorf("%s is in the remote, too large to cache for ctx show", handle),
+			Hint: fmt.Sprintf("copy it with `ctx pull %s`, then show it; ctx get reads its lines in place", t.Handle())}
+	}
 	sh, err := runner.Show(ctx, st, t, func() (digest.Options, error) { return (&digestOpts{}).options(ios, st) })
 	if errors.Is(err, runner.ErrNotShowable) {
 		return nil, usagef("%s is a %s; show takes a run or receipt handle (use ctx get for blobs)", handle, t.Kind)

@@ -1,0 +1,188 @@
+package remote
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ctxhq/ctx/store"
+)
+
+// Found is what a handle names in the remote.
+type Found struct {
+	Kind store.Kind // run, blob, receipt or span
+	ID   store.ID
+}
+
+// kindDirs maps handle schemes to the remote's directories.
+var kindDirs = map[store.Kind]string{store.KindRun: "runs", store.KindBlob: "blobs", store.KindReceipt: "receipts", store.KindSpan: "spans"}
+
+// Resolve finds what a handle's id prefix names in the remote: one LIST per
+// kind searched. No match wraps store.ErrNotFound; several are a
+// *store.AmbiguousError.
+func (r *Remote) Resolve(ctx context.Context, h store.Handle) (Found, error) {
+	kinds := []store.Kind{h.Scheme}
+	if h.Scheme == "" {
+		kinds = []store.Kind{store.KindRun, store.KindBlob, store.KindReceipt}
+	}
+	var found []Found
+	for _, kind := range kinds {
+		objs, err := r.list(ctx, kindDirs[kind]+"/"+h.Prefix, nil)
+		if err != nil {
+			return Found{}, err
+		}
+		seen := map[store.ID]bool{}
+		for _, o := range objs {
+			name, _, _ := strings.Cut(strings.TrimPrefix(o.Key, kindDirs[kind]+"/"), "/")
+			id, err := store.ParseID(name)
+			if err != nil || seen[id] || kind == "blob" && !strings.HasSuffix(o.Key, "/table") {
+				continue
+			}
+			seen[id] = true
+			found = append(found, Found{kind, id})
+		}
+	}
+	switch len(found) {
+	case 0:
+		return Found{}, fmt.Errorf("%s: not in the remote s3://%s/%s either: %w", h, r.cfg.Bucket, r.prefix, store.ErrNotFound)
+	case 1:
+		return found[0], nil
+	}
+	var names []string
+	for _, f := range found {
+		names = append(names, string(f.Kind)+":"+f.ID.String()[:len(h.Prefix)+2])
+	}
+	slices.Sort(names)
+	return Found{}, &store.AmbiguousError{Prefix: h.Prefix, Candidates: names}
+}
+
+// GetRun reads a run record and checks that it hashes to its id.
+func (r *Remote) GetRun(ctx context.Context, id store.ID) (*store.Run, error) {
+	run := &store.Run{}
+	if err := r.getRecord(ctx, r.key("runs", id.String()), run); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, fmt.Errorf("run:%s is not in the remote: %w", id.Short(), store.ErrNotFound)
+		}
+		return nil, err
+	}
+	if run.ID != id || run.Manifest.ID() != id {
+		return nil, fmt.Errorf("remote run:%s record does not hash to its id: %w", id.Short(), store.ErrCorrupt)
+	}
+	return run, nil
+}
+
+// PullReport says what a pull copied.
+type PullReport struct {
+	Runs  int   `json:"runs"`
+	Execs int   `json:"execs"`
+	Blobs int   `json:"blobs"`
+	Bytes int64 `json:"bytes"`
+}
+
+// Pull copies what a handle names, and everything it references, into the
+// local store, verifying each piece on the way in: a run brings its blobs,
+// its execution records (from every workspace) and their receipts; a span
+// its run; a blob or receipt itself. It returns what the handle named.
+func Pull(ctx context.Context, st *store.Store, r *Remote, h store.Handle) (Found, *PullReport, error) {
+	f, err := r.Resolve(ctx, h)
+	if err != nil {
+		return f, nil, err
+	}
+	rep := &PullReport{}
+	switch f.Kind {
+	case "run":
+		err = r.pullRun(ctx, st, f.ID, rep)
+	case "blob":
+		var n int64
+		n, err = r.pullBlob(ctx, st, f.ID)
+		rep.Bytes += n
+		if n > 0 {
+			rep.Blobs++
+		}
+	case "receipt":
+		err = r.pullReceipt(ctx, st, f.ID)
+	case "span":
+		err = r.pullSpan(ctx, st, f.ID, rep)
+	}
+	return f, rep, err
+}
+
+func (r *Remote) pullRun(ctx context.Context, st *store.Store, id store.ID, rep *PullReport) error {
+	run, err := r.GetRun(ctx, id)
+	if err != nil {
+		return err
+	}
+	for _, b := range run.Blobs() {
+		n, err := r.pullBlob(ctx, st, b)
+		if err != nil {
+			return fmt.Errorf("pull %s: %w", run.Handle(), err)
+		}
+		rep.Bytes += n
+		if n > 0 {
+			rep.Blobs++
+		}
+	}
+	if err := st.PutRun(run); err != nil {
+		return fmt.Errorf("pull %s: %w", run.Handle(), err)
+	}
+	rep.Runs++
+	objs, err := r.list(ctx, "execs/"+id.String()+"/", nil)
+	if err != nil {
+		return err
+	}
+	for _, o := range objs {
+		ex := &store.Exec{}
+		if err := r.getRecord(ctx, r.key(o.Key), ex); err != nil {
+			return fmt.Errorf("pull %s: %w", run.Handle(), err)
+		}
+		if ex.Run != id || "execs/"+id.String()+"/"+ex.Key != o.Key {
+			return fmt.Errorf("remote %s names another run or key: %w", o.Key, store.ErrCorrupt)
+		}
+		if !ex.Receipt.IsZero() {
+			if err := r.pullReceipt(ctx, st, ex.Receipt); err != nil && !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
+		}
+		if err := st.PutExecIfAbsent(ex); err != nil {
+			return fmt.Errorf("pull %s: %w", run.Handle(), err)
+		}
+		rep.Execs++
+	}
+	return nil
+}
+
+func (r *Remote) pullReceipt(ctx context.Context, st *store.Store, id store.ID) error {
+	if _, err := st.Receipt(id); err == nil {
+		return nil
+	}
+	b, err := r.get(ctx, r.key("receipts", id.String()))
+	if err != nil {
+		return err
+	}
+	if b, err = r.seal.open("remote receipt:"+id.Short(), b); err != nil {
+		return err
+	}
+	if store.ReceiptID(b) != id {
+		return fmt.Errorf("remote receipt:%s does not hash to its id: %w", id.Short(), store.ErrCorrupt)
+	}
+	for _, ref := range blobRefs(b) {
+		if _, err := r.pullBlob(ctx, st, ref); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("pull receipt:%s: %w", id.Short(), err)
+		}
+	}
+	_, err = st.PutReceipt(b)
+	return err
+}
+
+func (r *Remote) pullSpan(ctx context.Context, st *store.Store, tok store.ID, rep *PullReport) error {
+	var sp store.Span
+	if err := r.getRecord(ctx, r.key("spans", tok.String()), &sp); err != nil {
+		return err
+	}
+	if err := r.pullRun(ctx, st, sp.Run, rep); err != nil {
+		return err
+	}
+	return st.PutSpanRecord(tok, sp)
+}

@@ -1,0 +1,263 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Transfer is the surface a tier outside this store (package remote) uses to
+// copy runs and blobs out of it and back into it. Nothing is written that has
+// not been verified: a blob's frames must decode to bytes that hash to its
+// id, a run record must hash to its id and find its blobs stored, a span
+// record must match its token.
+
+// FrameTable is a blob's size, line count and frame table as it travels
+// between stores: the frames themselves are the zstd frames of the store.
+type FrameTable struct {
+	Size            int64
+	Newlines        int64
+	EndsWithNewline bool
+	Frames          []FrameInfo
+}
+
+// FrameInfo is one frame of a FrameTable: its raw and stored lengths and the
+// newlines in the blob before it.
+type FrameInfo struct {
+	Len, CLen uint32
+	NL        int64
+}
+
+// Lines is the blob's number of lines (see Blob.Lines).
+func (t *FrameTable) Lines() int64 { return t.meta().Lines() }
+
+// StoredSize is the sum of the frames' stored lengths.
+func (t *FrameTable) StoredSize() int64 {
+	var n int64
+	for _, f := range t.Frames {
+		n += int64(f.CLen)
+	}
+	return n
+}
+
+func (t *FrameTable) meta() *blobMeta {
+	m := &blobMeta{Size: t.Size, Newlines: t.Newlines, endsWithNewline: t.EndsWithNewline}
+	var off int64
+	for _, f := range t.Frames {
+		m.Frames = append(m.Frames, frame{Off: off, Len: f.Len, CLen: f.CLen, NL: f.NL})
+		off += int64(f.Len)
+	}
+	return m
+}
+
+func tableOf(m *blobMeta) *FrameTable {
+	t := &FrameTable{Size: m.Size, Newlines: m.Newlines, EndsWithNewline: m.endsWithNewline}
+	for _, f := range m.Frames {
+		t.Frames = append(t.Frames, FrameInfo{Len: f.Len, CLen: f.CLen, NL: f.NL})
+	}
+	return t
+}
+
+// Encode returns the table in the store's checked record format (version 3:
+// an xxhash64 of the blob id and the record ends it), so a damaged copy is
+// detected by DecodeFrameTable.
+func (t *FrameTable) Encode(id ID) []byte { return t.meta().encode(id) }
+
+// DecodeFrameTable decodes and checks a table Encode made for blob id, and
+// checks that its frames add up to its size.
+func DecodeFrameTable(id ID, b []byte) (*FrameTable, error) {
+	m, err := decodeBlobMeta(id, b)
+	if err != nil {
+		return nil, err
+	}
+	var sum int64
+	for _, f := range m.Frames {
+		sum += int64(f.Len)
+	}
+	if sum != m.Size {
+		return nil, fmt.Errorf("blob:%s frame table: frames hold %d bytes, not %d: %w", id.Short(), sum, m.Size, ErrCorrupt)
+	}
+	return tableOf(m), nil
+}
+
+// Table returns the blob's frame table.
+func (b *Blob) Table() *FrameTable { return tableOf(b.meta) }
+
+// StoredFrame returns frame i as stored: one zstd frame with its content
+// checksum.
+func (b *Blob) StoredFrame(i int) ([]byte, error) {
+	if b.plain {
+		return nil, fmt.Errorf("blob:%s is a capture in progress, not a stored blob", b.ID.Short())
+	}
+	if i < 0 || i >= len(b.meta.Frames) {
+		return nil, fmt.Errorf("blob:%s frame %d: %w", b.ID.Short(), i, ErrRange)
+	}
+	return b.fetch(i)
+}
+
+// BlobFrom opens a blob whose frames are fetched by fetch (from another
+// tier): reads check every frame's zstd checksum and length, and a read of
+// the whole blob its BLAKE3 id, as for a stored blob.
+func BlobFrom(id ID, t *FrameTable, fetch func(i int) ([]byte, error)) *Blob {
+	if id == emptyID {
+		return emptyBlob()
+	}
+	return &Blob{ID: id, meta: t.meta(), fetch: fetch, cached: -1}
+}
+
+// HasBlob reports whether blob id is stored.
+func (s *Store) HasBlob(id ID) (bool, error) {
+	if id == emptyID {
+		return true, nil
+	}
+	_, err := s.blobMeta(id)
+	if err == nil {
+		return true, nil
+	}
+	if isEmpty(err) || errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	return false, err
+}
+
+// PutBlobFrames stores blob id from its frame table and frames (fetched one
+// by one), after checking that every frame decodes to its recorded length
+// and newlines and that the whole decodes to bytes hashing to id. The frames
+// are kept in the database (as a small blob's are). A blob already stored is
+// left as it is.
+func (s *Store) PutBlobFrames(id ID, t *FrameTable, frame func(i int) ([]byte, error)) error {
+	if ok, err := s.HasBlob(id); err != nil || ok {
+		return err
+	}
+	h := newHasher()
+	dec := zstdDecoder()
+	comp := make([][]byte, len(t.Frames))
+	var raw []byte
+	for i, f := range t.Frames {
+		c, err := frame(i)
+		if err != nil {
+			return fmt.Errorf("blob:%s frame %d: %w", id.Short(), i, err)
+		}
+		raw, err = dec.DecodeAll(c, raw[:0])
+		if err != nil || len(raw) != int(f.Len) {
+			return fmt.Errorf("blob:%s frame %d does not decode to its recorded length: %w", id.Short(), i, ErrCorrupt)
+		}
+		if i+1 < len(t.Frames) && t.Frames[i+1].NL-f.NL != int64(bytes.Count(raw, []byte{'\n'})) {
+			return fmt.Errorf("blob:%s frame %d does not hold its recorded newlines: %w", id.Short(), i, ErrCorrupt)
+		}
+		h.Write(raw)
+		comp[i] = c
+	}
+	if h.Sum() != id {
+		return fmt.Errorf("blob:%s: its frames do not hash to its id: %w", id.Short(), ErrCorrupt)
+	}
+	meta := t.meta()
+	return s.update(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketBlobs).Get(id[:]) != nil {
+			return nil
+		}
+		for i, c := range comp {
+			if err := tx.Bucket(bucketFrames).Put(frameKey(id, i), c); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket(bucketBlobs).Put(id[:], meta.encode(id))
+	})
+}
+
+// Blobs lists the blobs the run references (its streams and interleave
+// index), without the empty blob, each once.
+func (r *Run) Blobs() []ID {
+	var out []ID
+	seen := map[ID]bool{emptyID: true, {}: true}
+	for _, id := range []ID{r.Manifest.Stdin, r.Manifest.Stdout.Blob, r.Manifest.Stderr.Blob, r.Interleave} {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// PutRun stores a run record that came from another tier: it must hash to
+// its id, and every blob it references must be stored already. A run
+// already stored is left as it is.
+func (s *Store) PutRun(run *Run) error {
+	if run.Manifest.ID() != run.ID {
+		return fmt.Errorf("run:%s record does not hash to its id: %w", run.ID.Short(), ErrCorrupt)
+	}
+	rb, err := json.Marshal(run)
+	if err != nil {
+		return err
+	}
+	return s.update(func(tx *bolt.Tx) error {
+		for _, id := range run.Blobs() {
+			if tx.Bucket(bucketBlobs).Get(id[:]) == nil {
+				return fmt.Errorf("run:%s references blob:%s, which is not stored: %w", run.ID.Short(), id.Short(), ErrNotFound)
+			}
+		}
+		if err := putSmallBlob(tx, emptyID, nil); err != nil {
+			return err
+		}
+		if tx.Bucket(bucketRuns).Get(run.ID[:]) != nil {
+			return nil
+		}
+		return tx.Bucket(bucketRuns).Put(run.ID[:], rb)
+	})
+}
+
+// PutExecIfAbsent stores an execution record that came from another tier,
+// unless one with its key is stored. Its run must be stored.
+func (s *Store) PutExecIfAbsent(ex *Exec) error {
+	eb, err := json.Marshal(ex)
+	if err != nil {
+		return err
+	}
+	return s.update(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketRuns).Get(ex.Run[:]) == nil {
+			return fmt.Errorf("execution %s: run:%s is not stored: %w", ex.Key, ex.Run.Short(), ErrNotFound)
+		}
+		if tx.Bucket(bucketExecs).Get([]byte(ex.Key)) != nil {
+			return nil
+		}
+		return tx.Bucket(bucketExecs).Put([]byte(ex.Key), eb)
+	})
+}
+
+// AllSpans returns every recorded span, by token.
+func (s *Store) AllSpans() (map[ID]Span, error) {
+	out := map[ID]Span{}
+	err := s.view(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketSpans).ForEach(func(k, v []byte) error {
+			var sp Span
+			if json.Unmarshal(v, &sp) == nil && len(k) == len(ID{}) {
+				out[ID(k)] = sp
+			}
+			return nil
+		})
+	})
+	if isEmpty(err) {
+		return out, nil
+	}
+	return out, err
+}
+
+// PutSpanRecord stores a span that came from another tier: its run must be
+// stored and its token must be the span's own.
+func (s *Store) PutSpanRecord(tok ID, sp Span) error {
+	run, err := s.GetRun(sp.Run)
+	if err != nil {
+		return err
+	}
+	want, err := sp.Token(run)
+	if err != nil {
+		return err
+	}
+	if want != tok {
+		return fmt.Errorf("span:%s does not match its record: %w", tok.Short(), ErrCorrupt)
+	}
+	return s.update(func(tx *bolt.Tx) error { return putSpan(tx, tok, sp) })
+}
