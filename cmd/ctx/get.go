@@ -112,6 +112,11 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	if strings.HasPrefix(o.handle, "repo:") {
 		return runGetRepo(ctx, ios, o)
 	}
+	if strings.HasPrefix(o.handle, "seq:") {
+		if done, err := getSeq(ios, o); done {
+			return err
+		}
+	}
 	h, err := store.ParseHandle(o.handle)
 	if err != nil {
 		return err

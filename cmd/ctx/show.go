@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/digest"
+	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
 )
@@ -42,6 +44,9 @@ store is locked or damaged.`,
 }
 
 func runShow(ctx context.Context, ios *IO, o *showOptions) error {
+	if strings.HasPrefix(o.handle, "seq:") {
+		return seqcmd.Show(ios, o.handle, o.json)
+	}
 	sh, err := showHandle(ctx, ios, o.handle)
 	if err != nil {
 		return err

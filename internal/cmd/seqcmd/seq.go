@@ -1,0 +1,232 @@
+// Package seqcmd is the ctx seq command: it reads the steps (arguments, a
+// steps file, or stdin), runs them through package seq, stores the record
+// and prints its digest. It also reads seq: handles back for ctx get and ctx
+// show.
+package seqcmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/runner"
+	"github.com/ctxhq/ctx/seq"
+	"github.com/ctxhq/ctx/store"
+)
+
+// EnvFunc is what a capture reads from this process (cmd/ctx's runEnv).
+type EnvFunc func(ios *cli.IO, st *store.Store) *runner.Env
+
+type options struct {
+	args      []string
+	file      string
+	keepGoing bool
+	cwd       string
+	timeout   time.Duration
+	grace     time.Duration
+	pipe      bool
+	json      bool
+	budget    int
+	pressure  string
+}
+
+const help = `Run a declared sequence of steps, each captured as its own run, and print one
+digest: a line per step (name, state, exit, a duration bucket, its run handle,
+its headline finding), the failing steps' findings under one shared budget,
+and one coverage receipt over all steps.
+
+Steps come from the arguments, one per group between --: a group of one word
+is a shell command line (sh -c), a longer group an argv. Or from a file
+(-f steps.toml, - for stdin), [[step]] tables with name, argv or shell, cwd,
+env, timeout and continue_on_failure; an unknown field is an error. Or, with
+no arguments, from stdin: one shell command line per line (# comments).
+
+The sequence stops at the first failing step unless that step has
+continue_on_failure (or --keep-going); later steps are listed as skipped. The
+sequence is stored as seq:ID: ctx show seq:ID prints its digest again, ctx get
+seq:ID#2 is step 2's output (seq:ID#2#stderr:L1-20 as for a run).
+
+Exit status: the first failing step's (0 when all passed); 2 bad steps or
+flags; 125 ctx itself failed.`
+
+// NewCmd is ctx seq; env builds a capture's surroundings.
+func NewCmd(ios *cli.IO, env EnvFunc) *cobra.Command {
+	o := &options{}
+	c := &cobra.Command{
+		Use:   "seq [flags] [-- STEP [-- STEP...]]",
+		Short: "Run a sequence of steps, each captured, with one digest",
+		Long:  help,
+		Example: `  ctx seq -- 'go build ./...' -- 'go test ./...' -- 'go vet ./...'
+  ctx seq -f steps.toml
+  printf 'make\nmake test\n' | ctx seq`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.args = args
+			return ctxFailed(runSeq(cmd.Context(), ios, env, o))
+		},
+	}
+	f := c.Flags()
+	f.StringVarP(&o.file, "file", "f", "", "read the steps from this TOML file (- for stdin)")
+	f.BoolVar(&o.keepGoing, "keep-going", false, "run every step even after one fails")
+	f.StringVar(&o.cwd, "cwd", "", "run the steps in this directory (a step's cwd is relative to it)")
+	f.DurationVar(&o.timeout, "timeout", 10*time.Minute, "a step's timeout unless it gives one (0 for no limit)")
+	f.DurationVar(&o.grace, "grace", 2*time.Second, "time between SIGTERM and SIGKILL when stopping a step")
+	f.BoolVar(&o.pipe, "pipe", false, "use plain pipes instead of pseudo-terminals")
+	f.BoolVar(&o.json, "json", false, "print the sequence record as JSON instead of the digest")
+	f.IntVar(&o.budget, "budget", 0, "token budget the failing steps' findings share (default: the contract's ceiling)")
+	f.StringVar(&o.pressure, "pressure", "", "context pressure: low, normal, high, or a fraction (default $CTX_PRESSURE)")
+	c.Flags().SetInterspersed(false)
+	return c
+}
+
+// ctxFailed gives ctx's own failures exit status 125; usage errors keep
+// theirs.
+func ctxFailed(err error) error {
+	var ue *cli.UsageError
+	if errors.As(err, &ue) {
+		return err
+	}
+	return cli.WithCode(cli.ExitFailed, err)
+}
+
+// readSteps reads the steps from wherever the command line says.
+func readSteps(ios *cli.IO, o *options) ([]seq.Step, error) {
+	switch {
+	case o.file != "" && len(o.args) > 0:
+		return nil, cli.Usagef("give steps as arguments or with -f, not both")
+	case o.file == "-":
+		data, err := io.ReadAll(io.LimitReader(ios.In, 1<<20))
+		if err != nil {
+			return nil, fmt.Errorf("read steps from stdin: %w", err)
+		}
+		return seq.FromTOML(data)
+	case o.file != "":
+		data, err := os.ReadFile(o.file)
+		if err != nil {
+			return nil, cli.Usagef("-f: %v", err)
+		}
+		steps, err := seq.FromTOML(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", o.file, err)
+		}
+		return steps, nil
+	case len(o.args) > 0:
+		return seq.FromArgs(o.args)
+	case isTerminal(ios.In):
+		return nil, seq.ErrEmpty
+	}
+	return seq.FromLines(io.LimitReader(ios.In, 1<<20))
+}
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func runSeq(ctx context.Context, ios *cli.IO, env EnvFunc, o *options) error {
+	steps, err := readSteps(ios, o)
+	var se *seq.StepError
+	if errors.Is(err, seq.ErrEmpty) {
+		return cli.Usagef("%v: give steps as ctx seq -- 'go build ./...' -- 'go test ./...', with -f steps.toml, or one per line on stdin", err)
+	} else if errors.As(err, &se) {
+		return cli.Usagef("%v", err)
+	} else if err != nil {
+		return err
+	}
+	cwd, err := ios.Getwd()
+	if err != nil {
+		return err
+	}
+	dir, err := runner.ResolveDir(cwd, o.cwd)
+	if err != nil {
+		return cli.Usagef("%v", err)
+	}
+	st, err := cli.OpenStore(ios, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	pressure := o.pressure
+	if pressure == "" {
+		pressure = ios.Getenv("CTX_PRESSURE")
+	}
+	dopts, err := runner.DigestOptions(st, o.budget, pressure, "")
+	if err != nil {
+		return cli.Usagef("%v", err)
+	}
+	rec, err := seq.Run(ctx, env(ios, st), steps, seq.Options{Dir: dir, Session: ios.Getenv("CTX_SESSION"),
+		Digest: dopts, Timeout: o.timeout, Grace: o.grace, Pipe: o.pipe, KeepGoing: o.keepGoing})
+	if err != nil {
+		return err
+	}
+	if _, err := seq.Save(st, rec); err != nil {
+		return err
+	}
+	if o.json {
+		if err := cli.WriteJSON(ios.Out, map[string]any{"seq": rec.Handle(), "id": rec.ID().String(), "record": rec}); err != nil {
+			return err
+		}
+	} else if _, err := io.WriteString(ios.Out, rec.Digest); err != nil {
+		return err
+	}
+	return &cli.ExitError{Code: rec.Exit}
+}
+
+// Lookup reads the record a seq: handle names from the workspace's store.
+func Lookup(ios *cli.IO, handle string) (*seq.Record, seq.Ref, error) {
+	ref, err := seq.ParseRef(handle)
+	if err != nil {
+		return nil, ref, err
+	}
+	st, err := cli.OpenStore(ios, false)
+	if err != nil {
+		return nil, ref, err
+	}
+	defer st.Close()
+	rec, err := seq.Load(st, ref)
+	return rec, ref, err
+}
+
+// Show prints a sequence's digest again, byte for byte (ctx show seq:ID).
+func Show(ios *cli.IO, handle string, asJSON bool) error {
+	rec, ref, err := Lookup(ios, handle)
+	if err != nil {
+		return err
+	}
+	if ref.Step > 0 {
+		return cli.Usagef("ctx show %s: show takes the whole sequence (seq:ID); step %d's digest is ctx show run:%s", handle, ref.Step, shortRun(rec, ref.Step))
+	}
+	if asJSON {
+		return cli.WriteJSON(ios.Out, map[string]any{"seq": rec.Handle(), "id": rec.ID().String(), "record": rec})
+	}
+	_, err = io.WriteString(ios.Out, rec.Digest)
+	return err
+}
+
+// StepHandle is the run handle a seq:ID#N handle stands for; seq:ID alone
+// is "" (the caller prints the record).
+func StepHandle(ios *cli.IO, handle string) (string, *seq.Record, error) {
+	rec, ref, err := Lookup(ios, handle)
+	if err != nil || ref.Step == 0 {
+		return "", rec, err
+	}
+	h, err := rec.StepHandle(ref)
+	return h, rec, err
+}
+
+func shortRun(rec *seq.Record, n int) string {
+	if n < 1 || n > len(rec.Steps) || len(rec.Steps[n-1].Run) < 12 {
+		return "ID"
+	}
+	return rec.Steps[n-1].Run[:12]
+}

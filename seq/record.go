@@ -1,0 +1,313 @@
+package seq
+
+import (
+	"encoding/json"
+
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ctxhq/ctx/runner"
+	"github.com/ctxhq/ctx/secrets"
+	"github.com/ctxhq/ctx/store"
+)
+
+// Version is the record and digest format's version.
+const Version = 1
+
+// LayerBucket is the store layer bucket sequence records live in, keyed by the
+// hex id.
+const LayerBucket = "seq.records"
+
+// Record is a sequence as it ran: its steps, its exit status (the first
+// failing step's, or 0), the coverage over all steps and the digest shown.
+// Its id is the BLAKE3 of its steps and exit status, so the same outcomes
+// are the same record.
+type Record struct {
+	Kind     string       `json:"kind"`
+	Version  int          `json:"version"`
+	Steps    []StepResult `json:"steps"`
+	Exit     int          `json:"exit"`
+	Coverage Coverage     `json:"coverage"`
+	Digest   string       `json:"digest"`
+}
+
+// Coverage is the one receipt over all steps. The findings of failing steps
+// are shown, so their counts are their digests'; a passing step shows only
+// its headline, so its items count as retrievable (through its run) and its
+// REQUIRED items shown in its own digest as RequiredElsewhere.
+type Coverage struct {
+	Steps, Ran, Failed, Skipped int
+	Identities                  int   `json:"identities"`
+	Inline                      int   `json:"inline"`
+	Retrievable                 int   `json:"retrievable"`
+	Unrepresented               int   `json:"unrepresented"`
+	RequiredTotal               int   `json:"required_total"`
+	RequiredInline              int   `json:"required_inline"`
+	RequiredElsewhere           int   `json:"required_elsewhere"`
+	RequiredUnrepresented       int   `json:"required_unrepresented"`
+	BytesCaptured               int64 `json:"bytes_captured"`
+	BytesShown                  int64 `json:"bytes_shown"`
+}
+
+// ID is the record's content address.
+func (rec *Record) ID() store.ID {
+	b, _ := json.Marshal(struct {
+		Steps []StepResult `json:"steps"`
+		Exit  int          `json:"exit"`
+	}{rec.Steps, rec.Exit})
+	return store.Sum(append([]byte("ctx-seq-v1\n"), b...))
+}
+
+// Handle is the record's seq: handle.
+func (rec *Record) Handle() string { return "seq:" + rec.ID().Short() }
+
+// FirstFailed is the first failing step (nil when all passed).
+func (rec *Record) FirstFailed() *StepResult {
+	for i := range rec.Steps {
+		if rec.Steps[i].Failed() {
+			return &rec.Steps[i]
+		}
+	}
+	return nil
+}
+
+// render fills in the coverage and the digest.
+func (rec *Record) render() {
+	var b strings.Builder
+	h := rec.Handle()
+	b.WriteString(h + " · " + plural(len(rec.Steps), "step"))
+	if f := rec.FirstFailed(); f != nil {
+		fmt.Fprintf(&b, " · exit %d · step %d (%s) failed\n", rec.Exit, f.N, f.Name)
+	} else {
+		b.WriteString(" · exit 0 · all passed\n")
+	}
+	var table strings.Builder
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
+	for _, r := range rec.Steps {
+		run := "-"
+		if r.Run != "" {
+			run = "run:" + r.Run[:12]
+		}
+		if r.State == StateSkipped {
+			fmt.Fprintf(tw, "%d\t%s\tskipped\t\t\t\t\n", r.N, r.Name)
+			continue
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\texit %d\t%s\t%s\t%s\n", r.N, r.Name, r.State, r.Exit, r.Duration, run, r.Headline)
+	}
+	tw.Flush()
+	for _, line := range strings.SplitAfter(table.String(), "\n") {
+		if line != "" {
+			b.WriteString(strings.TrimRight(line, " \n") + "\n")
+		}
+	}
+	c := Coverage{Steps: len(rec.Steps)}
+	for i := range rec.Steps {
+		r := &rec.Steps[i]
+		c.add(r)
+		if r.Failed() {
+			writeFindings(&b, r)
+		}
+	}
+	c.BytesShown = int64(b.Len())
+	fmt.Fprintf(&b, "coverage: steps %d · ran %d · failed %d · skipped %d · identities %d · inline %d · retrievable %d · unrepresented required %d",
+		c.Steps, c.Ran, c.Failed, c.Skipped, c.Identities, c.Inline, c.Retrievable, c.RequiredUnrepresented)
+	if c.RequiredElsewhere > 0 {
+		fmt.Fprintf(&b, " · required in passing steps' digests %d", c.RequiredElsewhere)
+	}
+	fmt.Fprintf(&b, " · shown %d B of %d B\n", c.BytesShown, c.BytesCaptured)
+	if f := rec.FirstFailed(); f != nil && f.Run != "" {
+		fmt.Fprintf(&b, "next: ctx get %s#%d  (step %d's output; ctx show run:ID for any step's own digest)\n", h, f.N, f.N)
+	}
+	text, _ := secrets.Text([]byte(b.String()))
+	rec.Coverage, rec.Digest = c, string(text)
+}
+
+// add counts one step into the coverage.
+func (c *Coverage) add(r *StepResult) {
+	if r.State == StateSkipped {
+		c.Skipped++
+		return
+	}
+	c.Ran++
+	if r.Failed() {
+		c.Failed++
+	}
+	if r.res == nil || r.res.Digest == nil {
+		return
+	}
+	cov := r.res.Digest.Digest.Coverage
+	c.Identities += cov.Identities
+	c.Unrepresented += cov.Unrepresented
+	c.RequiredTotal += cov.RequiredTotal
+	c.RequiredUnrepresented += cov.RequiredUnrepresented
+	c.BytesCaptured += cov.BytesCaptured
+	if r.Failed() {
+		c.Inline += cov.Inline
+		c.Retrievable += cov.Retrievable
+		c.RequiredInline += cov.RequiredInline
+		c.RequiredElsewhere += cov.RequiredCensus
+		return
+	}
+	c.Retrievable += cov.Inline + cov.Retrievable
+	c.RequiredElsewhere += cov.RequiredInline + cov.RequiredCensus
+}
+
+// writeFindings writes a failing step's findings: its digest without its
+// header and coverage lines (the sequence has its own), indented.
+func writeFindings(b *strings.Builder, r *StepResult) {
+	fmt.Fprintf(b, "step %d (%s) exit %d:\n", r.N, r.Name, r.Exit)
+	if r.Error != "" {
+		fmt.Fprintf(b, "  ctx: %s\n", r.Error)
+	}
+	if r.res == nil {
+		return
+	}
+	if r.res.Digest == nil {
+		fmt.Fprintf(b, "  no digest could be made: %v (ctx get %s)\n", r.res.DigestErr, r.res.Handle())
+		return
+	}
+	for _, line := range body(r.res) {
+		b.WriteString("  " + line + "\n")
+	}
+}
+
+// body is a step digest's lines after its header, without its coverage
+// line: its findings and next steps.
+func body(res *runner.Result) []string {
+	text := strings.TrimRight(string(res.Text()), "\n")
+	lines := strings.Split(text, "\n")
+	if len(lines) > 0 && strings.HasPrefix(lines[0], "$ ") {
+		lines = lines[1:] // the command line, when the digest repeats it
+	}
+	if len(lines) > 0 {
+		lines = lines[1:] // the run header
+	}
+	out := lines[:0]
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "coverage: ") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// headline is a step's first finding line, cut to 100 characters.
+func headline(res *runner.Result) string {
+	if res.Digest == nil {
+		return "no digest"
+	}
+	for _, l := range body(res) {
+		t := strings.TrimSpace(l)
+		if t == "" || t == "stdout:" || t == "stderr:" || strings.HasPrefix(t, "next: ") {
+			continue
+		}
+		if r := []rune(t); len(r) > 100 {
+			t = string(r[:99]) + "…"
+		}
+		return t
+	}
+	return "no output"
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// Save stores the record under its id; the same record again is a no-op.
+func Save(st *store.Store, rec *Record) (store.ID, error) {
+	id := rec.ID()
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return id, fmt.Errorf("encode seq record: %w", err)
+	}
+	if _, err := st.PutLayerRecord(LayerBucket, []byte(id.String()), data); err != nil {
+		return id, fmt.Errorf("store seq record: %w", err)
+	}
+	return id, nil
+}
+
+// Ref is a parsed seq: handle: the id prefix, the step (0 for the whole
+// sequence) and what follows the step (a stream and range for its run).
+type Ref struct {
+	Prefix string
+	Step   int
+	Rest   string
+}
+
+// ParseRef parses seq:ID, seq:ID#N and seq:ID#N#stream:range / seq:ID#N:range.
+func ParseRef(s string) (Ref, error) {
+	bad := func(why string) (Ref, error) {
+		return Ref{}, fmt.Errorf("handle %q: %s (want seq:ID or seq:ID#N, N the step number): %w", s, why, store.ErrBadHandle)
+	}
+	rest, ok := strings.CutPrefix(s, "seq:")
+	if !ok {
+		return bad("not a seq: handle")
+	}
+	id, step, hasStep := strings.Cut(rest, "#")
+	id = strings.ToLower(id)
+	if len(id) < 6 || len(id) > 64 || strings.Trim(id, "0123456789abcdef") != "" {
+		return bad("the id is not 6 to 64 hex digits")
+	}
+	ref := Ref{Prefix: id}
+	if !hasStep {
+		return ref, nil
+	}
+	n := len(step) - len(strings.TrimLeft(step, "0123456789"))
+	if n == 0 {
+		return bad("no step number after #")
+	}
+	ref.Step, _ = strconv.Atoi(step[:n])
+	ref.Rest = step[n:]
+	if ref.Rest != "" && ref.Rest[0] != '#' && ref.Rest[0] != ':' {
+		return bad("after the step number, want #stream or :range")
+	}
+	if ref.Step == 0 {
+		return bad("steps are numbered from 1")
+	}
+	return ref, nil
+}
+
+// Load reads the record a handle's id prefix names.
+func Load(st *store.Store, ref Ref) (*Record, error) {
+	keys, err := st.LayerKeys(LayerBucket, []byte(ref.Prefix), 2)
+	if err != nil {
+		return nil, err
+	}
+	switch len(keys) {
+	case 0:
+		return nil, fmt.Errorf("seq:%s: %w", ref.Prefix, store.ErrNotFound)
+	case 2:
+		return nil, fmt.Errorf("seq:%s matches more than one sequence; give more digits: %w", ref.Prefix, store.ErrAmbiguous)
+	}
+	data, err := st.LayerRecord(LayerBucket, keys[0])
+	if err != nil {
+		return nil, err
+	}
+	var rec Record
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return nil, fmt.Errorf("seq:%s: decode record: %v: %w", ref.Prefix, err, store.ErrCorrupt)
+	}
+	return &rec, nil
+}
+
+// StepHandle is the run handle (with ref's stream and range) of the step ref
+// names.
+func (rec *Record) StepHandle(ref Ref) (string, error) {
+	if ref.Step < 1 || ref.Step > len(rec.Steps) {
+		return "", fmt.Errorf("seq:%s has %s; there is no step %d: %w", ref.Prefix, plural(len(rec.Steps), "step"), ref.Step, store.ErrNotFound)
+	}
+	r := rec.Steps[ref.Step-1]
+	if r.Run == "" {
+		why := "it was skipped"
+		if r.Error != "" {
+			why = "it did not run: " + r.Error
+		}
+		return "", fmt.Errorf("seq:%s#%d (%s) has no run: %s: %w", ref.Prefix, ref.Step, r.Name, why, store.ErrNotFound)
+	}
+	return "run:" + r.Run + ref.Rest, nil
+}
