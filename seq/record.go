@@ -193,8 +193,8 @@ func body(res *runner.Result) []string {
 	return out
 }
 
-// headline is a step's first finding line, cut to 100 characters.
-func headline(res *runner.Result) string {
+// Headline is a run's first finding line, cut to 100 characters.
+func Headline(res *runner.Result) string {
 	if res.Digest == nil {
 		return "no digest"
 	}
@@ -240,13 +240,17 @@ type Ref struct {
 }
 
 // ParseRef parses seq:ID, seq:ID#N and seq:ID#N#stream:range / seq:ID#N:range.
-func ParseRef(s string) (Ref, error) {
+func ParseRef(s string) (Ref, error) { return ParseRefOf("seq", s) }
+
+// ParseRefOf parses a handle of a record with numbered steps (seq:, py:)
+// under scheme.
+func ParseRefOf(scheme, s string) (Ref, error) {
 	bad := func(why string) (Ref, error) {
-		return Ref{}, fmt.Errorf("handle %q: %s (want seq:ID or seq:ID#N, N the step number): %w", s, why, store.ErrBadHandle)
+		return Ref{}, fmt.Errorf("handle %q: %s (want %s:ID or %s:ID#N, N the step number): %w", s, why, scheme, scheme, store.ErrBadHandle)
 	}
-	rest, ok := strings.CutPrefix(s, "seq:")
+	rest, ok := strings.CutPrefix(s, scheme+":")
 	if !ok {
-		return bad("not a seq: handle")
+		return bad("not a " + scheme + ": handle")
 	}
 	id, step, hasStep := strings.Cut(rest, "#")
 	id = strings.ToLower(id)
@@ -274,25 +278,34 @@ func ParseRef(s string) (Ref, error) {
 
 // Load reads the record a handle's id prefix names.
 func Load(st *store.Store, ref Ref) (*Record, error) {
-	keys, err := st.LayerKeys(LayerBucket, []byte(ref.Prefix), 2)
-	if err != nil {
+	var rec Record
+	if err := LoadRecord(st, LayerBucket, "seq", ref.Prefix, &rec); err != nil {
 		return nil, err
+	}
+	return &rec, nil
+}
+
+// LoadRecord decodes into v the JSON record of a layer bucket keyed by hex
+// id whose id starts with prefix (seq: and py: records).
+func LoadRecord(st *store.Store, bucket, scheme, prefix string, v any) error {
+	keys, err := st.LayerKeys(bucket, []byte(prefix), 2)
+	if err != nil {
+		return err
 	}
 	switch len(keys) {
 	case 0:
-		return nil, fmt.Errorf("seq:%s: %w", ref.Prefix, store.ErrNotFound)
+		return fmt.Errorf("%s:%s: %w", scheme, prefix, store.ErrNotFound)
 	case 2:
-		return nil, fmt.Errorf("seq:%s matches more than one sequence; give more digits: %w", ref.Prefix, store.ErrAmbiguous)
+		return fmt.Errorf("%s:%s matches more than one record; give more digits: %w", scheme, prefix, store.ErrAmbiguous)
 	}
-	data, err := st.LayerRecord(LayerBucket, keys[0])
+	data, err := st.LayerRecord(bucket, keys[0])
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var rec Record
-	if err := json.Unmarshal(data, &rec); err != nil {
-		return nil, fmt.Errorf("seq:%s: decode record: %v: %w", ref.Prefix, err, store.ErrCorrupt)
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s:%s: decode record: %v: %w", scheme, prefix, err, store.ErrCorrupt)
 	}
-	return &rec, nil
+	return nil
 }
 
 // StepHandle is the run handle (with ref's stream and range) of the step ref

@@ -146,7 +146,7 @@ func runStep(ctx context.Context, env *runner.Env, s *Step, r *StepResult, o *Op
 	if res.Exit == 0 {
 		r.State = StateOK
 	}
-	r.Headline = headline(res)
+	r.Headline = Headline(res)
 }
 
 // shareBudget re-renders the failing steps' digests when more than one

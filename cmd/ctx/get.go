@@ -116,6 +116,10 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 		if done, err := getSeq(ios, o); done {
 			return err
 		}
+	} else if strings.HasPrefix(o.handle, "py:") {
+		if done, err := getPy(ios, o); done {
+			return err
+		}
 	}
 	h, err := store.ParseHandle(o.handle)
 	if err != nil {

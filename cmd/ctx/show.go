@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/digest"
+	"github.com/ctxhq/ctx/internal/cmd/pycmd"
 	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
@@ -46,6 +47,9 @@ store is locked or damaged.`,
 func runShow(ctx context.Context, ios *IO, o *showOptions) error {
 	if strings.HasPrefix(o.handle, "seq:") {
 		return seqcmd.Show(ios, o.handle, o.json)
+	}
+	if strings.HasPrefix(o.handle, "py:") {
+		return pycmd.Show(ios, o.handle, o.json)
 	}
 	sh, err := showHandle(ctx, ios, o.handle)
 	if err != nil {
