@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/capture"
-	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/job"
 	"github.com/ctxhq/ctx/store"
@@ -72,7 +71,7 @@ func newLsCmd(ios *cli.IO) *cobra.Command {
 				if j.Result != nil {
 					run, exit = j.Result.Run, fmt.Sprint(j.Result.Exit)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.Handle(), j.State, age(time.Since(j.Spec.Created)), run, exit, cli.QuoteArgs(j.Spec.Argv))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.Handle(), j.State, job.Age(time.Since(j.Spec.Created)), run, exit, cli.QuoteArgs(j.Spec.Argv))
 			}
 			return tw.Flush()
 		},
@@ -95,36 +94,12 @@ func newShowCmd(ios *cli.IO) *cobra.Command {
 			if asJSON {
 				return cli.WriteJSON(ios.Out, jsonJob(j))
 			}
-			fmt.Fprintln(ios.Out, summary(j))
+			fmt.Fprintln(ios.Out, job.Summary(j))
 			return nil
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the job as JSON")
 	return c
-}
-
-// summary is a job's one-line state.
-func summary(j *job.Job) string {
-	s := fmt.Sprintf("%s · %s · %s", j.Handle(), j.State, cli.QuoteArgs(j.Spec.Argv))
-	switch {
-	case j.Result != nil && j.Result.Error != "":
-		s += fmt.Sprintf(" · exit %d · ctx: %s", j.Result.Exit, j.Result.Error)
-	case j.Result != nil:
-		s += fmt.Sprintf(" · exit %d · %s", j.Result.Exit, j.Result.Run)
-	case j.State == job.StateDead:
-		s += " · " + deadNote(j)
-	default:
-		s += " · running for " + age(time.Since(j.Spec.Created))
-	}
-	return s
-}
-
-func deadNote(j *job.Job) string {
-	pid := 0
-	if j.Supervisor != nil {
-		pid = j.Supervisor.PID
-	}
-	return fmt.Sprintf("its supervisor (pid %d) died before the command ended; what it captured is kept in its spool and stored as a recovered run by the next ctx command (ctx ls)", pid)
 }
 
 func newTailCmd(ios *cli.IO) *cobra.Command {
@@ -153,33 +128,12 @@ run the job commits: once it ended, its run handle reads any of them.`,
 			if err != nil {
 				return err
 			}
-			return printTail(ios.Out, j, n, re)
+			return job.WriteTail(ios.Out, j, n, re)
 		},
 	}
 	c.Flags().IntVar(&n, "lines", 20, "lines per stream (1 to 1000)")
 	c.Flags().StringVar(&grep, "grep", "", "print only lines matching this regular expression (RE2)")
 	return c
-}
-
-func printTail(w io.Writer, j *job.Job, n int, re *regexp.Regexp) error {
-	snap, lines, err := job.Tail(j, n, re)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "%s · %s · stdout %s/%d lines · stderr %s/%d lines\n", j.Handle(), j.State,
-		contract.Size(snap.Stdout.Bytes), snap.Stdout.Lines, contract.Size(snap.Stderr.Bytes), snap.Stderr.Lines)
-	for _, l := range lines {
-		fmt.Fprintf(w, "%s:L%d  %s\n", l.Stream, l.N, l.Text)
-	}
-	switch {
-	case j.Result != nil && j.Result.Run != "":
-		fmt.Fprintf(w, "ended: exit %d · ctx get %s#stdout:L1-%d for the whole output · ctx job wait %s for its digest\n", j.Result.Exit, j.Result.Run, max(1, snap.Stdout.Lines), j.Handle())
-	case j.State == job.StateDead:
-		fmt.Fprintln(w, deadNote(j))
-	default:
-		fmt.Fprintf(w, "running for %s · the same line numbers hold in the run it commits (ctx job wait %s)\n", age(time.Since(j.Spec.Created)), j.Handle())
-	}
-	return nil
 }
 
 func newWaitCmd(ios *cli.IO) *cobra.Command {
@@ -210,7 +164,7 @@ func wait(ctx context.Context, ios *cli.IO, j *job.Job, timeout time.Duration) e
 	case err != nil:
 		return err
 	case cur.State == job.StateDead:
-		return &cli.ExitError{Code: cli.ExitFailed, Err: fmt.Errorf("%s: %s", cur.Handle(), deadNote(cur))}
+		return &cli.ExitError{Code: cli.ExitFailed, Err: fmt.Errorf("%s: %s", cur.Handle(), job.DeadNote(cur))}
 	case cur.Result.Error != "":
 		return &cli.ExitError{Code: cur.Result.Exit, Err: fmt.Errorf("%s: %s", cur.Handle(), cur.Result.Error)}
 	}
@@ -238,7 +192,7 @@ func newKillCmd(ios *cli.IO) *cobra.Command {
 				return err
 			}
 			if j.State == job.StateDead {
-				fmt.Fprintf(ios.Out, "%s: stopped what was left of it; %s\n", j.Handle(), deadNote(j))
+				fmt.Fprintf(ios.Out, "%s: stopped what was left of it; %s\n", j.Handle(), job.DeadNote(j))
 				return nil
 			}
 			return wait(cmd.Context(), ios, j, grace+30*time.Second)
@@ -267,14 +221,4 @@ func jsonJobs(js []*job.Job) []jobJSON {
 		out = append(out, jsonJob(j))
 	}
 	return out
-}
-
-func age(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	}
-	return fmt.Sprintf("%dh", int(d.Hours()))
 }
