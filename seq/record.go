@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
+	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/plan"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
@@ -73,55 +74,100 @@ func (rec *Record) FirstFailed() *StepResult {
 	return nil
 }
 
-// render fills in the coverage and the digest.
+// render fills in the coverage and the digest: a header, a line per step
+// (a failing step's findings indented under its line), one coverage line.
 func (rec *Record) render() {
 	var b strings.Builder
-	h := rec.Handle()
-	b.WriteString(h + " · " + plural(len(rec.Steps), "step"))
-	if f := rec.FirstFailed(); f != nil {
-		fmt.Fprintf(&b, " · exit %d · step %d (%s) failed\n", rec.Exit, f.N, f.Name)
-	} else {
-		b.WriteString(" · exit 0 · all passed\n")
-	}
-	var table strings.Builder
-	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
-	for _, r := range rec.Steps {
-		run := "-"
-		if r.Run != "" {
-			run = "run:" + r.Run[:12]
-		}
-		if r.State == StateSkipped {
-			fmt.Fprintf(tw, "%d\t%s\tskipped\t\t\t\t\n", r.N, r.Name)
-			continue
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\texit %d\t%s\t%s\t%s\n", r.N, r.Name, r.State, r.Exit, r.Duration, run, r.Headline)
-	}
-	tw.Flush()
-	for _, line := range strings.SplitAfter(table.String(), "\n") {
-		if line != "" {
-			b.WriteString(strings.TrimRight(line, " \n") + "\n")
+	b.WriteString(rec.Handle() + " · " + plural(len(rec.Steps), "step"))
+	fmt.Fprintf(&b, " · exit %d\n", rec.Exit)
+	rows := make([][]string, len(rec.Steps))
+	var width [4]int
+	for i, r := range rec.Steps {
+		rows[i] = stepCells(&r)
+		for j, cell := range rows[i][:len(width)] {
+			width[j] = max(width[j], len([]rune(cell)))
 		}
 	}
 	c := Coverage{Steps: len(rec.Steps)}
 	for i := range rec.Steps {
 		r := &rec.Steps[i]
+		var line strings.Builder
+		for j, cell := range rows[i] {
+			line.WriteString(cell)
+			if j < len(width) {
+				line.WriteString(strings.Repeat(" ", width[j]-len([]rune(cell))+2))
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
 		c.add(r)
 		if r.Failed() {
 			writeFindings(&b, r)
 		}
 	}
 	c.BytesShown = int64(b.Len())
-	fmt.Fprintf(&b, "coverage: steps %d · ran %d · failed %d · skipped %d · identities %d · inline %d · retrievable %d · unrepresented required %d",
-		c.Steps, c.Ran, c.Failed, c.Skipped, c.Identities, c.Inline, c.Retrievable, c.RequiredUnrepresented)
+	b.WriteString("coverage: ")
+	if rec.allWhole() {
+		// As a whole-output digest, nothing was left out to account for.
+		fmt.Fprintf(&b, "every ran step's output shown whole (%s)", contract.Size(c.BytesCaptured))
+		if c.Skipped > 0 {
+			fmt.Fprintf(&b, " · skipped %d", c.Skipped)
+		}
+		b.WriteString("\n")
+		rec.next(&b)
+		text, _ := secrets.Text([]byte(b.String()))
+		rec.Coverage, rec.Digest = c, string(text)
+		return
+	}
+	if c.Skipped > 0 {
+		fmt.Fprintf(&b, "skipped %d · ", c.Skipped)
+	}
+	fmt.Fprintf(&b, "identities %d · inline %d · retrievable %d · unrepresented required %d",
+		c.Identities, c.Inline, c.Retrievable, c.RequiredUnrepresented)
 	if c.RequiredElsewhere > 0 {
 		fmt.Fprintf(&b, " · required in passing steps' digests %d", c.RequiredElsewhere)
 	}
-	fmt.Fprintf(&b, " · shown %d B of %d B\n", c.BytesShown, c.BytesCaptured)
-	if f := rec.FirstFailed(); f != nil && f.Run != "" {
-		fmt.Fprintf(&b, "next: ctx get %s#%d  (step %d's output; ctx show run:ID for any step's own digest)\n", h, f.N, f.N)
-	}
+	fmt.Fprintf(&b, " · shown %s of %s\n", contract.Size(c.BytesShown), contract.Size(c.BytesCaptured))
+	rec.next(&b)
 	text, _ := secrets.Text([]byte(b.String()))
 	rec.Coverage, rec.Digest = c, string(text)
+}
+
+// next points at the first failing step's run.
+func (rec *Record) next(b *strings.Builder) {
+	if f := rec.FirstFailed(); f != nil && f.Run != "" {
+		fmt.Fprintf(b, "next: ctx get %s#%d\n", rec.Handle(), f.N)
+	}
+}
+
+// allWhole reports whether the digest shows every byte the ran steps
+// printed: each failing step's digest is its whole output and each passing
+// step printed nothing.
+func (rec *Record) allWhole() bool {
+	for _, r := range rec.Steps {
+		switch {
+		case r.State == StateSkipped:
+		case r.res == nil || r.res.Digest == nil:
+			return false
+		case r.Failed() && r.res.Digest.Plan.Mode != plan.ModeWhole:
+			return false
+		case !r.Failed() && r.res.Digest.Digest.Coverage.BytesCaptured > 0:
+			return false
+		}
+	}
+	return true
+}
+
+// stepCells are a step's columns: number, name, outcome, duration bucket
+// and, for a step whose findings are not shown under it, its headline. Its
+// run is seq:ID#N (the record keeps the run id).
+func stepCells(r *StepResult) []string {
+	switch {
+	case r.State == StateSkipped:
+		return []string{strconv.Itoa(r.N), r.Name, "skipped", "", ""}
+	case r.Failed():
+		return []string{strconv.Itoa(r.N), r.Name, fmt.Sprintf("exit %d", r.Exit), r.Duration, ""}
+	}
+	return []string{strconv.Itoa(r.N), r.Name, "ok", r.Duration, r.Headline}
 }
 
 // add counts one step into the coverage.
@@ -157,7 +203,6 @@ func (c *Coverage) add(r *StepResult) {
 // writeFindings writes a failing step's findings: its digest without its
 // header and coverage lines (the sequence has its own), indented.
 func writeFindings(b *strings.Builder, r *StepResult) {
-	fmt.Fprintf(b, "step %d (%s) exit %d:\n", r.N, r.Name, r.Exit)
 	if r.Error != "" {
 		fmt.Fprintf(b, "  ctx: %s\n", r.Error)
 	}

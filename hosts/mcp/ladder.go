@@ -34,7 +34,9 @@ const seqDescription = `Run a sequence of steps (build, then test, then lint), e
 own run, and return one digest: a line per step with its run handle, the
 failing steps' findings, one coverage line. Stops at the first failing step
 unless it has continue_on_failure; later steps are listed as skipped. The
-exit status is the first failing step's.`
+exit status is the first failing step's. The sequence's handle is seq:ID;
+ctx_get {"handle": "seq:ID#2"} reads step 2's run (seq:ID#2#stderr:L1-20
+as for any run).`
 
 const pyDescription = `Run a Starlark (Python dialect) script that composes captures: run(cmd) returns
 a result with exit, ok, handle, headline, counts and items; get(handle),
