@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/script"
 	"github.com/ctxhq/ctx/seq"
@@ -125,27 +126,12 @@ func runPy(ctx context.Context, ios *cli.IO, env EnvFunc, o *options, args []str
 	if o.limits.Steps == 0 || o.limits.Runs <= 0 || o.limits.Wall <= 0 {
 		return cli.Usagef("--max-steps, --max-runs and --wall must be positive")
 	}
-	cwd, err := ios.Getwd()
+	w, err := seqcmd.OpenWorkspace(ios, o.cwd, o.budget, o.pressure)
 	if err != nil {
 		return err
 	}
-	dir, err := runner.ResolveDir(cwd, o.cwd)
-	if err != nil {
-		return cli.Usagef("%v", err)
-	}
-	st, err := cli.OpenStore(ios, true)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	pressure := o.pressure
-	if pressure == "" {
-		pressure = ios.Getenv("CTX_PRESSURE")
-	}
-	dopts, err := runner.DigestOptions(st, o.budget, pressure, "")
-	if err != nil {
-		return cli.Usagef("%v", err)
-	}
+	defer w.Store.Close()
+	st, dir, dopts := w.Store, w.Dir, w.Digest
 	x, err := script.Run(ctx, env(ios, st), src, script.Options{Name: name, Dir: dir, Session: ios.Getenv("CTX_SESSION"),
 		Digest: dopts, Timeout: o.timeout, Grace: o.grace, Pipe: o.pipe, Limits: o.limits})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/seq"
@@ -143,27 +144,12 @@ func runSeq(ctx context.Context, ios *cli.IO, env EnvFunc, o *options) error {
 	} else if err != nil {
 		return err
 	}
-	cwd, err := ios.Getwd()
+	w, err := OpenWorkspace(ios, o.cwd, o.budget, o.pressure)
 	if err != nil {
 		return err
 	}
-	dir, err := runner.ResolveDir(cwd, o.cwd)
-	if err != nil {
-		return cli.Usagef("%v", err)
-	}
-	st, err := cli.OpenStore(ios, true)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	pressure := o.pressure
-	if pressure == "" {
-		pressure = ios.Getenv("CTX_PRESSURE")
-	}
-	dopts, err := runner.DigestOptions(st, o.budget, pressure, "")
-	if err != nil {
-		return cli.Usagef("%v", err)
-	}
+	defer w.Store.Close()
+	st, dir, dopts := w.Store, w.Dir, w.Digest
 	rec, err := seq.Run(ctx, env(ios, st), steps, seq.Options{Dir: dir, Session: ios.Getenv("CTX_SESSION"),
 		Digest: dopts, Timeout: o.timeout, Grace: o.grace, Pipe: o.pipe, KeepGoing: o.keepGoing})
 	if err != nil {
@@ -180,6 +166,41 @@ func runSeq(ctx context.Context, ios *cli.IO, env EnvFunc, o *options) error {
 		return err
 	}
 	return &cli.ExitError{Code: rec.Exit}
+}
+
+// Workspace is what a ladder command captures into: the store, the
+// directory commands run in, and the digest options.
+type Workspace struct {
+	Store  *store.Store
+	Dir    string
+	Digest digest.Options
+}
+
+// OpenWorkspace resolves --cwd against the working directory, opens (or
+// creates) the store and checks the digest flags (pressure defaults to
+// $CTX_PRESSURE). The caller closes the store.
+func OpenWorkspace(ios *cli.IO, cwdFlag string, budget int, pressure string) (*Workspace, error) {
+	cwd, err := ios.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := runner.ResolveDir(cwd, cwdFlag)
+	if err != nil {
+		return nil, cli.Usagef("%v", err)
+	}
+	st, err := cli.OpenStore(ios, true)
+	if err != nil {
+		return nil, err
+	}
+	if pressure == "" {
+		pressure = ios.Getenv("CTX_PRESSURE")
+	}
+	dopts, err := runner.DigestOptions(st, budget, pressure, "")
+	if err != nil {
+		st.Close()
+		return nil, cli.Usagef("%v", err)
+	}
+	return &Workspace{Store: st, Dir: dir, Digest: dopts}, nil
 }
 
 // Lookup reads the record a seq: handle names from the workspace's store.
