@@ -110,7 +110,9 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 		}
 		rec.Steps = append(rec.Steps, r)
 	}
-	if err := shareBudget(ctx, env, rec, o.Digest); err != nil {
+	// After an interrupt the record is still finished and stored: what ran
+	// is kept.
+	if err := shareBudget(context.WithoutCancel(ctx), env, rec, o.Digest); err != nil {
 		return nil, err
 	}
 	rec.render()

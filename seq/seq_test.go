@@ -205,3 +205,31 @@ func TestBucket(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutAndInterrupt: a step past its timeout fails with 124 and stops
+// the sequence; an interrupt during a step keeps what it captured, skips the
+// rest, and the record is still made.
+func TestTimeoutAndInterrupt(t *testing.T) {
+	env, dir := newEnv(t)
+	steps := []Step{{Shell: "echo started; sleep 20", Timeout: "500ms"}, {Shell: "echo never"}}
+	rec, err := Run(context.Background(), env, steps, Options{Dir: dir, Pipe: true, Grace: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Exit != 124 || rec.Steps[0].Status != "timeout" || rec.Steps[1].State != StateSkipped {
+		t.Errorf("timeout: exit %d steps %+v", rec.Exit, rec.Steps)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel)
+	rec, err = Run(ctx, env, []Step{{Shell: "echo first"}, {Shell: "echo second; sleep 20"}, {Shell: "echo third"}},
+		Options{Dir: dir, Pipe: true, Grace: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Steps[0].State != StateOK || rec.Steps[1].Run == "" || rec.Steps[1].State != StateFailed || rec.Steps[2].State != StateSkipped {
+		t.Errorf("interrupt: %+v", rec.Steps)
+	}
+	if !strings.Contains(rec.Digest, "second") {
+		t.Errorf("the interrupted step's output is not in the digest:\n%s", rec.Digest)
+	}
+}
