@@ -180,9 +180,9 @@ func (tw *tapWriter) Write(p []byte) (int, error) {
 // Line is one line of a live tail, numbered as in the stream (and so as in
 // the run the job commits).
 type Line struct {
-	Stream string
-	N      int64
-	Text   string
+	Stream string `json:"stream"`
+	N      int64  `json:"line"`
+	Text   string `json:"text"`
 }
 
 // Tail reads the last n lines of each stream that arrived so far (matching

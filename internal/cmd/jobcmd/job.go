@@ -44,9 +44,10 @@ Other subcommands: 0, 1 no such job, 2 usage.`,
 func newLsCmd(ios *cli.IO) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
-		Use:   "ls",
-		Short: "List this store's jobs, newest first",
-		Args:  cli.ExactArgs(0, "ctx job ls"),
+		Use:     "ls",
+		Short:   "List this store's jobs, newest first",
+		Example: "  ctx job ls\n  ctx job ls --json",
+		Args:    cli.ExactArgs(0, "ctx job ls"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := cli.OpenStore(ios, false)
 			if errors.Is(err, store.ErrNotFound) {
@@ -83,9 +84,10 @@ func newLsCmd(ios *cli.IO) *cobra.Command {
 func newShowCmd(ios *cli.IO) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
-		Use:   "show job:ID",
-		Short: "Print a job's state, and its run once it ended",
-		Args:  cli.ExactArgs(1, "ctx job show job:ID"),
+		Use:     "show job:ID",
+		Short:   "Print a job's state, and its run once it ended",
+		Example: "  ctx job show job:4766931c5f21\n  ctx job show --json job:4766931c5f21",
+		Args:    cli.ExactArgs(1, "ctx job show job:ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			j, err := open(ios, args[0])
 			if err != nil {
@@ -103,6 +105,7 @@ func newShowCmd(ios *cli.IO) *cobra.Command {
 }
 
 func newTailCmd(ios *cli.IO) *cobra.Command {
+	var asJSON bool
 	var n int
 	var grep string
 	c := &cobra.Command{
@@ -112,7 +115,8 @@ func newTailCmd(ios *cli.IO) *cobra.Command {
 default 20; --grep keeps matching lines only), from the last 64 KiB of each
 stream. Lines are numbered as in the stream, so they are the same lines of the
 run the job commits: once it ended, its run handle reads any of them.`,
-		Args: cli.ExactArgs(1, "ctx job tail job:ID"),
+		Example: "  ctx job tail job:4766931c5f21\n  ctx job tail --lines 50 --grep 'FAIL|error' job:4766931c5f21",
+		Args:    cli.ExactArgs(1, "ctx job tail job:ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var re *regexp.Regexp
 			if grep != "" {
@@ -128,9 +132,18 @@ run the job commits: once it ended, its run handle reads any of them.`,
 			if err != nil {
 				return err
 			}
+			if asJSON {
+				snap, lines, err := job.Tail(j, n, re)
+				if err != nil {
+					return err
+				}
+				return cli.WriteJSON(ios.Out, map[string]any{"job": jsonJob(j), "stdout_bytes": snap.Stdout.Bytes,
+					"stdout_lines": snap.Stdout.Lines, "stderr_bytes": snap.Stderr.Bytes, "stderr_lines": snap.Stderr.Lines, "lines": lines})
+			}
 			return job.WriteTail(ios.Out, j, n, re)
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the job and the lines as JSON")
 	c.Flags().IntVar(&n, "lines", 20, "lines per stream (1 to 1000)")
 	c.Flags().StringVar(&grep, "grep", "", "print only lines matching this regular expression (RE2)")
 	return c
@@ -138,24 +151,27 @@ run the job commits: once it ended, its run handle reads any of them.`,
 
 func newWaitCmd(ios *cli.IO) *cobra.Command {
 	var timeout time.Duration
+	var asJSON bool
 	c := &cobra.Command{
-		Use:   "wait job:ID",
-		Short: "Wait for a job to end, print its run's digest, exit with its status",
-		Args:  cli.ExactArgs(1, "ctx job wait job:ID"),
+		Use:     "wait job:ID",
+		Short:   "Wait for a job to end, print its run's digest, exit with its status",
+		Example: "  ctx job wait job:4766931c5f21\n  ctx job wait --timeout 2m job:4766931c5f21",
+		Args:    cli.ExactArgs(1, "ctx job wait job:ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			j, err := open(ios, args[0])
 			if err != nil {
 				return err
 			}
-			return wait(cmd.Context(), ios, j, timeout)
+			return wait(cmd.Context(), ios, j, timeout, asJSON)
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the job with its result (run, exit, digest) as JSON")
 	c.Flags().DurationVar(&timeout, "timeout", 0, "stop waiting after this long (0: until it ends); the job keeps running")
 	return c
 }
 
 // wait waits for j and prints its digest; the status is the command's.
-func wait(ctx context.Context, ios *cli.IO, j *job.Job, timeout time.Duration) error {
+func wait(ctx context.Context, ios *cli.IO, j *job.Job, timeout time.Duration, asJSON bool) error {
 	cur, err := job.Wait(ctx, j, timeout)
 	switch {
 	case errors.Is(err, job.ErrTimeout):
@@ -171,7 +187,11 @@ func wait(ctx context.Context, ios *cli.IO, j *job.Job, timeout time.Duration) e
 	if cur.Result.Note != "" {
 		fmt.Fprintf(ios.Err, "ctx: note: %s\n", cur.Result.Note)
 	}
-	if _, err := io.WriteString(ios.Out, cur.Result.Digest); err != nil {
+	if asJSON {
+		if err := cli.WriteJSON(ios.Out, jsonJob(cur)); err != nil {
+			return err
+		}
+	} else if _, err := io.WriteString(ios.Out, cur.Result.Digest); err != nil {
 		return err
 	}
 	return &cli.ExitError{Code: cur.Result.Exit}
@@ -179,10 +199,12 @@ func wait(ctx context.Context, ios *cli.IO, j *job.Job, timeout time.Duration) e
 
 func newKillCmd(ios *cli.IO) *cobra.Command {
 	var grace time.Duration
+	var asJSON bool
 	c := &cobra.Command{
-		Use:   "kill job:ID",
-		Short: "Stop a job's command (TERM, grace, KILL), keep what it captured, print its digest",
-		Args:  cli.ExactArgs(1, "ctx job kill job:ID"),
+		Use:     "kill job:ID",
+		Short:   "Stop a job's command (TERM, grace, KILL), keep what it captured, print its digest",
+		Example: "  ctx job kill job:4766931c5f21",
+		Args:    cli.ExactArgs(1, "ctx job kill job:ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			j, err := open(ios, args[0])
 			if err != nil {
@@ -195,9 +217,10 @@ func newKillCmd(ios *cli.IO) *cobra.Command {
 				fmt.Fprintf(ios.Out, "%s: stopped what was left of it; %s\n", j.Handle(), job.DeadNote(j))
 				return nil
 			}
-			return wait(cmd.Context(), ios, j, grace+30*time.Second)
+			return wait(cmd.Context(), ios, j, grace+30*time.Second, asJSON)
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the job with its result as JSON")
 	c.Flags().DurationVar(&grace, "grace", 2*time.Second, "for a job whose supervisor died: time between SIGTERM and SIGKILL")
 	return c
 }
