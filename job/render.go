@@ -53,7 +53,7 @@ func WriteTail(w io.Writer, j *Job, n int, re *regexp.Regexp) error {
 	case j.State == StateDead:
 		fmt.Fprintln(w, DeadNote(j))
 	default:
-		fmt.Fprintf(w, "running for %s · the same line numbers hold in the run it commits (ctx job wait %s)\n", Age(time.Since(j.Spec.Created)), j.Handle())
+		fmt.Fprintf(w, "running for %s · ctx get %s#stdout:L1-%d reads lines so far (the same lines of the run it commits)\n", Age(time.Since(j.Spec.Created)), j.Handle(), max(1, snap.Stdout.Lines))
 	}
 	return nil
 }

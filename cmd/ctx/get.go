@@ -120,6 +120,10 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 		if done, err := getPy(ios, o); done {
 			return err
 		}
+	} else if strings.HasPrefix(o.handle, "job:") {
+		if done, err := getJob(ios, o); done {
+			return err
+		}
 	}
 	h, err := store.ParseHandle(o.handle)
 	if err != nil {

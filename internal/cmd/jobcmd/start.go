@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/job"
@@ -66,4 +67,63 @@ func open(ios *cli.IO, handle string) (*job.Job, error) {
 	}
 	defer st.Close()
 	return job.Open(st, id)
+}
+
+// Get serves ctx get job:ID[#stream][:Lx-y]: once the job has ended, the
+// handle stands for its run (the returned run handle, for ctx get to read);
+// while it runs, the lines asked for are printed from the live tail, which
+// keeps the last 64 KiB of each stream (done is then true).
+func Get(ios *cli.IO, handle string) (run string, done bool, err error) {
+	id, rest, _ := strings.Cut(strings.TrimPrefix(handle, "job:"), "#")
+	j, err := open(ios, "job:"+id)
+	if err != nil {
+		return "", true, err
+	}
+	if rest != "" {
+		rest = "#" + rest
+	}
+	h, err := store.ParseHandle("run:000000" + rest)
+	if err != nil {
+		return "", true, cli.Usagef("%s: %v", handle, err)
+	}
+	if j.Result != nil && j.Result.Run != "" {
+		return j.Result.Run + rest, false, nil
+	}
+	if j.State == job.StateDead {
+		return "", true, fmt.Errorf("%s: %s", j.Handle(), job.DeadNote(j))
+	}
+	return "", true, printLive(ios, j, h)
+}
+
+// printLive prints a line range of a running job's stream from its tail.
+func printLive(ios *cli.IO, j *job.Job, h store.Handle) error {
+	stream := h.Stream
+	if stream == "" || stream == "merged" {
+		stream = "stdout"
+	}
+	if h.Range.Unit == 'B' {
+		return cli.Usagef("a running job's output is read by lines (:L40-52); bytes once it ended")
+	}
+	_, lines, err := job.Tail(j, 1000, nil)
+	if err != nil {
+		return err
+	}
+	var first, last int64
+	for _, l := range lines {
+		if l.Stream != stream {
+			continue
+		}
+		if first == 0 {
+			first = l.N
+		}
+		last = l.N
+		if h.Range.Unit == 'L' && (l.N < h.Range.From || h.Range.To != 0 && l.N > h.Range.To) {
+			continue
+		}
+		fmt.Fprintln(ios.Out, l.Text)
+	}
+	if h.Range.Unit == 'L' && first > 0 && h.Range.From < first {
+		fmt.Fprintf(ios.Err, "ctx get: %s is running; its live tail holds %s lines %d-%d (lines before are in its run once it ends)\n", j.Handle(), stream, first, last)
+	}
+	return nil
 }
