@@ -73,6 +73,9 @@ func (x *Execution) ID() store.ID {
 // Handle is the execution's py: handle.
 func (x *Execution) Handle() string { return "py:" + x.ID().Short() }
 
+// Text is the digest the execution was shown.
+func (x *Execution) Text() string { return x.Digest }
+
 // render fills in the digest: a header, a line per command, what the script
 // emitted, how it ended, and a coverage line.
 func (x *Execution) render() {
@@ -166,8 +169,8 @@ func Load(st *store.Store, ref seq.Ref) (*Execution, error) {
 	return &x, nil
 }
 
-// RunHandle is the run handle (with ref's stream and range) of run N.
-func (x *Execution) RunHandle(ref seq.Ref) (string, error) {
+// StepHandle is the run handle (with ref's stream and range) of run N.
+func (x *Execution) StepHandle(ref seq.Ref) (string, error) {
 	if ref.Step < 1 || ref.Step > len(x.Runs) {
 		return "", fmt.Errorf("py:%s ran %d commands; there is no run %d: %w", ref.Prefix, len(x.Runs), ref.Step, store.ErrNotFound)
 	}

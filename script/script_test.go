@@ -89,7 +89,7 @@ if failed:
 	if err != nil || back.Digest != x.Digest {
 		t.Fatalf("load: %v", err)
 	}
-	if h, err := back.RunHandle(ref); err != nil || h != "run:"+x.Runs[1].Run {
+	if h, err := back.StepHandle(ref); err != nil || h != "run:"+x.Runs[1].Run {
 		t.Errorf("run 2: %q %v", h, err)
 	}
 }

@@ -64,6 +64,9 @@ func (rec *Record) ID() store.ID {
 // Handle is the record's seq: handle.
 func (rec *Record) Handle() string { return "seq:" + rec.ID().Short() }
 
+// Text is the digest the sequence was shown.
+func (rec *Record) Text() string { return rec.Digest }
+
 // FirstFailed is the first failing step (nil when all passed).
 func (rec *Record) FirstFailed() *StepResult {
 	for i := range rec.Steps {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/internal/cmd/pycmd"
+	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
 	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/store"
 )
@@ -113,11 +115,11 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 		return runGetRepo(ctx, ios, o)
 	}
 	if strings.HasPrefix(o.handle, "seq:") {
-		if done, err := getSeq(ios, o); done {
+		if done, err := getStepped(ios, o, seqcmd.Sequences); done {
 			return err
 		}
 	} else if strings.HasPrefix(o.handle, "py:") {
-		if done, err := getPy(ios, o); done {
+		if done, err := getStepped(ios, o, pycmd.Executions); done {
 			return err
 		}
 	} else if strings.HasPrefix(o.handle, "job:") {

@@ -13,16 +13,12 @@ func init() {
 	commands["seq"] = func(ios *IO) *cobra.Command { return seqcmd.NewCmd(ios, runEnv) }
 }
 
-// getSeq handles ctx get seq:…: a step's handle reads that step's run, the
-// sequence's own handle prints its record.
-func getSeq(ios *IO, o *getOptions) (done bool, err error) {
-	h, rec, err := seqcmd.StepHandle(ios, o.handle)
-	if err != nil {
-		return true, err
+// getStepped handles ctx get seq:… and py:…: ID#N reads step N's run, the
+// record's own handle prints it.
+func getStepped(ios *IO, o *getOptions, k seqcmd.Kind) (done bool, err error) {
+	run, done, err := k.Get(ios, o.handle)
+	if !done {
+		o.handle = run
 	}
-	if h == "" {
-		return true, writeJSON(ios.Out, map[string]any{"seq": rec.Handle(), "id": rec.ID().String(), "record": rec})
-	}
-	o.handle = h
-	return false, nil
+	return done, err
 }

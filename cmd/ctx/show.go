@@ -46,10 +46,10 @@ store is locked or damaged.`,
 
 func runShow(ctx context.Context, ios *IO, o *showOptions) error {
 	if strings.HasPrefix(o.handle, "seq:") {
-		return seqcmd.Show(ios, o.handle, o.json)
+		return seqcmd.Sequences.Show(ios, o.handle, o.json)
 	}
 	if strings.HasPrefix(o.handle, "py:") {
-		return pycmd.Show(ios, o.handle, o.json)
+		return pycmd.Executions.Show(ios, o.handle, o.json)
 	}
 	sh, err := showHandle(ctx, ios, o.handle)
 	if err != nil {

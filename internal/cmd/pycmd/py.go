@@ -151,7 +151,7 @@ func runPy(ctx context.Context, ios *cli.IO, env EnvFunc, o *options, args []str
 
 func printExec(ios *cli.IO, x *script.Execution, asJSON bool) error {
 	if asJSON {
-		return cli.WriteJSON(ios.Out, map[string]any{"py": x.Handle(), "id": x.ID().String(), "record": x})
+		return cli.WriteJSON(ios.Out, Executions.JSON(x))
 	}
 	_, err := io.WriteString(ios.Out, x.Digest)
 	return err
@@ -166,43 +166,5 @@ func firstLine(s string) string {
 	return s
 }
 
-// lookup reads the execution a py: handle names.
-func lookup(ios *cli.IO, handle string) (*script.Execution, seq.Ref, error) {
-	ref, err := seq.ParseRefOf("py", handle)
-	if err != nil {
-		return nil, ref, err
-	}
-	st, err := cli.OpenStore(ios, false)
-	if err != nil {
-		return nil, ref, err
-	}
-	defer st.Close()
-	x, err := script.Load(st, ref)
-	return x, ref, err
-}
-
-// Show prints an execution's digest again, byte for byte (ctx show py:ID).
-func Show(ios *cli.IO, handle string, asJSON bool) error {
-	x, ref, err := lookup(ios, handle)
-	if err != nil {
-		return err
-	}
-	if ref.Step > 0 {
-		return cli.Usagef("ctx show %s: show takes the whole execution (py:ID); ctx get %s reads that command's output", handle, handle)
-	}
-	return printExec(ios, x, asJSON)
-}
-
-// RunHandle is the run handle py:ID#N stands for; py:ID alone is "" (the
-// caller prints the record) with the record as JSON-able value.
-func RunHandle(ios *cli.IO, handle string) (string, any, error) {
-	x, ref, err := lookup(ios, handle)
-	if err != nil || ref.Step == 0 {
-		if x != nil {
-			return "", map[string]any{"py": x.Handle(), "id": x.ID().String(), "record": x}, err
-		}
-		return "", nil, err
-	}
-	h, err := x.RunHandle(ref)
-	return h, nil, err
-}
+// Executions are ctx py's records.
+var Executions = seqcmd.Kind{Scheme: "py", Load: func(st *store.Store, ref seq.Ref) (seqcmd.Stepped, error) { return script.Load(st, ref) }}

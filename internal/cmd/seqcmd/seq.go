@@ -159,7 +159,7 @@ func runSeq(ctx context.Context, ios *cli.IO, env EnvFunc, o *options) error {
 		return err
 	}
 	if o.json {
-		if err := cli.WriteJSON(ios.Out, map[string]any{"seq": rec.Handle(), "id": rec.ID().String(), "record": rec}); err != nil {
+		if err := cli.WriteJSON(ios.Out, Sequences.JSON(rec)); err != nil {
 			return err
 		}
 	} else if _, err := io.WriteString(ios.Out, rec.Digest); err != nil {
@@ -203,9 +203,26 @@ func OpenWorkspace(ios *cli.IO, cwdFlag string, budget int, pressure string) (*W
 	return &Workspace{Store: st, Dir: dir, Digest: dopts}, nil
 }
 
-// Lookup reads the record a seq: handle names from the workspace's store.
-func Lookup(ios *cli.IO, handle string) (*seq.Record, seq.Ref, error) {
-	ref, err := seq.ParseRef(handle)
+// Stepped is a stored record whose numbered steps are runs: a seq:
+// sequence or a py: execution.
+type Stepped interface {
+	Handle() string
+	ID() store.ID
+	Text() string
+	StepHandle(ref seq.Ref) (string, error)
+}
+
+// Kind reads one kind of stepped record back for ctx show and ctx get.
+type Kind struct {
+	Scheme string // "seq", "py"
+	Load   func(st *store.Store, ref seq.Ref) (Stepped, error)
+}
+
+// Sequences are ctx seq's records.
+var Sequences = Kind{Scheme: "seq", Load: func(st *store.Store, ref seq.Ref) (Stepped, error) { return seq.Load(st, ref) }}
+
+func (k Kind) lookup(ios *cli.IO, handle string) (Stepped, seq.Ref, error) {
+	ref, err := seq.ParseRefOf(k.Scheme, handle)
 	if err != nil {
 		return nil, ref, err
 	}
@@ -214,40 +231,42 @@ func Lookup(ios *cli.IO, handle string) (*seq.Record, seq.Ref, error) {
 		return nil, ref, err
 	}
 	defer st.Close()
-	rec, err := seq.Load(st, ref)
+	rec, err := k.Load(st, ref)
 	return rec, ref, err
 }
 
-// Show prints a sequence's digest again, byte for byte (ctx show seq:ID).
-func Show(ios *cli.IO, handle string, asJSON bool) error {
-	rec, ref, err := Lookup(ios, handle)
+// JSON is a record's --json form.
+func (k Kind) JSON(rec Stepped) map[string]any {
+	return map[string]any{k.Scheme: rec.Handle(), "id": rec.ID().String(), "record": rec}
+}
+
+// Show prints a record's digest again, byte for byte (ctx show seq:ID).
+func (k Kind) Show(ios *cli.IO, handle string, asJSON bool) error {
+	rec, ref, err := k.lookup(ios, handle)
 	if err != nil {
 		return err
 	}
 	if ref.Step > 0 {
-		return cli.Usagef("ctx show %s: show takes the whole sequence (seq:ID); step %d's digest is ctx show run:%s", handle, ref.Step, shortRun(rec, ref.Step))
+		return cli.Usagef("ctx show %s: show takes the whole record (%s:ID); ctx get %s reads step %d's run", handle, k.Scheme, handle, ref.Step)
 	}
 	if asJSON {
-		return cli.WriteJSON(ios.Out, map[string]any{"seq": rec.Handle(), "id": rec.ID().String(), "record": rec})
+		return cli.WriteJSON(ios.Out, k.JSON(rec))
 	}
-	_, err = io.WriteString(ios.Out, rec.Digest)
+	_, err = io.WriteString(ios.Out, rec.Text())
 	return err
 }
 
-// StepHandle is the run handle a seq:ID#N handle stands for; seq:ID alone
-// is "" (the caller prints the record).
-func StepHandle(ios *cli.IO, handle string) (string, *seq.Record, error) {
-	rec, ref, err := Lookup(ios, handle)
-	if err != nil || ref.Step == 0 {
-		return "", rec, err
+// Get is what ctx get prints for a handle of this kind: ID#N stands for
+// step N's run (returned for ctx get to read); the record alone is printed
+// as JSON (done).
+func (k Kind) Get(ios *cli.IO, handle string) (run string, done bool, err error) {
+	rec, ref, err := k.lookup(ios, handle)
+	if err != nil {
+		return "", true, err
 	}
-	h, err := rec.StepHandle(ref)
-	return h, rec, err
-}
-
-func shortRun(rec *seq.Record, n int) string {
-	if n < 1 || n > len(rec.Steps) || len(rec.Steps[n-1].Run) < 12 {
-		return "ID"
+	if ref.Step == 0 {
+		return "", true, cli.WriteJSON(ios.Out, k.JSON(rec))
 	}
-	return rec.Steps[n-1].Run[:12]
+	run, err = rec.StepHandle(ref)
+	return run, err != nil, err
 }

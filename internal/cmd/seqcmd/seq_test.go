@@ -48,11 +48,11 @@ func TestCommand(t *testing.T) {
 	handle := strings.Fields(out)[0]
 	var shown bytes.Buffer
 	ios := &cli.IO{In: strings.NewReader(""), Out: &shown, Err: &shown, Getwd: func() (string, error) { return dir, nil }, Getenv: func(string) string { return "" }}
-	if err := Show(ios, handle, false); err != nil || shown.String() != out {
+	if err := Sequences.Show(ios, handle, false); err != nil || shown.String() != out {
 		t.Fatalf("show: %v\n%q\nwant\n%q", err, shown.String(), out)
 	}
-	h, _, err := StepHandle(ios, handle+"#1")
-	if err != nil || !strings.HasPrefix(h, "run:") || len(h) != 4+64 {
+	h, done, err := Sequences.Get(ios, handle+"#1")
+	if err != nil || done || !strings.HasPrefix(h, "run:") || len(h) != 4+64 {
 		t.Errorf("step 1: %q %v", h, err)
 	}
 }
