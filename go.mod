@@ -17,6 +17,7 @@ require (
 	github.com/zeebo/blake3 v0.2.4
 	github.com/zricethezav/gitleaks/v8 v8.30.1
 	go.etcd.io/bbolt v1.5.0
+	go.starlark.net v0.0.0-20260908191801-89a6a09411d5
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0
 	mvdan.cc/sh/v3 v3.14.1

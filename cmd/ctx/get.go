@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/internal/cmd/pycmd"
+	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
 	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/store"
 )
@@ -111,6 +113,19 @@ const (
 func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	if strings.HasPrefix(o.handle, "repo:") {
 		return runGetRepo(ctx, ios, o)
+	}
+	if strings.HasPrefix(o.handle, "seq:") {
+		if done, err := getStepped(ios, o, seqcmd.Sequences); done {
+			return err
+		}
+	} else if strings.HasPrefix(o.handle, "py:") {
+		if done, err := getStepped(ios, o, pycmd.Executions); done {
+			return err
+		}
+	} else if strings.HasPrefix(o.handle, "job:") {
+		if done, err := getJob(ios, o); done {
+			return err
+		}
 	}
 	h, err := store.ParseHandle(o.handle)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/job"
 	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
@@ -162,9 +163,10 @@ func runLs(ios *IO, o *lsOptions) error {
 	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tEXIT\tOUTPUT\tAGE\tCOMMAND")
 	now := time.Now()
+	jobs := job.List(st)
 	for i := len(live) - 1; i >= 0; i-- { // newest first, like the rest
 		r := live[i]
-		fmt.Fprintf(tw, "running\t…\t%s\t%s\t%s\n", contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Started)), retrieve.ClipLine([]byte(quoteArgs(r.Argv)), 80))
+		fmt.Fprintf(tw, "%s\t…\t%s\t%s\t%s\n", runningLabel(jobs, r.PID), contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Started)), retrieve.ClipLine([]byte(quoteArgs(r.Argv)), 80))
 	}
 	for _, r := range rows {
 		exit := fmt.Sprint(r.Exit)

@@ -58,7 +58,7 @@ func TestMCPEndToEnd(t *testing.T) {
 			t.Errorf("tool %s: the description does not teach handles", tl.Name)
 		}
 	}
-	if got := strings.Join(names, ","); got != "ctx_capsule_capture,ctx_capsule_inspect,ctx_capsule_render,ctx_continuity_seal,ctx_continuity_verify,ctx_get,ctx_ls,ctx_q,ctx_run,ctx_show,ctx_steward,ctx_task_claim,ctx_task_handback,ctx_task_resume,ctx_task_show,ctx_task_verdict" {
+	if got := strings.Join(names, ","); got != "ctx_capsule_capture,ctx_capsule_inspect,ctx_capsule_render,ctx_continuity_seal,ctx_continuity_verify,ctx_get,ctx_job_kill,ctx_job_start,ctx_job_tail,ctx_job_wait,ctx_ls,ctx_py,ctx_q,ctx_run,ctx_seq,ctx_show,ctx_steward,ctx_task_claim,ctx_task_handback,ctx_task_resume,ctx_task_show,ctx_task_verdict" {
 		t.Errorf("tools %s", got)
 	}
 

@@ -35,6 +35,7 @@ type runOptions struct {
 	pipe      bool
 	maxOutput string
 	json      bool
+	bg        bool
 	digestOpts
 }
 
@@ -112,6 +113,7 @@ never drawn when stderr is not a terminal, and never stored.
 	f.BoolVar(&o.pipe, "pipe", false, "use plain pipes instead of pseudo-terminals")
 	f.StringVar(&o.maxOutput, "max-output", "1G", "per-stream byte cap; beyond it the head and tail are kept and the rest counted")
 	f.BoolVar(&o.json, "json", false, "print the run record, evidence items and receipt as JSON instead of the digest")
+	f.BoolVar(&o.bg, "bg", false, "run in the background: print a job: handle at once (ctx job tail|wait|kill)")
 	o.digestOpts.register(c)
 	c.Flags().SetInterspersed(false)
 	return c
@@ -133,6 +135,9 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	dir, err := runner.ResolveDir(cwd, o.cwd)
 	if err != nil {
 		return usagef("%v", err)
+	}
+	if o.bg {
+		return startJob(ios, o, argv, dir, capBytes)
 	}
 	gen := startGeneration(ctx, ios, dir) // while the store opens and the command runs
 	st, err := openStore(ios, true)

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/digest"
+	"github.com/ctxhq/ctx/internal/cmd/pycmd"
+	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
 )
@@ -43,6 +46,12 @@ store is locked or damaged.`,
 }
 
 func runShow(ctx context.Context, ios *IO, o *showOptions) error {
+	if strings.HasPrefix(o.handle, "seq:") {
+		return seqcmd.Sequences.Show(ios, o.handle, o.json)
+	}
+	if strings.HasPrefix(o.handle, "py:") {
+		return pycmd.Executions.Show(ios, o.handle, o.json)
+	}
 	sh, err := showHandle(ctx, ios, o.handle)
 	if err != nil {
 		return err

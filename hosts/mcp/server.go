@@ -90,6 +90,7 @@ from the digest instead of rerunning the command.`,
 		Name:        "ctx_show",
 		Description: "Return a run's digest again (byte for byte what ctx_run returned), by run or receipt handle.",
 	}, d.show)
+	d.addLadder(s)
 	if d.Extra != nil {
 		d.Extra(s)
 	}

@@ -1,0 +1,42 @@
+package mcp
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestSeqAndPy: ctx_seq returns one digest with the failing step's exit
+// status and the skipped step listed; ctx_py runs a bounded script; bad
+// input (no steps, an unknown job, a syntax error) is an error result.
+func TestSeqAndPy(t *testing.T) {
+	cs, _ := connect(t, "s")
+	res, text := call(t, cs, "ctx_seq", map[string]any{"steps": []map[string]any{
+		{"shell": "echo one"}, {"name": "two", "shell": "echo 'x.go:1:1: two broke' >&2; exit 6"}, {"shell": "echo three"}}})
+	if res.IsError || !strings.Contains(text, "two broke") || !strings.Contains(text, "skipped") {
+		t.Fatalf("ctx_seq: %s", text)
+	}
+	var out ladderOutput
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &out); err != nil || out.Exit != 6 || !strings.HasPrefix(text, out.Handle+" ") {
+		t.Errorf("structured %s %v", b, err)
+	}
+	res, text = call(t, cs, "ctx_py", map[string]any{"code": "r = run('echo hi')\nemit('got', r.headline)\n"})
+	if res.IsError || !strings.Contains(text, "finding: got hi") {
+		t.Errorf("ctx_py: %s", text)
+	}
+	res, text = call(t, cs, "ctx_py", map[string]any{"code": "while True:\n  pass\n", "max_steps": 1000})
+	if !res.IsError || !strings.Contains(text, "step limit reached") {
+		t.Errorf("ctx_py endless loop: %v %s", res.IsError, text)
+	}
+	for name, args := range map[string]map[string]any{
+		"ctx_seq":      {"steps": []map[string]any{}},
+		"ctx_job_wait": {"job": "job:ffffffffffff"},
+		"ctx_job_tail": {"job": "nope"},
+		"ctx_py":       {"code": "x = = 1"},
+	} {
+		if res, text := call(t, cs, name, args); !res.IsError {
+			t.Errorf("%s %v: no error: %s", name, args, text)
+		}
+	}
+}

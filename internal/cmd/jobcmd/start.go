@@ -1,0 +1,129 @@
+// Package jobcmd is ctx run --bg and ctx job (ls, tail, wait, kill, show):
+// starting a detached supervisor, and reading, waiting for and stopping the
+// jobs package job keeps.
+package jobcmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/job"
+	"github.com/ctxhq/ctx/runner"
+	"github.com/ctxhq/ctx/store"
+)
+
+// EnvFunc is what a capture reads from this process (cmd/ctx's runEnv).
+type EnvFunc func(ios *cli.IO, st *store.Store) *runner.Env
+
+// Start starts a background job (job.Start) and prints its handle.
+func Start(ios *cli.IO, spec job.Spec) error {
+	st, err := cli.OpenStore(ios, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	j, err := job.Start(st, spec)
+	if err != nil {
+		return err
+	}
+	h := j.Handle()
+	fmt.Fprintf(ios.Out, "%s started: %s\n  ctx job tail %s · ctx job wait %s · ctx job kill %s\n", h, cli.QuoteArgs(spec.Argv), h, h, h)
+	return nil
+}
+
+// supervise is the hidden ctx job supervise DIR: the detached process that
+// runs a job.
+func supervise(ctx context.Context, ios *cli.IO, env EnvFunc, dir string) error {
+	st, err := cli.OpenStore(ios, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return job.Supervise(ctx, env(ios, st), dir, func(s job.Spec) (runner.Request, error) {
+		opts, err := runner.DigestOptions(st, s.Budget, s.Pressure, s.Profile)
+		if err != nil {
+			return runner.Request{}, err
+		}
+		return runner.Request{Argv: s.Argv, Dir: s.Dir, Session: s.Session, Digest: opts, Pipe: s.Pipe,
+			Timeout: s.Timeout, Grace: s.Grace, Cap: s.Cap}, nil
+	})
+}
+
+// open reads the job a handle names from the workspace's store.
+func open(ios *cli.IO, handle string) (*job.Job, error) {
+	id, err := job.ParseID(handle)
+	if err != nil {
+		return nil, cli.Usagef("%v", err)
+	}
+	st, err := cli.OpenStore(ios, false)
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, fmt.Errorf("job:%s: %w (this workspace has no store)", id, job.ErrNoJob)
+		}
+		return nil, err
+	}
+	defer st.Close()
+	return job.Open(st, id)
+}
+
+// Get serves ctx get job:ID[#stream][:Lx-y]: once the job has ended, the
+// handle stands for its run (the returned run handle, for ctx get to read);
+// while it runs, the lines asked for are printed from the live tail, which
+// keeps the last 64 KiB of each stream (done is then true).
+func Get(ios *cli.IO, handle string) (run string, done bool, err error) {
+	id, rest, _ := strings.Cut(strings.TrimPrefix(handle, "job:"), "#")
+	j, err := open(ios, "job:"+id)
+	if err != nil {
+		return "", true, err
+	}
+	if rest != "" {
+		rest = "#" + rest
+	}
+	h, err := store.ParseHandle("run:000000" + rest)
+	if err != nil {
+		return "", true, cli.Usagef("%s: %v", handle, err)
+	}
+	if j.Result != nil && j.Result.Run != "" {
+		return j.Result.Run + rest, false, nil
+	}
+	if j.State == job.StateDead {
+		return "", true, fmt.Errorf("%s: %s", j.Handle(), job.DeadNote(j))
+	}
+	return "", true, printLive(ios, j, h)
+}
+
+// printLive prints a line range of a running job's stream from its tail.
+func printLive(ios *cli.IO, j *job.Job, h store.Handle) error {
+	stream := h.Stream
+	if stream == "" || stream == "merged" {
+		stream = "stdout"
+	}
+	if h.Range.Unit == 'B' {
+		return cli.Usagef("a running job's output is read by lines (:L40-52); bytes once it ended")
+	}
+	_, lines, err := job.Tail(j, 1000, nil)
+	if err != nil {
+		return err
+	}
+	var first, last int64
+	for _, l := range lines {
+		if l.Stream != stream {
+			continue
+		}
+		if first == 0 {
+			first = l.N
+		}
+		last = l.N
+		if h.Range.Unit == 'L' && (l.N < h.Range.From || h.Range.To != 0 && l.N > h.Range.To) {
+			continue
+		}
+		fmt.Fprintln(ios.Out, l.Text)
+	}
+	if h.Range.Unit == 'L' && first > 0 && h.Range.From < first {
+		fmt.Fprintf(ios.Err, "ctx get: %s is running; its live tail holds %s lines %d-%d (lines before are in its run once it ends)\n", j.Handle(), stream, first, last)
+	}
+	return nil
+}

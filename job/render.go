@@ -1,0 +1,70 @@
+package job
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"time"
+
+	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/internal/cli"
+)
+
+// Summary is a job's one-line state.
+func Summary(j *Job) string {
+	s := fmt.Sprintf("%s · %s · %s", j.Handle(), j.State, cli.QuoteArgs(j.Spec.Argv))
+	switch {
+	case j.Result != nil && j.Result.Error != "":
+		s += fmt.Sprintf(" · exit %d · ctx: %s", j.Result.Exit, j.Result.Error)
+	case j.Result != nil:
+		s += fmt.Sprintf(" · exit %d · %s", j.Result.Exit, j.Result.Run)
+	case j.State == StateDead:
+		s += " · " + DeadNote(j)
+	default:
+		s += " · running for " + Age(time.Since(j.Spec.Created))
+	}
+	return s
+}
+
+// DeadNote says what became of a job whose supervisor died.
+func DeadNote(j *Job) string {
+	pid := 0
+	if j.Supervisor != nil {
+		pid = j.Supervisor.PID
+	}
+	return fmt.Sprintf("its supervisor (pid %d) died before the command ended; what it captured is kept in its spool and stored as a recovered run by the next ctx command (ctx ls)", pid)
+}
+
+// WriteTail writes the last n lines per stream of what a job printed so
+// far (matching re), numbered as in its streams, with its state.
+func WriteTail(w io.Writer, j *Job, n int, re *regexp.Regexp) error {
+	snap, lines, err := Tail(j, n, re)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%s · %s · stdout %s/%d lines · stderr %s/%d lines\n", j.Handle(), j.State,
+		contract.Size(snap.Stdout.Bytes), snap.Stdout.Lines, contract.Size(snap.Stderr.Bytes), snap.Stderr.Lines)
+	for _, l := range lines {
+		fmt.Fprintf(w, "%s:L%d  %s\n", l.Stream, l.N, l.Text)
+	}
+	switch {
+	case j.Result != nil && j.Result.Run != "":
+		fmt.Fprintf(w, "ended: exit %d · ctx get %s#stdout:L1-%d for the whole output · ctx job wait %s for its digest\n", j.Result.Exit, j.Result.Run, max(1, snap.Stdout.Lines), j.Handle())
+	case j.State == StateDead:
+		fmt.Fprintln(w, DeadNote(j))
+	default:
+		fmt.Fprintf(w, "running for %s · ctx get %s#stdout:L1-%d reads lines so far (the same lines of the run it commits)\n", Age(time.Since(j.Spec.Created)), j.Handle(), max(1, snap.Stdout.Lines))
+	}
+	return nil
+}
+
+// Age is a coarse elapsed time (12s, 3m, 2h).
+func Age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%dh", int(d.Hours()))
+}

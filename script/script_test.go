@@ -1,0 +1,145 @@
+package script
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctxhq/ctx/runner"
+	"github.com/ctxhq/ctx/seq"
+	"github.com/ctxhq/ctx/store"
+)
+
+func newEnv(t *testing.T) (*runner.Env, string) {
+	t.Helper()
+	dir := t.TempDir()
+	st, err := store.Open(store.Location{Dir: filepath.Join(dir, store.DirName), Root: dir}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return &runner.Env{Store: st, Environ: os.Environ(), Host: "testhost", Version: "test"}, dir
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLoopOverPackages: a script runs real go test in each package of a
+// module, reads the failures' items, and emits one line per failing
+// package; the digest lists every run and the emitted findings.
+func TestLoopOverPackages(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go toolchain")
+	}
+	env, dir := newEnv(t)
+	mod := filepath.Join(dir, "mod")
+	write(t, filepath.Join(mod, "go.mod"), "module example.com/m\n\ngo 1.21\n")
+	write(t, filepath.Join(mod, "a", "a_test.go"), "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n")
+	write(t, filepath.Join(mod, "b", "b_test.go"), "package b\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) { t.Fatal(\"b is broken\") }\n")
+	src := `
+failed = []
+for pkg in ["./a", "./b"]:
+    r = run(["go", "test", "-count=1", "-vet=off", pkg], cwd="mod")
+    if not r.ok:
+        names = [it.get("name", "") for it in items(r.handle, kind="test") if it.get("outcome") == "fail"]
+        failed.append(pkg)
+        emit(pkg, "failed:", ", ".join(names), r.handle)
+if failed:
+    fail("%d of 2 packages failed" % len(failed))
+`
+	x, err := Run(context.Background(), env, []byte(src), Options{Dir: dir, Pipe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(x.Runs) != 2 || x.Runs[0].Exit != 0 || x.Runs[1].Exit != 1 {
+		t.Fatalf("runs %+v", x.Runs)
+	}
+	if x.Exit != 1 || x.Error != "fail: 1 of 2 packages failed" {
+		t.Errorf("exit %d error %q", x.Exit, x.Error)
+	}
+	if len(x.Emits) != 1 || !strings.Contains(x.Emits[0].Text, "./b failed: TestB run:") {
+		t.Errorf("emits %+v", x.Emits)
+	}
+	for _, want := range []string{x.Handle() + " · script blob:", "2 runs (1 failed)", "emitted:\n  finding: ./b failed: TestB"} {
+		if !strings.Contains(x.Digest, want) {
+			t.Errorf("digest lacks %q:\n%s", want, x.Digest)
+		}
+	}
+	// The script is stored as a blob; the execution reads back by handle.
+	id, _ := store.ParseID(x.Script)
+	if b, err := env.Store.Blob(id); err != nil || b.Size() != int64(len(src)) {
+		t.Errorf("script blob: %v", err)
+	}
+	if _, err := Save(env.Store, x); err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := seq.ParseRefOf("py", x.Handle()+"#2")
+	back, err := Load(env.Store, ref)
+	if err != nil || back.Digest != x.Digest {
+		t.Fatalf("load: %v", err)
+	}
+	if h, err := back.StepHandle(ref); err != nil || h != "run:"+x.Runs[1].Run {
+		t.Errorf("run 2: %q %v", h, err)
+	}
+}
+
+// TestLimits: an endless loop is stopped by the step limit, a script over
+// the run cap by the cap, each with a clear error and the digest of what ran.
+func TestLimits(t *testing.T) {
+	env, dir := newEnv(t)
+	x, err := Run(context.Background(), env, []byte("run('echo before')\nwhile True:\n    pass\n"), Options{Dir: dir, Pipe: true, Limits: Limits{Steps: 100000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Exit != 1 || !strings.HasPrefix(x.Error, "step limit reached: more than 100000") || len(x.Runs) != 1 {
+		t.Errorf("exit %d error %q runs %d", x.Exit, x.Error, len(x.Runs))
+	}
+	if !strings.Contains(x.Digest, "step limit reached") || !strings.Contains(x.Digest, "echo before") {
+		t.Errorf("digest:\n%s", x.Digest)
+	}
+	x, err = Run(context.Background(), env, []byte("for i in range(5):\n    run('echo %d' % i)\n"), Options{Dir: dir, Pipe: true, Limits: Limits{Runs: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(x.Runs) != 3 || !strings.Contains(x.Error, "run limit reached: the script may run 3 commands") {
+		t.Errorf("runs %d error %q", len(x.Runs), x.Error)
+	}
+}
+
+// TestNoFileAccess: a script has no open(), no load(), no os: trying is an
+// error and reads nothing.
+func TestNoFileAccess(t *testing.T) {
+	env, dir := newEnv(t)
+	write(t, filepath.Join(dir, "secret.txt"), "s3cret\n")
+	_, err := Run(context.Background(), env, []byte("data = open('secret.txt').read()\nemit(data)\n"), Options{Dir: dir})
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Line != 1 || !strings.Contains(err.Error(), "undefined: open") {
+		t.Errorf("open: %v", err)
+	}
+	x, err := Run(context.Background(), env, []byte("load('os.star', 'read')\n"), Options{Dir: dir})
+	if err == nil && (x.Exit == 0 || strings.Contains(x.Digest, "s3cret")) {
+		t.Errorf("load ran: %+v", x)
+	}
+}
+
+// TestSyntaxError: the message names the line and column; nothing ran or
+// was stored.
+func TestSyntaxError(t *testing.T) {
+	env, dir := newEnv(t)
+	_, err := Run(context.Background(), env, []byte("x = 1\ny = = 2\nrun('echo never')\n"), Options{Name: "bad.star", Dir: dir})
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Line != 2 || se.Col != 5 || !strings.HasPrefix(err.Error(), "bad.star:2:5: syntax error: ") {
+		t.Fatalf("error %v", err)
+	}
+}

@@ -1,0 +1,235 @@
+package seq
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctxhq/ctx/digest"
+	"github.com/ctxhq/ctx/runner"
+	"github.com/ctxhq/ctx/store"
+)
+
+func newEnv(t *testing.T) (*runner.Env, string) {
+	t.Helper()
+	dir := t.TempDir()
+	st, err := store.Open(store.Location{Dir: filepath.Join(dir, store.DirName), Root: dir}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return &runner.Env{Store: st, Environ: []string{"PATH=" + os.Getenv("PATH")}, Host: "testhost", PID: 42, Version: "test"}, dir
+}
+
+func threeSteps(t *testing.T) []Step {
+	t.Helper()
+	steps, err := FromArgs([]string{
+		`echo built`, "--",
+		`echo "main.go:3:1: undefined: foo" >&2; exit 2`, "--",
+		`echo linted`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return steps
+}
+
+// TestFailingMiddleStep: the sequence exits with the failing step's status,
+// lists the third step as skipped, keeps each ran step retrievable, and the
+// same outcomes give the same digest bytes and the same seq: handle.
+func TestFailingMiddleStep(t *testing.T) {
+	env, dir := newEnv(t)
+	rec, err := Run(context.Background(), env, threeSteps(t), Options{Dir: dir, Pipe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Exit != 2 {
+		t.Errorf("exit %d, want the failing step's 2", rec.Exit)
+	}
+	states := []string{rec.Steps[0].State, rec.Steps[1].State, rec.Steps[2].State}
+	if strings.Join(states, ",") != "ok,failed,skipped" {
+		t.Errorf("states %v", states)
+	}
+	d := rec.Digest
+	for _, want := range []string{rec.Handle() + " · 3 steps · exit 2", "undefined: foo",
+		"skipped 1", "next: ctx get " + rec.Handle() + "#2"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("digest lacks %q:\n%s", want, d)
+		}
+	}
+	if !regexp.MustCompile(`\n3 +echo linted +skipped\n`).MatchString(d) {
+		t.Errorf("step 3 is not listed as skipped:\n%s", d)
+	}
+	if _, findings, _ := strings.Cut(d, "\nstep 2 ("); strings.Contains(findings, "built") {
+		t.Errorf("a passing step's output is in the findings:\n%s", d)
+	}
+	if _, err := Save(env.Store, rec); err != nil {
+		t.Fatal(err)
+	}
+	ref, err := ParseRef(rec.Handle() + "#2#stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(env.Store, ref)
+	if err != nil || back.Digest != d {
+		t.Fatalf("load: %v, digest same %v", err, back != nil && back.Digest == d)
+	}
+	h, err := back.StepHandle(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, _ := store.ParseHandle(h)
+	tg, err := env.Store.Resolve(sh)
+	if err != nil || tg.Run == nil || tg.Run.Manifest.Exit != 2 {
+		t.Fatalf("step 2 resolves to %+v, %v", tg, err)
+	}
+	if _, err := back.StepHandle(Ref{Prefix: ref.Prefix, Step: 3}); !errors.Is(err, store.ErrNotFound) || !strings.Contains(err.Error(), "skipped") {
+		t.Errorf("a skipped step's run: %v", err)
+	}
+	again, err := Run(context.Background(), env, threeSteps(t), Options{Dir: dir, Pipe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Digest != d || again.Handle() != rec.Handle() {
+		t.Errorf("not deterministic:\n%s\n---\n%s", d, again.Digest)
+	}
+}
+
+// TestContinueOnFailure: a step that may fail lets the next run; the exit
+// status is still the first failure's, and both failures share one budget.
+func TestContinueOnFailure(t *testing.T) {
+	env, dir := newEnv(t)
+	steps, err := FromTOML([]byte(`
+[[step]]
+name = "first"
+shell = "echo 'a.go:1:1: first problem' >&2; exit 3"
+continue_on_failure = true
+
+[[step]]
+name = "second"
+argv = ["sh", "-c", "echo \"b.go:2:2: second problem $WHO\" >&2; exit 4"]
+env = { WHO = "visible" }
+timeout = "30s"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Run(context.Background(), env, steps, Options{Dir: dir, Pipe: true, Digest: digestBudget(200)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Exit != 3 || rec.Coverage.Failed != 2 || rec.Coverage.Skipped != 0 {
+		t.Errorf("exit %d coverage %+v", rec.Exit, rec.Coverage)
+	}
+	if !strings.Contains(rec.Digest, "first problem") || !strings.Contains(rec.Digest, "second problem visible") {
+		t.Errorf("digest:\n%s", rec.Digest)
+	}
+}
+
+// TestStartFailure: a step whose command does not exist fails with 127 and
+// a hint, and stops the sequence; nothing before it is lost.
+func TestStartFailure(t *testing.T) {
+	env, dir := newEnv(t)
+	steps := []Step{{Shell: "echo one"}, {Argv: []string{"no-such-command-ctx-test"}}, {Shell: "echo three"}}
+	rec, err := Run(context.Background(), env, steps, Options{Dir: dir, Pipe: true, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Exit != 127 || rec.Steps[0].Run == "" || rec.Steps[2].State != StateSkipped {
+		t.Errorf("exit %d steps %+v", rec.Exit, rec.Steps)
+	}
+	if !strings.Contains(rec.Digest, "ctx: ") {
+		t.Errorf("digest does not say why step 2 failed:\n%s", rec.Digest)
+	}
+}
+
+func digestBudget(n int) (o digest.Options) {
+	o.Budget = n
+	return o
+}
+
+// TestBadSteps: each bad declaration is a clear error naming the problem.
+func TestBadSteps(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, want string
+	}{
+		{"unknown field", "[[step]]\nshell = \"true\"\nretries = 3\n", `line 3 column 1: unknown field "step.retries"`},
+		{"empty", "", "no steps"},
+		{"no command", "[[step]]\nname = \"x\"\n", "step 1: no command"},
+		{"both", "[[step]]\nshell = \"true\"\nargv = [\"true\"]\n", "argv or shell, not both"},
+		{"bad timeout", "[[step]]\nshell = \"true\"\ntimeout = \"soon\"\n", `timeout "soon"`},
+		{"syntax", "[[step]\nshell = \"true\"\n", "line 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := FromTOML([]byte(tc.src))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want it to say %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := FromArgs(nil); !errors.Is(err, ErrEmpty) {
+		t.Errorf("no arguments: %v", err)
+	}
+	if _, err := FromLines(strings.NewReader("# only a comment\n\n")); !errors.Is(err, ErrEmpty) {
+		t.Errorf("no lines: %v", err)
+	}
+	for _, h := range []string{"seq:", "seq:xyz123", "seq:abcdef#", "seq:abcdef#0", "seq:abcdef#2x", "run:abcdef"} {
+		if _, err := ParseRef(h); !errors.Is(err, store.ErrBadHandle) {
+			t.Errorf("ParseRef(%q): %v", h, err)
+		}
+	}
+}
+
+func TestFromArgs(t *testing.T) {
+	steps, err := FromArgs([]string{"go build ./...", "--", "go", "vet", "./..."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(steps[0].Command(), "|"); got != "sh|-c|go build ./..." {
+		t.Errorf("step 1 %q", got)
+	}
+	if got := strings.Join(steps[1].Command(), "|"); got != "go|vet|./..." || steps[1].Name != "go vet ./..." {
+		t.Errorf("step 2 %q name %q", got, steps[1].Name)
+	}
+}
+
+func TestBucket(t *testing.T) {
+	for d, want := range map[time.Duration]string{0: "<1s", 999 * time.Millisecond: "<1s", time.Second: "1-10s",
+		30 * time.Second: "10s-1m", 5 * time.Minute: "1-10m", time.Hour: ">10m"} {
+		if got := Bucket(d); got != want {
+			t.Errorf("Bucket(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// TestTimeoutAndInterrupt: a step past its timeout fails with 124 and stops
+// the sequence; an interrupt during a step keeps what it captured, skips the
+// rest, and the record is still made.
+func TestTimeoutAndInterrupt(t *testing.T) {
+	env, dir := newEnv(t)
+	steps := []Step{{Shell: "echo started; sleep 20", Timeout: "500ms"}, {Shell: "echo never"}}
+	rec, err := Run(context.Background(), env, steps, Options{Dir: dir, Pipe: true, Grace: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Exit != 124 || rec.Steps[0].Status != "timeout" || rec.Steps[1].State != StateSkipped {
+		t.Errorf("timeout: exit %d steps %+v", rec.Exit, rec.Steps)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel)
+	rec, err = Run(ctx, env, []Step{{Shell: "echo first"}, {Shell: "echo second; sleep 20"}, {Shell: "echo third"}},
+		Options{Dir: dir, Pipe: true, Grace: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Steps[0].State != StateOK || rec.Steps[1].Run == "" || rec.Steps[1].State != StateFailed || rec.Steps[2].State != StateSkipped {
+		t.Errorf("interrupt: %+v", rec.Steps)
+	}
+	if !strings.Contains(rec.Digest, "second") {
+		t.Errorf("the interrupted step's output is not in the digest:\n%s", rec.Digest)
+	}
+}
