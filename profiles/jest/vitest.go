@@ -141,16 +141,7 @@ func (p *parser) vitestVerbose(n int, mark, rest string) {
 		return
 	}
 	p.vitestSeen = true
-	switch mark {
-	case "pass":
-		r.pass = true
-	case "fail":
-		p.markFail(r, n)
-	case "skip":
-		r.skip = true
-	case "todo":
-		r.skip, r.todo = true, true
-	}
+	p.mark(r, mark, n)
 	p.st.vlast = r
 }
 
@@ -335,4 +326,19 @@ func (p *parser) closeUDiag() {
 		p.diags = append(p.diags, d)
 	}
 	p.st.udiag = nil
+}
+
+// mark sets a test's outcome from its reporter mark (pass, fail, skip,
+// todo) on line n.
+func (p *parser) mark(r *rec, mark string, n int) {
+	switch mark {
+	case "pass":
+		r.pass = true
+	case "fail":
+		p.markFail(r, n)
+	case "skip":
+		r.skip = true
+	case "todo":
+		r.skip, r.todo = true, true
+	}
 }
