@@ -305,6 +305,12 @@ func (c *Capsule) Validate() error {
 			return invalid("critical %s: supersedes %q, a unit of this same capsule; supersedes names a unit of the parent", u.ID, u.Supersedes)
 		}
 	}
+	return c.checkStamps()
+}
+
+// checkStamps checks the expiry time, the parent's id and the grounding
+// commit.
+func (c *Capsule) checkStamps() error {
 	if c.ExpiresAt != "" {
 		if _, err := time.Parse(time.RFC3339, c.ExpiresAt); err != nil {
 			return invalid("expires_at %q: want an RFC 3339 time such as 2026-12-31T00:00:00Z", c.ExpiresAt)
