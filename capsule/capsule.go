@@ -235,36 +235,33 @@ func (c *Capsule) fieldLen(field string) int {
 // Validate checks the format: required fields, limits, kinds, ids and
 // references. It does not look at the store or git.
 func (c *Capsule) Validate() error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, a...))
-	}
 	if c.Schema != Schema {
-		return bad("schema %q: this build reads %s only", c.Schema, Schema)
+		return invalid("schema %q: this build reads %s only", c.Schema, Schema)
 	}
 	if strings.TrimSpace(c.Goal) == "" || strings.TrimSpace(c.NextAction) == "" {
-		return bad("goal and next_action are required: a handoff says what the work is for and what to do next")
+		return invalid("goal and next_action are required: a handoff says what the work is for and what to do next")
 	}
 	if len(c.Critical) > MaxCritical {
-		return bad("%d critical units: at most %d per capsule; mark only what the next session must not miss", len(c.Critical), MaxCritical)
+		return invalid("%d critical units: at most %d per capsule; mark only what the next session must not miss", len(c.Critical), MaxCritical)
 	}
 	if len(c.Validity) > MaxValidity {
-		return bad("%d validity conditions: at most %d per capsule", len(c.Validity), MaxValidity)
+		return invalid("%d validity conditions: at most %d per capsule", len(c.Validity), MaxValidity)
 	}
 	if len(c.NegativeKnowledge) > MaxNegativeKnowledge {
-		return bad("%d negative knowledge items: at most %d per capsule", len(c.NegativeKnowledge), MaxNegativeKnowledge)
+		return invalid("%d negative knowledge items: at most %d per capsule", len(c.NegativeKnowledge), MaxNegativeKnowledge)
 	}
 	for i, e := range c.Evidence {
 		if _, err := store.ParseHandle(e); err != nil {
-			return bad("evidence %d: %v", i, err)
+			return invalid("evidence %d: %v", i, err)
 		}
 	}
 	seen := map[string]string{}
 	id := func(kind, id string) error {
 		if id == "" {
-			return bad("a %s entry has no id: give each one an id such as %s-1", kind, map[string]string{"critical": "cu", "validity": "vc", "negative_knowledge": "nk"}[kind])
+			return invalid("a %s entry has no id: give each one an id such as %s-1", kind, map[string]string{"critical": "cu", "validity": "vc", "negative_knowledge": "nk"}[kind])
 		}
 		if prev, ok := seen[id]; ok {
-			return bad("id %q is used twice (%s and %s): ids must be unique in a capsule", id, prev, kind)
+			return invalid("id %q is used twice (%s and %s): ids must be unique in a capsule", id, prev, kind)
 		}
 		seen[id] = kind
 		return nil
@@ -274,40 +271,18 @@ func (c *Capsule) Validate() error {
 			return err
 		}
 		if !slices.Contains(Fields, u.Field) {
-			return bad("critical %s: unknown field %q (want one of %s)", u.ID, u.Field, strings.Join(Fields, ", "))
+			return invalid("critical %s: unknown field %q (want one of %s)", u.ID, u.Field, strings.Join(Fields, ", "))
 		}
-		n := c.fieldLen(u.Field)
-		switch {
-		case u.Item != nil && n < 0:
-			return bad("critical %s: %s is a text field; item applies to lists (%s)", u.ID, u.Field, strings.Join(listFields, ", "))
-		case u.Item != nil && (*u.Item < 0 || *u.Item >= n):
-			return bad("critical %s: %s has %d item(s); item %d does not exist (items count from 0)", u.ID, u.Field, n, *u.Item)
+		if err := c.checkItem(u); err != nil {
+			return err
 		}
 	}
 	for _, v := range c.Validity {
 		if err := id("validity", v.ID); err != nil {
 			return err
 		}
-		switch v.Kind {
-		case KindGitPaths:
-			if len(v.Paths) == 0 {
-				return bad("validity %s: git_paths needs paths (relative globs such as store/*.go)", v.ID)
-			}
-			for _, p := range v.Paths {
-				if p == "" || strings.HasPrefix(p, "/") || slices.Contains(strings.Split(p, "/"), "..") {
-					return bad("validity %s: path %q: want a glob relative to the repository top, without ..", v.ID, p)
-				}
-			}
-		case KindTimeWindow:
-			if _, err := time.Parse(time.RFC3339, v.NotAfter); err != nil {
-				return bad("validity %s: not_after %q: want an RFC 3339 time such as 2026-12-31T00:00:00Z", v.ID, v.NotAfter)
-			}
-		case KindDeclaredScope:
-			if strings.TrimSpace(v.Scope) == "" {
-				return bad("validity %s: declared_scope needs scope (free text naming what the handoff applies to)", v.ID)
-			}
-		default:
-			return bad("validity %s: unknown kind %q (want git_paths, time_window or declared_scope)", v.ID, v.Kind)
+		if err := checkCondition(v); err != nil {
+			return err
 		}
 	}
 	for _, n := range c.NegativeKnowledge {
@@ -315,31 +290,80 @@ func (c *Capsule) Validate() error {
 			return err
 		}
 		if strings.TrimSpace(n.Hypothesis) == "" {
-			return bad("negative_knowledge %s: hypothesis is required", n.ID)
+			return invalid("negative_knowledge %s: hypothesis is required", n.ID)
 		}
 	}
 	for _, n := range c.NegativeKnowledge {
 		for _, ref := range n.AppliesWhile {
 			if seen[ref] != "validity" {
-				return bad("negative_knowledge %s: applies_while names %q, which is not a validity condition of this capsule", n.ID, ref)
+				return invalid("negative_knowledge %s: applies_while names %q, which is not a validity condition of this capsule", n.ID, ref)
 			}
 		}
 	}
 	for _, u := range c.Critical {
 		if u.Supersedes != "" && seen[u.Supersedes] == "critical" {
-			return bad("critical %s: supersedes %q, a unit of this same capsule; supersedes names a unit of the parent", u.ID, u.Supersedes)
+			return invalid("critical %s: supersedes %q, a unit of this same capsule; supersedes names a unit of the parent", u.ID, u.Supersedes)
 		}
 	}
+	return c.checkStamps()
+}
+
+// checkStamps checks the expiry time, the parent's id and the grounding
+// commit.
+func (c *Capsule) checkStamps() error {
 	if c.ExpiresAt != "" {
 		if _, err := time.Parse(time.RFC3339, c.ExpiresAt); err != nil {
-			return bad("expires_at %q: want an RFC 3339 time such as 2026-12-31T00:00:00Z", c.ExpiresAt)
+			return invalid("expires_at %q: want an RFC 3339 time such as 2026-12-31T00:00:00Z", c.ExpiresAt)
 		}
 	}
 	if c.Parent != "" && (len(c.Parent) != 64 || !isHex(c.Parent)) {
-		return bad("parent %q: want 64 hex digits", c.Parent)
+		return invalid("parent %q: want 64 hex digits", c.Parent)
 	}
 	if c.GroundingCommit != "" && !isHex(c.GroundingCommit) {
-		return bad("grounding_commit %q: want a commit id", c.GroundingCommit)
+		return invalid("grounding_commit %q: want a commit id", c.GroundingCommit)
+	}
+	return nil
+}
+
+// invalid is a Validate error: ErrInvalid with what is wrong.
+func invalid(format string, a ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, a...))
+}
+
+// checkItem checks a critical unit's item index against its field.
+func (c *Capsule) checkItem(u Critical) error {
+	n := c.fieldLen(u.Field)
+	switch {
+	case u.Item != nil && n < 0:
+		return invalid("critical %s: %s is a text field; item applies to lists (%s)", u.ID, u.Field, strings.Join(listFields, ", "))
+	case u.Item != nil && (*u.Item < 0 || *u.Item >= n):
+		return invalid("critical %s: %s has %d item(s); item %d does not exist (items count from 0)", u.ID, u.Field, n, *u.Item)
+	}
+	return nil
+}
+
+// checkCondition checks one validity condition's fields for its kind.
+func checkCondition(v Condition) error {
+	switch v.Kind {
+	case KindGitPaths:
+		if len(v.Paths) == 0 {
+			return invalid("validity %s: git_paths needs paths (relative globs such as store/*.go)", v.ID)
+		}
+		for _, p := range v.Paths {
+			if p == "" || strings.HasPrefix(p, "/") || slices.Contains(strings.Split(p, "/"), "..") {
+				return invalid("validity %s: path %q: want a glob relative to the repository top, without ..", v.ID, p)
+			}
+		}
+	case KindTimeWindow:
+		if _, err := time.Parse(time.RFC3339, v.NotAfter); err != nil {
+			return invalid("validity %s: not_after %q: want an RFC 3339 time such as 2026-12-31T00:00:00Z", v.ID, v.NotAfter)
+		}
+	case KindDeclaredScope:
+		if strings.TrimSpace(v.Scope) == "" {
+			return invalid("validity %s: declared_scope needs scope (free text naming what the handoff applies to)", v.ID)
+		}
+	default:
+		return invalid("validity %s: unknown kind %q (want git_paths, time_window or declared_scope)", v.ID, v.Kind)
 	}
 	return nil
 }

@@ -44,51 +44,9 @@ func oneLine(it *evidence.Item) string {
 	var b strings.Builder
 	switch it.Kind {
 	case evidence.KindTest:
-		b.WriteString(outcomeWord(it.Outcome))
-		b.WriteByte(' ')
-		b.WriteString(testName(it))
-		msg := it.Message
-		if it.Class != "" && !strings.HasPrefix(msg, it.Class) && it.Class != string(it.Outcome) {
-			if msg != "" {
-				msg = it.Class + ": " + msg
-			} else {
-				msg = it.Class
-			}
-		}
-		if msg != "" {
-			b.WriteString(" — ")
-			b.WriteString(clip(oneLineText(msg), messageWidth))
-		}
-		if it.Why != "" && it.Message == "" {
-			// ctx's reading of a failure the tool gave no words for (a
-			// test the binary's exit cut short): shown, never a needle.
-			b.WriteString(" (" + it.Why + ")")
-		}
-		if l, r := it.Attrs["left"], it.Attrs["right"]; l != "" || r != "" {
-			// An equality assertion's two sides (assert_eq!) are the failure.
-			fmt.Fprintf(&b, " (left: %s, right: %s)", clip(oneLineText(l), messageWidth/2), clip(oneLineText(r), messageWidth/2))
-		}
-		writeWhere(&b, it)
-		writeSpan(&b, spanOf(it))
+		writeTest(&b, it)
 	case evidence.KindDiagnostic:
-		// A diagnostic with no file is the program's own (cc1, collect2).
-		if loc := firstNonEmpty(location(it.File, it.Line, it.Col), it.Tool); loc != "" {
-			b.WriteString(loc)
-			b.WriteString(": ")
-		}
-		sev := string(it.Severity)
-		if strings.HasSuffix(it.Class, " error") && it.Severity == evidence.SeverityError {
-			sev = it.Class // fatal error, internal compiler error
-		}
-		b.WriteString(sev)
-		if it.Code != "" {
-			b.WriteString("[" + it.Code + "]")
-		}
-		b.WriteString(": ")
-		b.WriteString(clip(oneLineText(it.Message), messageWidth))
-		if h := it.Attrs["repo"]; h != "" {
-			b.WriteString(" · " + h)
-		}
+		writeDiagnostic(&b, it)
 	case evidence.KindAnomaly:
 		if it.Span.Stream != "" && it.Span.Stream != evidence.Stdout {
 			b.WriteString(it.Span.Stream + " ")
@@ -100,36 +58,7 @@ func oneLine(it *evidence.Item) string {
 		b.WriteString(": ")
 		b.WriteString(clip(oneLineText(it.Text), lineWidth))
 	case evidence.KindSummary:
-		if it.Tool != "" {
-			b.WriteString(it.Tool)
-		} else {
-			b.WriteString("summary")
-		}
-		if it.Package != "" {
-			b.WriteString(" " + it.Package)
-		}
-		if it.Name != "" && it.Name != "total" && it.Name != it.Tool && !strings.HasPrefix(it.Name, "session") {
-			b.WriteString(" " + it.Name)
-		}
-		b.WriteString(": ")
-		c := counts(it)
-		if c == "" && it.Outcome != "" {
-			c = outcomeWord(it.Outcome)
-		}
-		b.WriteString(c)
-		if st := it.Attrs["stopped"]; st != "" {
-			// The run stopped early (-x, --maxfail, an interrupt): the
-			// counts are not the whole suite.
-			b.WriteString(" · stopped: ")
-			b.WriteString(clip(oneLineText(st), messageWidth))
-		}
-		if it.Message != "" && !strings.Contains(c, oneLineText(it.Message)) {
-			// A package or session that failed as a whole says why.
-			b.WriteString(" — ")
-			b.WriteString(clip(oneLineText(it.Message), messageWidth))
-			writeWhere(&b, it)
-			writeSpan(&b, spanOf(it))
-		}
+		writeSummary(&b, it)
 	case evidence.KindTemplate:
 		fmt.Fprintf(&b, "×%s %s", contract.Num(int64(it.Count)), clip(it.Template, lineWidth))
 		writeSpan(&b, spanOf(it))
@@ -139,17 +68,7 @@ func oneLine(it *evidence.Item) string {
 			fmt.Fprintf(&b, " (first L%d: %s)", it.Line, clip(oneLineText(it.Text), 100))
 		}
 	case evidence.KindFile:
-		st := it.Attrs["status"]
-		if st == "" {
-			st = "changed"
-		}
-		fmt.Fprintf(&b, "%s %s", st, it.File)
-		if a, r := it.Attrs["added"], it.Attrs["removed"]; a != "" || r != "" {
-			fmt.Fprintf(&b, " +%s -%s", orZero(a), orZero(r))
-		} else if a, ok := it.Counts["added"]; ok {
-			fmt.Fprintf(&b, " +%d -%d", a, it.Counts["removed"])
-		}
-		writeSpan(&b, spanOf(it))
+		writeFile(&b, it)
 	case evidence.KindCommit:
 		name := it.Name
 		if len(name) > 10 {
@@ -171,23 +90,127 @@ func oneLine(it *evidence.Item) string {
 		writeSpan(&b, spanOf(it))
 	case evidence.KindBinary:
 		fmt.Fprintf(&b, "%s: %s binary (%s)", it.Name, contract.Size(int64(it.Count)), it.Attrs["type"])
-	case evidence.KindRegion:
-		if it.Why == "hunk" {
-			// A diff hunk, under its file: header, function context, its own +/-.
-			fmt.Fprintf(&b, "  %s +%d -%d", clip(oneLineText(it.Name), messageWidth), it.Counts["added"], it.Counts["removed"])
-			writeSpan(&b, spanOf(it))
-			break
-		}
-		fallthrough
 	default: // region
-		text := firstNonEmpty(it.Name, it.Text)
-		if !strings.Contains(text, it.Why) {
-			text = strings.TrimSpace(it.Why + " " + text)
-		}
-		b.WriteString(clip(oneLineText(text), lineWidth))
-		writeSpan(&b, spanOf(it))
+		writeRegion(&b, it)
 	}
 	return b.String()
+}
+
+// writeTest renders a test: its outcome, name, message, where and span.
+func writeTest(b *strings.Builder, it *evidence.Item) {
+	b.WriteString(outcomeWord(it.Outcome))
+	b.WriteByte(' ')
+	b.WriteString(testName(it))
+	msg := it.Message
+	if it.Class != "" && !strings.HasPrefix(msg, it.Class) && it.Class != string(it.Outcome) {
+		if msg != "" {
+			msg = it.Class + ": " + msg
+		} else {
+			msg = it.Class
+		}
+	}
+	if msg != "" {
+		b.WriteString(" — ")
+		b.WriteString(clip(oneLineText(msg), messageWidth))
+	}
+	if it.Why != "" && it.Message == "" {
+		// ctx's reading of a failure the tool gave no words for (a
+		// test the binary's exit cut short): shown, never a needle.
+		b.WriteString(" (" + it.Why + ")")
+	}
+	if l, r := it.Attrs["left"], it.Attrs["right"]; l != "" || r != "" {
+		// An equality assertion's two sides (assert_eq!) are the failure.
+		fmt.Fprintf(b, " (left: %s, right: %s)", clip(oneLineText(l), messageWidth/2), clip(oneLineText(r), messageWidth/2))
+	}
+	writeWhere(b, it)
+	writeSpan(b, spanOf(it))
+}
+
+// writeDiagnostic renders a diagnostic: location, severity, code, message.
+func writeDiagnostic(b *strings.Builder, it *evidence.Item) {
+	// A diagnostic with no file is the program's own (cc1, collect2).
+	if loc := firstNonEmpty(location(it.File, it.Line, it.Col), it.Tool); loc != "" {
+		b.WriteString(loc)
+		b.WriteString(": ")
+	}
+	sev := string(it.Severity)
+	if strings.HasSuffix(it.Class, " error") && it.Severity == evidence.SeverityError {
+		sev = it.Class // fatal error, internal compiler error
+	}
+	b.WriteString(sev)
+	if it.Code != "" {
+		b.WriteString("[" + it.Code + "]")
+	}
+	b.WriteString(": ")
+	b.WriteString(clip(oneLineText(it.Message), messageWidth))
+	if h := it.Attrs["repo"]; h != "" {
+		b.WriteString(" · " + h)
+	}
+}
+
+// writeSummary renders a summary: its tool, package, name and counts.
+func writeSummary(b *strings.Builder, it *evidence.Item) {
+	if it.Tool != "" {
+		b.WriteString(it.Tool)
+	} else {
+		b.WriteString("summary")
+	}
+	if it.Package != "" {
+		b.WriteString(" " + it.Package)
+	}
+	if it.Name != "" && it.Name != "total" && it.Name != it.Tool && !strings.HasPrefix(it.Name, "session") {
+		b.WriteString(" " + it.Name)
+	}
+	b.WriteString(": ")
+	c := counts(it)
+	if c == "" && it.Outcome != "" {
+		c = outcomeWord(it.Outcome)
+	}
+	b.WriteString(c)
+	if st := it.Attrs["stopped"]; st != "" {
+		// The run stopped early (-x, --maxfail, an interrupt): the
+		// counts are not the whole suite.
+		b.WriteString(" · stopped: ")
+		b.WriteString(clip(oneLineText(st), messageWidth))
+	}
+	if it.Message != "" && !strings.Contains(c, oneLineText(it.Message)) {
+		// A package or session that failed as a whole says why.
+		b.WriteString(" — ")
+		b.WriteString(clip(oneLineText(it.Message), messageWidth))
+		writeWhere(b, it)
+		writeSpan(b, spanOf(it))
+	}
+}
+
+// writeFile renders a changed file: its status, path and line counts.
+func writeFile(b *strings.Builder, it *evidence.Item) {
+	st := it.Attrs["status"]
+	if st == "" {
+		st = "changed"
+	}
+	fmt.Fprintf(b, "%s %s", st, it.File)
+	if a, r := it.Attrs["added"], it.Attrs["removed"]; a != "" || r != "" {
+		fmt.Fprintf(b, " +%s -%s", orZero(a), orZero(r))
+	} else if a, ok := it.Counts["added"]; ok {
+		fmt.Fprintf(b, " +%d -%d", a, it.Counts["removed"])
+	}
+	writeSpan(b, spanOf(it))
+}
+
+// writeRegion renders a region, or a diff hunk under its file.
+func writeRegion(b *strings.Builder, it *evidence.Item) {
+	if it.Kind == evidence.KindRegion && it.Why == "hunk" {
+		// A diff hunk, under its file: header, function context, its own +/-.
+		fmt.Fprintf(b, "  %s +%d -%d", clip(oneLineText(it.Name), messageWidth), it.Counts["added"], it.Counts["removed"])
+		writeSpan(b, spanOf(it))
+		return
+	}
+	text := firstNonEmpty(it.Name, it.Text)
+	if !strings.Contains(text, it.Why) {
+		text = strings.TrimSpace(it.Why + " " + text)
+	}
+	b.WriteString(clip(oneLineText(text), lineWidth))
+	writeSpan(b, spanOf(it))
 }
 
 func orZero(s string) string {

@@ -16,30 +16,8 @@ func ANSI(line string) string {
 	}
 	line = strings.TrimRight(line, "\r")
 	var b strings.Builder
-	var fg, bg = -1, -1
-	bold, open := false, false
-	closeSpan := func() {
-		if open {
-			b.WriteString("</span>")
-			open = false
-		}
-	}
-	openSpan := func() {
-		var cls []string
-		if fg >= 0 {
-			cls = append(cls, "fg"+strconv.Itoa(fg))
-		}
-		if bg >= 0 {
-			cls = append(cls, "bg"+strconv.Itoa(bg))
-		}
-		if bold {
-			cls = append(cls, "b")
-		}
-		if len(cls) > 0 {
-			b.WriteString(`<span class="` + strings.Join(cls, " ") + `">`)
-			open = true
-		}
-	}
+	st := sgr{fg: -1, bg: -1}
+	open := false
 	for i := 0; i < len(line); {
 		c := line[i]
 		if c != 0x1b {
@@ -61,35 +39,11 @@ func ANSI(line string) string {
 				j++
 			}
 			if j < len(line) && line[j] == 'm' {
-				closeSpan()
-				for _, p := range strings.Split(line[i+2:j], ";") {
-					n, err := strconv.Atoi(p)
-					if p == "" {
-						n, err = 0, nil
-					}
-					if err != nil {
-						continue
-					}
-					switch {
-					case n == 0:
-						fg, bg, bold = -1, -1, false
-					case n == 1:
-						bold = true
-					case n == 22:
-						bold = false
-					case n >= 30 && n <= 37:
-						fg = n - 30
-					case n == 39:
-						fg = -1
-					case n >= 40 && n <= 47:
-						bg = n - 40
-					case n == 49:
-						bg = -1
-					case n >= 90 && n <= 97:
-						fg = n - 90 + 8
-					}
+				if open {
+					b.WriteString("</span>")
 				}
-				openSpan()
+				st.apply(line[i+2 : j])
+				open = st.openSpan(&b)
 			}
 			i = j + 1
 		case ']':
@@ -108,8 +62,69 @@ func ANSI(line string) string {
 			i += 2
 		}
 	}
-	closeSpan()
+	if open {
+		b.WriteString("</span>")
+	}
 	return b.String()
+}
+
+// sgr is the text style SGR sequences set: colours (-1 for the default)
+// and bold.
+type sgr struct {
+	fg, bg int
+	bold   bool
+}
+
+// apply applies an SGR sequence's parameters ("1;31"); unknown ones are
+// ignored.
+func (st *sgr) apply(params string) {
+	for _, p := range strings.Split(params, ";") {
+		n, err := strconv.Atoi(p)
+		if p == "" {
+			n, err = 0, nil
+		}
+		if err != nil {
+			continue
+		}
+		switch {
+		case n == 0:
+			st.fg, st.bg, st.bold = -1, -1, false
+		case n == 1:
+			st.bold = true
+		case n == 22:
+			st.bold = false
+		case n >= 30 && n <= 37:
+			st.fg = n - 30
+		case n == 39:
+			st.fg = -1
+		case n >= 40 && n <= 47:
+			st.bg = n - 40
+		case n == 49:
+			st.bg = -1
+		case n >= 90 && n <= 97:
+			st.fg = n - 90 + 8
+		}
+	}
+}
+
+// openSpan writes a span carrying the style's classes and reports whether
+// it wrote one (the default style needs none).
+func (st *sgr) openSpan(b *strings.Builder) bool {
+	var cls []string
+	if st.fg >= 0 {
+		cls = append(cls, "fg"+strconv.Itoa(st.fg))
+	}
+	if st.bg >= 0 {
+		cls = append(cls, "bg"+strconv.Itoa(st.bg))
+	}
+	if st.bold {
+		cls = append(cls, "b")
+	}
+	if len(cls) == 0 {
+		return false
+	}
+	b.WriteString(`<span class="` + strings.Join(cls, " ") + `">`)
+	return true
 }
 
 // stripControls drops C0 control characters other than tab.

@@ -20,10 +20,56 @@ func (p *parser) finish() *evidence.Graph {
 
 	var (
 		explicitFail bool // the output itself says something failed
-		buildErr     bool // a build or resolution error stopped the run
 		incomplete   []string
 	)
+	// A build or resolution error stopped the run.
+	buildErr := p.addDiags(g)
+	if len(p.builds) > 0 {
+		buildErr = true
+	}
+	p.addBuilds(g)
 
+	for _, b := range p.blocks {
+		if b.result == nil {
+			incomplete = append(incomplete, blockLabel(b))
+		}
+		if p.emitBlock(g, b) {
+			explicitFail = true
+		}
+	}
+	if p.addReruns(g, len(incomplete) > 0) {
+		explicitFail = true
+	}
+
+	nxFail, nxDone := p.nx.emit(g, p)
+	if nxFail {
+		explicitFail = true
+	}
+	if p.nx.used {
+		g.Tool = "cargo-nextest"
+		if !nxDone {
+			incomplete = append(incomplete, "nextest run")
+		}
+	}
+
+	if p.dropped > 0 {
+		g.Lose("item-cap", "kept %d tests and diagnostics; %d more were not itemised (the stream keeps them)", MaxItems, p.dropped)
+	}
+	if p.tooMany > 0 {
+		g.Lose("item-cap", "tracked %d test binaries; %d more were not parsed", maxBinaries, p.tooMany)
+	}
+	if unpairedH > 0 && unpairedB == 0 && len(p.blocks) > 0 {
+		incomplete = append(incomplete, plural(unpairedH, "announced test binary", "announced test binaries")+" with no output")
+	} else if unpairedH > 0 || unpairedB > 0 && len(p.headers) > 0 {
+		g.Lose("partial-parse", "could not pair %d test binaries with %d blocks of output; their package may be missing", unpairedH, unpairedB)
+	}
+	p.verdict(g, explicitFail, buildErr, incomplete)
+	return g
+}
+
+// addDiags adds the compiler's diagnostics and reports whether any was an
+// error.
+func (p *parser) addDiags(g *evidence.Graph) (buildErr bool) {
 	for _, d := range p.diags {
 		it := evidence.Item{Kind: evidence.KindDiagnostic, Tool: "cargo", File: d.file, Line: d.line, Col: d.col,
 			Severity: d.sev, Code: d.code, Message: capText(d.msg),
@@ -39,12 +85,14 @@ func (p *parser) finish() *evidence.Graph {
 			buildErr = true
 		}
 	}
+	return buildErr
+}
 
-	// One build failure per crate; cargo reports each target that failed
-	// (lib, lib test) after the same errors.
+// addBuilds adds one build failure per crate; cargo reports each target
+// that failed (lib, lib test) after the same errors.
+func (p *parser) addBuilds(g *evidence.Graph) {
 	byCrate := make(map[string]int) // crate → index in g.Items
 	for _, b := range p.builds {
-		buildErr = true
 		if i, ok := byCrate[b.crate]; ok {
 			it := &g.Items[i]
 			switch {
@@ -74,21 +122,15 @@ func (p *parser) finish() *evidence.Graph {
 		byCrate[b.crate] = len(g.Items)
 		g.Add(it)
 	}
+}
 
-	for _, b := range p.blocks {
-		if b.result == nil {
-			incomplete = append(incomplete, blockLabel(b))
-		}
-		if p.emitBlock(g, b) {
-			explicitFail = true
-		}
-	}
-
-	// A binary that ended without a result: cargo says why.
+// addReruns adds a diagnostic for each binary that ended without a result
+// (cargo says why) and reports whether there was any such binary.
+func (p *parser) addReruns(g *evidence.Graph, incomplete bool) (explicitFail bool) {
 	for _, r := range p.reruns {
 		explicitFail = true
 		crashed := strings.Contains(r.cause, "signal")
-		if !crashed && (r.cause == "" || len(incomplete) == 0) {
+		if !crashed && (r.cause == "" || !incomplete) {
 			continue
 		}
 		msg := "test binary ended without a result (" + r.cause + ")"
@@ -101,30 +143,12 @@ func (p *parser) finish() *evidence.Graph {
 		g.Add(evidence.Item{Kind: evidence.KindDiagnostic, Tool: "cargo", Severity: evidence.SeverityError,
 			Code: "crash", Message: capText(msg), Span: evidence.Span{Stream: r.stream, From: r.line, To: max(r.line, r.to)}})
 	}
+	return explicitFail
+}
 
-	nxFail, nxDone := p.nx.emit(g, p)
-	if nxFail {
-		explicitFail = true
-	}
-	if p.nx.used {
-		g.Tool = "cargo-nextest"
-		if !nxDone {
-			incomplete = append(incomplete, "nextest run")
-		}
-	}
-
-	if p.dropped > 0 {
-		g.Lose("item-cap", "kept %d tests and diagnostics; %d more were not itemised (the stream keeps them)", MaxItems, p.dropped)
-	}
-	if p.tooMany > 0 {
-		g.Lose("item-cap", "tracked %d test binaries; %d more were not parsed", maxBinaries, p.tooMany)
-	}
-	if unpairedH > 0 && unpairedB == 0 && len(p.blocks) > 0 {
-		incomplete = append(incomplete, plural(unpairedH, "announced test binary", "announced test binaries")+" with no output")
-	} else if unpairedH > 0 || unpairedB > 0 && len(p.headers) > 0 {
-		g.Lose("partial-parse", "could not pair %d test binaries with %d blocks of output; their package may be missing", unpairedH, unpairedB)
-	}
-
+// verdict settles the graph's verdict and notes what the output left
+// unfinished.
+func (p *parser) verdict(g *evidence.Graph, explicitFail, buildErr bool, incomplete []string) {
 	anyResult := p.nx.summary != nil
 	for _, b := range p.blocks {
 		anyResult = anyResult || b.result != nil
@@ -148,7 +172,6 @@ func (p *parser) finish() *evidence.Graph {
 	} else if killed && anyResult && g.Verdict == "" {
 		g.Lose("partial-parse", "the run was stopped%s; binaries after the last result may be missing", exitNote(p.src.Exit))
 	}
-	return g
 }
 
 func exitNote(exit int) string {

@@ -527,19 +527,7 @@ func (p *parser) location(n int, text, t string, indent int) bool {
 	if msg == "" && sev == "" && code == "" {
 		return false
 	}
-	tool := p.argvTool
-	if tool == "" {
-		tool = l.tool
-	}
-	if tool == "" {
-		tool = prefixTool
-	}
-	if tool == "" && strings.HasPrefix(msg, "cannot format") {
-		tool = "black"
-	}
-	if tool == "" {
-		tool = p.guessTool(l.file, code, explicit, sbt)
-	}
+	tool := p.locationTool(l, msg, code, explicit, sbt, prefixTool)
 	if !explicit && prefixSev != "" {
 		sev, explicit = prefixSev, true
 	}
@@ -559,14 +547,7 @@ func (p *parser) location(n int, text, t string, indent int) bool {
 		}
 	}
 	if l.shape == "paren" {
-		// msbuild names the project last: "… [C:\src\App.csproj]".
-		if m := reProject.FindStringSubmatchIndex(msg); m != nil {
-			if attrs == nil {
-				attrs = map[string]string{}
-			}
-			attrs["project"] = msg[m[2]:m[3]]
-			msg = strings.TrimRight(msg[:m[0]], " ")
-		}
+		msg, attrs = msbuildProject(msg, attrs)
 	}
 	if code == "" {
 		if m := reSorbetCode.FindStringSubmatch(msg); m != nil {
@@ -589,6 +570,38 @@ func (p *parser) location(n int, text, t string, indent int) bool {
 		p.st.mypy = (p.argvTool == "mypy" || p.argvTool == "dmypy") && code == ""
 	}
 	return true
+}
+
+// locationTool names the tool behind a located diagnostic: the command's
+// own, the line's, its prefix's, or a guess from the file and code.
+func (p *parser) locationTool(l loc, msg, code string, explicit bool, sbt, prefixTool string) string {
+	tool := p.argvTool
+	if tool == "" {
+		tool = l.tool
+	}
+	if tool == "" {
+		tool = prefixTool
+	}
+	if tool == "" && strings.HasPrefix(msg, "cannot format") {
+		tool = "black"
+	}
+	if tool == "" {
+		tool = p.guessTool(l.file, code, explicit, sbt)
+	}
+	return tool
+}
+
+// msbuildProject moves the project msbuild names last in a message
+// ("… [C:\src\App.csproj]") into the project attribute.
+func msbuildProject(msg string, attrs map[string]string) (string, map[string]string) {
+	if m := reProject.FindStringSubmatchIndex(msg); m != nil {
+		if attrs == nil {
+			attrs = map[string]string{}
+		}
+		attrs["project"] = msg[m[2]:m[3]]
+		msg = strings.TrimRight(msg[:m[0]], " ")
+	}
+	return msg, attrs
 }
 
 // specialLocation handles locations only one tool prints: black's parse

@@ -179,6 +179,40 @@ func (p *parser) lineAt(n int, l string) {
 			p.def = m[1]
 		}
 	}
+	if p.buildkitLine(n, l) {
+		return
+	}
+	switch {
+	case reStep.MatchString(l):
+		m := reStep.FindStringSubmatch(l)
+		id, _ := strconv.Atoi(m[1])
+		s := p.get(id, n)
+		s.name, s.outcome = fmt.Sprintf("[%s/%s] %s", m[1], m[2], m[3]), "done"
+		p.legacy = s
+	case p.legacy != nil && strings.TrimSpace(l) == "---> Using cache":
+		p.legacy.outcome = "cached"
+	case p.legacy != nil && reLegacy.MatchString(l):
+		p.legacy.outcome, p.legacy.err = "error", l
+		p.final, p.finalN, p.finalS = l, n, p.stream
+	case strings.HasPrefix(l, "Successfully built ") || strings.HasPrefix(l, "Successfully tagged "):
+		p.done = l
+	case strings.HasPrefix(l, "ERROR: ") || reFinal.MatchString(l):
+		p.final, p.finalN, p.finalS = l, n, p.stream
+	case reLoc.MatchString(l) && p.file == "":
+		m := reLoc.FindStringSubmatch(l)
+		p.file = m[1]
+	case reMark.MatchString(l) && p.file != "" && p.line == 0:
+		p.line, _ = strconv.Atoi(reMark.FindStringSubmatch(l)[1])
+	case strings.Contains(l, "warning found") || strings.Contains(l, "warnings found"):
+		p.inWarn = true
+	default:
+		p.legacyOutput(n, l)
+	}
+}
+
+// buildkitLine reads a BuildKit progress line (plain or tty display); it
+// reports whether the line was one.
+func (p *parser) buildkitLine(n int, l string) bool {
 	switch {
 	case reErr.MatchString(l):
 		m := reErr.FindStringSubmatch(l)
@@ -219,58 +253,48 @@ func (p *parser) lineAt(n int, l string) {
 			p.done = m[2]
 		}
 	case reTTY.MatchString(l):
-		m := reTTY.FindStringSubmatch(l)
-		s := p.byName[m[2]]
-		if s == nil {
-			s = &step{id: -1, stream: p.stream, name: m[2], from: n}
-			p.byName[m[2]] = s
-			p.steps = append(p.steps, s)
-		}
-		s.to = n
-		switch m[1] {
-		case "CACHED ":
-			s.outcome = "cached"
-		case "ERROR ":
-			s.outcome = "error"
-		default:
-			if s.outcome == "" || s.outcome == "running" {
-				s.outcome = "done"
-			}
-		}
+		p.ttyStep(n, reTTY.FindStringSubmatch(l))
 	case reBlock.MatchString(l):
 		p.block = reBlock.FindStringSubmatch(l)[1]
-	case reStep.MatchString(l):
-		m := reStep.FindStringSubmatch(l)
-		id, _ := strconv.Atoi(m[1])
-		s := p.get(id, n)
-		s.name, s.outcome = fmt.Sprintf("[%s/%s] %s", m[1], m[2], m[3]), "done"
-		p.legacy = s
-	case p.legacy != nil && strings.TrimSpace(l) == "---> Using cache":
-		p.legacy.outcome = "cached"
-	case p.legacy != nil && reLegacy.MatchString(l):
-		p.legacy.outcome, p.legacy.err = "error", l
-		p.final, p.finalN, p.finalS = l, n, p.stream
-	case strings.HasPrefix(l, "Successfully built ") || strings.HasPrefix(l, "Successfully tagged "):
-		p.done = l
-	case strings.HasPrefix(l, "ERROR: ") || reFinal.MatchString(l):
-		p.final, p.finalN, p.finalS = l, n, p.stream
-	case reLoc.MatchString(l) && p.file == "":
-		m := reLoc.FindStringSubmatch(l)
-		p.file = m[1]
-	case reMark.MatchString(l) && p.file != "" && p.line == 0:
-		p.line, _ = strconv.Atoi(reMark.FindStringSubmatch(l)[1])
-	case strings.Contains(l, "warning found") || strings.Contains(l, "warnings found"):
-		p.inWarn = true
 	default:
-		if p.legacy != nil && p.legacy.outcome != "cached" && !strings.HasPrefix(l, " ---> ") && strings.TrimSpace(l) != "" &&
-			!strings.HasPrefix(l, "Removing intermediate container ") {
-			s := p.legacy
-			s.out = append(s.out, l)
-			if len(s.out) > maxOutput {
-				s.out = s.out[1:]
-			}
-			s.to = n
+		return false
+	}
+	return true
+}
+
+// ttyStep records a step line of BuildKit's tty display
+// ("=> CACHED [2/5] RUN …").
+func (p *parser) ttyStep(n int, m []string) {
+	s := p.byName[m[2]]
+	if s == nil {
+		s = &step{id: -1, stream: p.stream, name: m[2], from: n}
+		p.byName[m[2]] = s
+		p.steps = append(p.steps, s)
+	}
+	s.to = n
+	switch m[1] {
+	case "CACHED ":
+		s.outcome = "cached"
+	case "ERROR ":
+		s.outcome = "error"
+	default:
+		if s.outcome == "" || s.outcome == "running" {
+			s.outcome = "done"
 		}
+	}
+}
+
+// legacyOutput keeps a line of the legacy builder's output under its
+// current step.
+func (p *parser) legacyOutput(n int, l string) {
+	if p.legacy != nil && p.legacy.outcome != "cached" && !strings.HasPrefix(l, " ---> ") && strings.TrimSpace(l) != "" &&
+		!strings.HasPrefix(l, "Removing intermediate container ") {
+		s := p.legacy
+		s.out = append(s.out, l)
+		if len(s.out) > maxOutput {
+			s.out = s.out[1:]
+		}
+		s.to = n
 	}
 }
 

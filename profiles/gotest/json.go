@@ -87,72 +87,84 @@ func (p *parser) event(ln evidence.Span, ev event) {
 			b.cur = r
 		}
 	case "pass", "fail", "skip":
-		o := evidence.Outcome(ev.Action)
 		if ev.Test != "" {
-			b.structural++
-			r := p.get(b, ev.Test, ln)
-			if r == nil {
-				b.counts[countKey(o)]++
-				return
-			}
-			extend(&r.detail, ln)
-			if r.span.IsZero() {
-				r.span = ln
-			}
-			p.resolve(b, r, o)
-			if b.cur == r {
-				b.cur = nil
-			}
-			return
+			p.testEnd(b, ln, ev)
+		} else if !b.closed {
+			p.packageEnd(b, ln, ev)
 		}
-		if b.closed {
-			return
-		}
-		switch ev.Action {
-		case "pass":
-			b.status = "ok"
-		case "fail":
-			b.status = "FAIL"
-		case "skip":
-			b.status = "?"
-		}
-		if ev.FailedBuild != "" {
-			b.buildKey = ev.FailedBuild
-			if b.build == "" {
-				b.build = "build failed"
-			}
-		}
-		if b.span.IsZero() {
-			b.span = ln
-		}
-		p.flushPartial(b)
-		p.pkgLines++
-		p.close(b)
 	case "output", "bench":
-		// An Output may hold part of a line ("BenchmarkX-8 \t" then
-		// "1000\t 5 ns/op\n"): the part waits for the rest of its line.
-		text := ev.Output
-		if prev, ok := b.partial[ev.Test]; ok {
-			text = prev + text
-			delete(b.partial, ev.Test)
+		p.jsonText(b, ln, ev)
+	}
+}
+
+// testEnd settles a test's outcome from its pass, fail or skip event.
+func (p *parser) testEnd(b *block, ln evidence.Span, ev event) {
+	o := evidence.Outcome(ev.Action)
+	b.structural++
+	r := p.get(b, ev.Test, ln)
+	if r == nil {
+		b.counts[countKey(o)]++
+		return
+	}
+	extend(&r.detail, ln)
+	if r.span.IsZero() {
+		r.span = ln
+	}
+	p.resolve(b, r, o)
+	if b.cur == r {
+		b.cur = nil
+	}
+}
+
+// packageEnd closes a package's block on its pass, fail or skip event.
+func (p *parser) packageEnd(b *block, ln evidence.Span, ev event) {
+	switch ev.Action {
+	case "pass":
+		b.status = "ok"
+	case "fail":
+		b.status = "FAIL"
+	case "skip":
+		b.status = "?"
+	}
+	if ev.FailedBuild != "" {
+		b.buildKey = ev.FailedBuild
+		if b.build == "" {
+			b.build = "build failed"
 		}
-		for {
-			i := strings.IndexByte(text, '\n')
-			if i < 0 {
-				break
-			}
-			p.jsonOutput(b, ln, cleanLine(text[:i]), ev)
-			text = text[i+1:]
+	}
+	if b.span.IsZero() {
+		b.span = ln
+	}
+	p.flushPartial(b)
+	p.pkgLines++
+	p.close(b)
+}
+
+// jsonText reads an output or bench event's text line by line. An Output may
+// hold part of a line ("BenchmarkX-8 \t" then "1000\t 5 ns/op\n"): the
+// part waits for the rest of its line.
+func (p *parser) jsonText(b *block, ln evidence.Span, ev event) {
+	text := ev.Output
+	if prev, ok := b.partial[ev.Test]; ok {
+		text = prev + text
+		delete(b.partial, ev.Test)
+	}
+	for {
+		i := strings.IndexByte(text, '\n')
+		if i < 0 {
+			break
 		}
-		if text != "" {
-			if len(text) >= lines.Max {
-				p.jsonOutput(b, ln, cleanLine(text), ev)
-			} else {
-				if b.partial == nil {
-					b.partial = map[string]string{}
-				}
-				b.partial[ev.Test] = text
+		p.jsonOutput(b, ln, cleanLine(text[:i]), ev)
+		text = text[i+1:]
+	}
+	if text != "" {
+		if len(text) >= lines.Max {
+			p.jsonOutput(b, ln, cleanLine(text), ev)
+		} else {
+			if b.partial == nil {
+				b.partial = map[string]string{}
 			}
+			b.partial[ev.Test] = text
 		}
 	}
 }

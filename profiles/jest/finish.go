@@ -15,29 +15,55 @@ func (p *parser) finish() *evidence.Graph {
 	if p.vitestSeen && !p.jestSeen {
 		g.Tool = "vitest"
 	}
+	fs := p.finalSummaries()
+	var t tally
+	p.addRecords(g, p.jestStreams(), &t)
+	p.addTitleOnly(g, &t)
+	p.addDiags(g)
+	for _, k := range fs.order {
+		s := fs.final[k]
+		g.Add(evidence.Item{Kind: evidence.KindSummary, Tool: s.tool, Name: s.name, Counts: s.counts,
+			Span: evidence.Span{Stream: s.stream, From: s.line, To: s.line}})
+	}
+	p.verdict(g, fs, t)
+	return g
+}
 
-	// The summaries that count: the last of each line, per tool.
-	final := make(map[string]*summ)
-	var order []string
+// finals holds the summaries that count: the last of each line, per tool,
+// in the order the lines first appeared.
+type finals struct {
+	final map[string]*summ
+	order []string
+}
+
+// finalSummaries picks the last summary of each line, per tool.
+func (p *parser) finalSummaries() finals {
+	fs := finals{final: make(map[string]*summ)}
 	for _, s := range p.sums {
 		k := s.tool + "\x00" + s.name
-		if _, ok := final[k]; !ok {
-			order = append(order, k)
+		if _, ok := fs.final[k]; !ok {
+			fs.order = append(fs.order, k)
 		}
-		final[k] = s
+		fs.final[k] = s
 	}
-	count := func(tool, name, key string) (int, bool) {
-		s := final[tool+"\x00"+name]
-		if s == nil {
-			return 0, false
-		}
-		v, ok := s.counts[key]
-		return v, ok
-	}
+	return fs
+}
 
-	// jest writes its report to stderr: when only one stream holds its
-	// summary, jest-looking lines in the other stream are the program's own
-	// output (process.stdout.write), not results.
+// count reads one count of a tool's final summary line.
+func (fs finals) count(tool, name, key string) (int, bool) {
+	s := fs.final[tool+"\x00"+name]
+	if s == nil {
+		return 0, false
+	}
+	v, ok := s.counts[key]
+	return v, ok
+}
+
+// jestStreams returns the bits of the streams that hold jest's summary.
+// jest writes its report to stderr: when only one stream holds its
+// summary, jest-looking lines in the other stream are the program's own
+// output (process.stdout.write), not results.
+func (p *parser) jestStreams() uint8 {
 	var jestBits uint8
 	bit := p.streamBits()
 	for _, s := range p.sums {
@@ -50,13 +76,20 @@ func (p *parser) finish() *evidence.Graph {
 			jestBits |= bit[st]
 		}
 	}
+	return jestBits
+}
 
-	var (
-		failures   int // failing tests and suites itemised
-		suiteFails int
-		passes     int
-		titleOnly  int
-	)
+// tally counts the itemised tests the verdict weighs.
+type tally struct {
+	failures   int // failing tests and suites itemised
+	suiteFails int
+	passes     int
+	titleOnly  int
+}
+
+// addRecords adds an item for each test record, skipping jest-looking
+// lines outside the streams that hold jest's summary.
+func (p *parser) addRecords(g *evidence.Graph, jestBits uint8, t *tally) {
 	for _, r := range p.recs {
 		if r.tool == "jest" && jestBits != 0 && r.streams&jestBits == 0 {
 			continue
@@ -78,40 +111,47 @@ func (p *parser) finish() *evidence.Graph {
 		}
 		if it.Outcome.Failed() {
 			if r.suite {
-				suiteFails++
+				t.suiteFails++
 			} else {
-				failures++
+				t.failures++
 			}
-			if r.fstream != "" {
-				it.Span = evidence.Span{Stream: r.fstream, From: r.fline, To: r.fline}
-			}
-			fi := r.fi
-			if fi.message == "" {
-				fi.message = fi.alt
-			}
-			if fi.class == "" {
-				fi.class = "fail"
-			}
-			if fi.file == "" {
-				fi.file, fi.line, fi.col = fi.ffile, fi.fline, fi.fcol
-			}
-			if fi.file == "" {
-				fi.file = r.pkg
-			}
-			it.Class, it.Message, it.File, it.Line, it.Col = fi.class, relPath(fi.message, r.pkg), fi.file, fi.line, fi.col
-			if len(fi.attrs) > 0 {
-				it.Attrs = fi.attrs
-			}
-			it.Detail = r.detail
+			failure(&it, r)
 		} else if it.Outcome == evidence.OutcomePass {
-			passes++
+			t.passes++
 		}
 		g.Add(it)
 	}
+}
 
-	// vitest tree lines that name a failed test by its title only (the run
-	// ended before the failure report).
-	// A failing test's title is its name's last part.
+// failure fills a failed test's item from its failure report.
+func failure(it *evidence.Item, r *rec) {
+	if r.fstream != "" {
+		it.Span = evidence.Span{Stream: r.fstream, From: r.fline, To: r.fline}
+	}
+	fi := r.fi
+	if fi.message == "" {
+		fi.message = fi.alt
+	}
+	if fi.class == "" {
+		fi.class = "fail"
+	}
+	if fi.file == "" {
+		fi.file, fi.line, fi.col = fi.ffile, fi.fline, fi.fcol
+	}
+	if fi.file == "" {
+		fi.file = r.pkg
+	}
+	it.Class, it.Message, it.File, it.Line, it.Col = fi.class, relPath(fi.message, r.pkg), fi.file, fi.line, fi.col
+	if len(fi.attrs) > 0 {
+		it.Attrs = fi.attrs
+	}
+	it.Detail = r.detail
+}
+
+// addTitleOnly adds the vitest tree lines that name a failed test by its
+// title only (the run ended before the failure report). A failing test's
+// title is its name's last part.
+func (p *parser) addTitleOnly(g *evidence.Graph, t *tally) {
 	var named map[string]bool
 	if len(p.trees) > 0 {
 		named = make(map[string]bool)
@@ -126,13 +166,16 @@ func (p *parser) finish() *evidence.Graph {
 		if named[tf.file+"\x00"+tf.title] {
 			continue
 		}
-		titleOnly++
-		failures++
+		t.titleOnly++
+		t.failures++
 		g.Add(evidence.Item{Kind: evidence.KindTest, Package: tf.file, Name: tf.title, Outcome: evidence.OutcomeFail,
 			Class: "fail", Message: tf.msg, File: tf.file, Attrs: map[string]string{"named": "title only"},
 			Span: evidence.Span{Stream: tf.stream, From: tf.line, To: tf.line}})
 	}
+}
 
+// addDiags adds the compiler diagnostics.
+func (p *parser) addDiags(g *evidence.Graph) {
 	for _, d := range p.diags {
 		it := evidence.Item{Kind: evidence.KindDiagnostic, Tool: d.tool, File: d.file, Line: d.line, Col: d.col,
 			Severity: evidence.SeverityError, Code: d.code, Message: d.msg,
@@ -142,40 +185,37 @@ func (p *parser) finish() *evidence.Graph {
 		}
 		g.Add(it)
 	}
+}
 
-	for _, k := range order {
-		s := final[k]
-		g.Add(evidence.Item{Kind: evidence.KindSummary, Tool: s.tool, Name: s.name, Counts: s.counts,
-			Span: evidence.Span{Stream: s.stream, From: s.line, To: s.line}})
-	}
-
-	// The verdict, from the tools' own summaries first.
-	testsFailed, _ := count(g.Tool, "Tests", "failed")
-	testsTotal, haveTests := count(g.Tool, "Tests", "total")
+// verdict settles the graph's verdict, from the tools' own summaries
+// first, and notes what the parse lost.
+func (p *parser) verdict(g *evidence.Graph, fs finals, t tally) {
+	testsFailed, _ := fs.count(g.Tool, "Tests", "failed")
+	testsTotal, haveTests := fs.count(g.Tool, "Tests", "total")
 	suitesName := "Test Suites"
 	if g.Tool == "vitest" {
 		suitesName = "Test Files"
 	}
-	suitesFailed, _ := count(g.Tool, suitesName, "failed")
-	snapFailed, _ := count(g.Tool, "Snapshots", "failed")
-	errorsN, _ := count(g.Tool, "Errors", "errors")
-	_, haveSuites := count(g.Tool, suitesName, "total")
+	suitesFailed, _ := fs.count(g.Tool, suitesName, "failed")
+	snapFailed, _ := fs.count(g.Tool, "Snapshots", "failed")
+	errorsN, _ := fs.count(g.Tool, "Errors", "errors")
+	_, haveSuites := fs.count(g.Tool, suitesName, "total")
 	haveSummary := haveTests || haveSuites
 
 	killed := p.src.Exit == 124 || p.src.Exit >= 128
 	switch {
 	case testsFailed > 0 || snapFailed > 0 || errorsN > 0 || p.unhandled > 0:
 		g.Verdict = "fail"
-	case suitesFailed > 0 || (!haveSummary && suiteFails > 0):
-		if testsTotal > 0 || passes > 0 || failures > 0 {
+	case suitesFailed > 0 || (!haveSummary && t.suiteFails > 0):
+		if testsTotal > 0 || t.passes > 0 || t.failures > 0 {
 			g.Verdict = "fail"
 		} else {
 			g.Verdict = "error" // nothing ran: every suite failed to load
 		}
-	case haveSummary && failures > 0:
+	case haveSummary && t.failures > 0:
 		// Failure reports the summary does not count: believe neither.
-		g.Lose("partial-parse", "%d failing tests found, yet the %s summary reports no failure", failures, g.Tool)
-	case failures > 0 || len(p.fileFailed) > 0:
+		g.Lose("partial-parse", "%d failing tests found, yet the %s summary reports no failure", t.failures, g.Tool)
+	case t.failures > 0 || len(p.fileFailed) > 0:
 		g.Verdict = "fail" // the failures stand where the summary is missing
 	case p.noTests:
 		g.Verdict = "error"
@@ -192,13 +232,12 @@ func (p *parser) finish() *evidence.Graph {
 	if haveSummary && killed && g.Verdict == "" {
 		g.Lose("partial-parse", "the run was stopped%s; its summary may be incomplete", exitNote(p.src.Exit))
 	}
-	if titleOnly > 0 {
-		g.Lose("partial-parse", "%d failing tests are named by their title only (the failure report never came)", titleOnly)
+	if t.titleOnly > 0 {
+		g.Lose("partial-parse", "%d failing tests are named by their title only (the failure report never came)", t.titleOnly)
 	}
 	if p.dropped > 0 {
 		g.Lose("item-cap", "kept %d tests and diagnostics; %d more were not itemised (the streams keep them)", MaxItems, p.dropped)
 	}
-	return g
 }
 
 // relPath shortens an absolute path to the test file in a message

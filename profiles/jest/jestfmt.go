@@ -65,16 +65,7 @@ func (p *parser) jestLine(n int, s string) {
 		if r == nil {
 			return
 		}
-		switch mark {
-		case "pass":
-			r.pass = true
-		case "fail":
-			p.markFail(r, n)
-		case "skip":
-			r.skip = true
-		case "todo":
-			r.skip, r.todo = true, true
-		}
+		p.mark(r, mark, n)
 		return
 	}
 	if depth < maxDepth {

@@ -27,23 +27,8 @@ func (p *parser) vitestLine(n int, s string) bool {
 		p.vitestSeen = true
 		return true
 	}
-	if rest, ok := strings.CutPrefix(t, "FAIL  "); ok && ind <= 1 {
-		if file, name, suite, ok := parseVitestFail(rest); ok {
-			p.vitestSeen = true
-			p.closeVBlock()
-			p.closeUDiag()
-			st.unhandl = false
-			if suite {
-				name = SuiteName
-			}
-			r := p.get("vitest", file, name, n)
-			if r != nil {
-				r.suite = r.suite || suite
-				p.markFail(r, n)
-			}
-			st.vblk = &block{r: r, from: n, to: n, first: true}
-			return true
-		}
+	if rest, ok := strings.CutPrefix(t, "FAIL  "); ok && ind <= 1 && p.vitestFailHeader(n, rest) {
+		return true
 	}
 	if strings.HasPrefix(t, "⎯") {
 		p.closeVBlock()
@@ -75,33 +60,44 @@ func (p *parser) vitestLine(n int, s string) bool {
 			return true
 		}
 	}
+	return p.vitestMarkLine(n, ind, t)
+}
+
+// vitestFailHeader opens the failure report a "FAIL  file > test" line
+// starts; it reports whether the line was one.
+func (p *parser) vitestFailHeader(n int, rest string) bool {
+	st := &p.st
+	file, name, suite, ok := parseVitestFail(rest)
+	if !ok {
+		return false
+	}
+	p.vitestSeen = true
+	p.closeVBlock()
+	p.closeUDiag()
+	st.unhandl = false
+	if suite {
+		name = SuiteName
+	}
+	r := p.get("vitest", file, name, n)
+	if r != nil {
+		r.suite = r.suite || suite
+		p.markFail(r, n)
+	}
+	st.vblk = &block{r: r, from: n, to: n, first: true}
+	return true
+}
+
+// vitestMarkLine reads a line that starts with a vitest mark (✓ × ↓ □ ❯): a
+// verbose test line, a file line, or the tree under a file.
+func (p *parser) vitestMarkLine(n, ind int, t string) bool {
+	st := &p.st
 	mark, rest, ok := vitestMark(t)
 	if !ok {
 		return false
 	}
 	st.vlast = nil
 	if ind <= 1 && strings.Contains(rest, " > ") {
-		// verbose: ✓ src/a.test.ts > describe > test 2ms
-		file, name, _ := strings.Cut(rest, " > ")
-		if mark == "pass" || mark == "fail" {
-			name = stripDuration(name)
-		}
-		r := p.get("vitest", file, strings.TrimSpace(name), n)
-		if r == nil {
-			return true
-		}
-		p.vitestSeen = true
-		switch mark {
-		case "pass":
-			r.pass = true
-		case "fail":
-			p.markFail(r, n)
-		case "skip":
-			r.skip = true
-		case "todo":
-			r.skip, r.todo = true, true
-		}
-		st.vlast = r
+		p.vitestVerbose(n, mark, rest)
 		return true
 	}
 	if ind <= 1 {
@@ -131,6 +127,22 @@ func (p *parser) vitestLine(n int, s string) bool {
 		return true
 	}
 	return mark != "open"
+}
+
+// vitestVerbose records a verbose reporter's test line:
+// ✓ src/a.test.ts > describe > test 2ms
+func (p *parser) vitestVerbose(n int, mark, rest string) {
+	file, name, _ := strings.Cut(rest, " > ")
+	if mark == "pass" || mark == "fail" {
+		name = stripDuration(name)
+	}
+	r := p.get("vitest", file, strings.TrimSpace(name), n)
+	if r == nil {
+		return
+	}
+	p.vitestSeen = true
+	p.mark(r, mark, n)
+	p.st.vlast = r
 }
 
 // vitestMark reads the leading status mark of a vitest line.
@@ -314,4 +326,19 @@ func (p *parser) closeUDiag() {
 		p.diags = append(p.diags, d)
 	}
 	p.st.udiag = nil
+}
+
+// mark sets a test's outcome from its reporter mark (pass, fail, skip,
+// todo) on line n.
+func (p *parser) mark(r *rec, mark string, n int) {
+	switch mark {
+	case "pass":
+		r.pass = true
+	case "fail":
+		p.markFail(r, n)
+	case "skip":
+		r.skip = true
+	case "todo":
+		r.skip, r.todo = true, true
+	}
 }

@@ -73,80 +73,12 @@ func Pointer(r io.Reader, ptr string, w io.Writer) error {
 		}
 		switch c {
 		case '{':
-			s.next()
-			found := false
-			for !found {
-				if err := s.ws(); err != nil {
-					return pointerSyntax(ptr, s, err)
-				}
-				c, ok := s.peek()
-				if !ok {
-					return pointerSyntax(ptr, s, s.eofError())
-				}
-				if c == '}' {
-					return fail("no such key")
-				}
-				key = key[:0]
-				n, err := s.str(&key, len(seg)+1)
-				if err != nil {
-					return pointerSyntax(ptr, s, err)
-				}
-				if err := s.expect(':'); err != nil {
-					return pointerSyntax(ptr, s, err)
-				}
-				if n == len(seg) && string(key) == seg {
-					found = true
-					break
-				}
-				if _, _, err := s.value(1, nil, nil); err != nil {
-					return pointerSyntax(ptr, s, err)
-				}
-				if err := s.ws(); err != nil {
-					return pointerSyntax(ptr, s, err)
-				}
-				c, ok = s.next()
-				switch {
-				case !ok:
-					return pointerSyntax(ptr, s, s.eofError())
-				case c == '}':
-					return fail("no such key")
-				case c != ',':
-					return pointerSyntax(ptr, s, s.errorf("want ',' or '}' in object, found %q", c))
-				}
+			if err := seekKey(s, ptr, seg, &key, fail); err != nil {
+				return err
 			}
 		case '[':
-			idx, ierr := arrayIndex(seg)
-			if ierr != nil {
-				return fail(ierr.Error() + " (the value is an array)")
-			}
-			s.next()
-			count := 0
-			for {
-				if err := s.ws(); err != nil {
-					return pointerSyntax(ptr, s, err)
-				}
-				if c, ok := s.peek(); ok && c == ']' && count == 0 {
-					return fail("index out of range (empty array)")
-				}
-				if count == idx {
-					break
-				}
-				if _, _, err := s.value(1, nil, nil); err != nil {
-					return pointerSyntax(ptr, s, err)
-				}
-				count++
-				if err := s.ws(); err != nil {
-					return pointerSyntax(ptr, s, err)
-				}
-				c, ok := s.next()
-				switch {
-				case !ok:
-					return pointerSyntax(ptr, s, s.eofError())
-				case c == ']':
-					return fail(fmt.Sprintf("index out of range (%d elements)", count))
-				case c != ',':
-					return pointerSyntax(ptr, s, s.errorf("want ',' or ']' in array, found %q", c))
-				}
+			if err := seekIndex(s, ptr, seg, fail); err != nil {
+				return err
 			}
 		default:
 			t, _, err := s.value(1, nil, nil)
@@ -173,6 +105,88 @@ func Pointer(r io.Reader, ptr string, w io.Writer) error {
 		return err
 	}
 	return s.werr
+}
+
+// seekKey reads an object from its '{' up to the value of the member
+// named seg, skipping the members before it; key is reused scratch.
+func seekKey(s *scanner, ptr, seg string, key *[]byte, fail func(string) error) error {
+	s.next()
+	for {
+		if err := s.ws(); err != nil {
+			return pointerSyntax(ptr, s, err)
+		}
+		c, ok := s.peek()
+		if !ok {
+			return pointerSyntax(ptr, s, s.eofError())
+		}
+		if c == '}' {
+			return fail("no such key")
+		}
+		*key = (*key)[:0]
+		n, err := s.str(key, len(seg)+1)
+		if err != nil {
+			return pointerSyntax(ptr, s, err)
+		}
+		if err := s.expect(':'); err != nil {
+			return pointerSyntax(ptr, s, err)
+		}
+		if n == len(seg) && string(*key) == seg {
+			return nil
+		}
+		if _, _, err := s.value(1, nil, nil); err != nil {
+			return pointerSyntax(ptr, s, err)
+		}
+		if err := s.ws(); err != nil {
+			return pointerSyntax(ptr, s, err)
+		}
+		c, ok = s.next()
+		switch {
+		case !ok:
+			return pointerSyntax(ptr, s, s.eofError())
+		case c == '}':
+			return fail("no such key")
+		case c != ',':
+			return pointerSyntax(ptr, s, s.errorf("want ',' or '}' in object, found %q", c))
+		}
+	}
+}
+
+// seekIndex reads an array from its '[' up to the element seg indexes,
+// skipping the elements before it.
+func seekIndex(s *scanner, ptr, seg string, fail func(string) error) error {
+	idx, ierr := arrayIndex(seg)
+	if ierr != nil {
+		return fail(ierr.Error() + " (the value is an array)")
+	}
+	s.next()
+	count := 0
+	for {
+		if err := s.ws(); err != nil {
+			return pointerSyntax(ptr, s, err)
+		}
+		if c, ok := s.peek(); ok && c == ']' && count == 0 {
+			return fail("index out of range (empty array)")
+		}
+		if count == idx {
+			return nil
+		}
+		if _, _, err := s.value(1, nil, nil); err != nil {
+			return pointerSyntax(ptr, s, err)
+		}
+		count++
+		if err := s.ws(); err != nil {
+			return pointerSyntax(ptr, s, err)
+		}
+		c, ok := s.next()
+		switch {
+		case !ok:
+			return pointerSyntax(ptr, s, s.eofError())
+		case c == ']':
+			return fail(fmt.Sprintf("index out of range (%d elements)", count))
+		case c != ',':
+			return pointerSyntax(ptr, s, s.errorf("want ',' or ']' in array, found %q", c))
+		}
+	}
 }
 
 func pointerSyntax(ptr string, s *scanner, err error) error {

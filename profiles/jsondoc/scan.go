@@ -481,31 +481,9 @@ func (s *scanner) str(dst *[]byte, max int) (int, error) {
 		}
 	}
 	for {
-		// Fast path: a run of plain bytes straight from the buffer.
-		if s.pos < s.end {
-			chunk := s.buf[s.pos:s.end]
-			i := 0
-			for i < len(chunk) {
-				if c := chunk[i]; c == '"' || c == '\\' || c < 0x20 {
-					break
-				}
-				i++
-			}
-			if i > 0 {
-				seg := chunk[:i]
-				n += i
-				if dst != nil {
-					if room := max - len(*dst); room > 0 {
-						*dst = append(*dst, seg[:min(room, i)]...)
-					}
-				}
-				if s.capOn {
-					s.captureBytes(seg)
-				}
-				s.last = seg[i-1]
-				s.pos += i
-				continue
-			}
+		if k := s.plainRun(dst, max); k > 0 {
+			n += k
+			continue
 		}
 		c, ok := s.next()
 		if !ok {
@@ -515,52 +493,8 @@ func (s *scanner) str(dst *[]byte, max int) (int, error) {
 		case c == '"':
 			return n, nil
 		case c == '\\':
-			e, ok := s.next()
-			if !ok {
-				return n, s.eofError()
-			}
-			switch e {
-			case '"', '\\', '/':
-				put(e)
-			case 'b':
-				put('\b')
-			case 'f':
-				put('\f')
-			case 'n':
-				put('\n')
-			case 'r':
-				put('\r')
-			case 't':
-				put('\t')
-			case 'u':
-				r, err := s.hex4()
-				if err != nil {
-					return n, err
-				}
-				if r >= 0xD800 && r < 0xDC00 {
-					// A high surrogate pairs with a following \uDC00-\uDFFF.
-					if c, ok := s.peek(); ok && c == '\\' {
-						s.next()
-						if c, ok := s.next(); !ok || c != 'u' {
-							return n, s.errorf("bad escape after surrogate")
-						}
-						lo, err := s.hex4()
-						if err != nil {
-							return n, err
-						}
-						if lo >= 0xDC00 && lo < 0xE000 {
-							r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
-						} else {
-							var b [8]byte
-							put(b[:utf8.EncodeRune(b[:], utf8.RuneError)]...)
-							r = lo
-						}
-					}
-				}
-				var b [4]byte
-				put(b[:utf8.EncodeRune(b[:], r)]...)
-			default:
-				return n, s.errorf("bad escape \\%c in string", e)
+			if err := s.escape(put); err != nil {
+				return n, err
 			}
 		case c < 0x20:
 			return n, s.errorf("control byte %#x in string", c)
@@ -571,6 +505,98 @@ func (s *scanner) str(dst *[]byte, max int) (int, error) {
 			}
 		}
 	}
+}
+
+// plainRun is str's fast path: it consumes a run of plain bytes straight
+// from the buffer, appending to dst up to max bytes, and returns the run's
+// length (0 when the next byte is not plain or the buffer is empty).
+func (s *scanner) plainRun(dst *[]byte, max int) int {
+	if s.pos >= s.end {
+		return 0
+	}
+	chunk := s.buf[s.pos:s.end]
+	i := 0
+	for i < len(chunk) {
+		if c := chunk[i]; c == '"' || c == '\\' || c < 0x20 {
+			break
+		}
+		i++
+	}
+	if i == 0 {
+		return 0
+	}
+	seg := chunk[:i]
+	if dst != nil {
+		if room := max - len(*dst); room > 0 {
+			*dst = append(*dst, seg[:min(room, i)]...)
+		}
+	}
+	if s.capOn {
+		s.captureBytes(seg)
+	}
+	s.last = seg[i-1]
+	s.pos += i
+	return i
+}
+
+// escape consumes the escape after a backslash in a string and puts its
+// decoded bytes.
+func (s *scanner) escape(put func(...byte)) error {
+	e, ok := s.next()
+	if !ok {
+		return s.eofError()
+	}
+	switch e {
+	case '"', '\\', '/':
+		put(e)
+	case 'b':
+		put('\b')
+	case 'f':
+		put('\f')
+	case 'n':
+		put('\n')
+	case 'r':
+		put('\r')
+	case 't':
+		put('\t')
+	case 'u':
+		return s.unicodeEscape(put)
+	default:
+		return s.errorf("bad escape \\%c in string", e)
+	}
+	return nil
+}
+
+// unicodeEscape consumes the four hex digits of a \u escape (and the low
+// half of a surrogate pair) and puts the rune's UTF-8 bytes.
+func (s *scanner) unicodeEscape(put func(...byte)) error {
+	r, err := s.hex4()
+	if err != nil {
+		return err
+	}
+	if r >= 0xD800 && r < 0xDC00 {
+		// A high surrogate pairs with a following \uDC00-\uDFFF.
+		if c, ok := s.peek(); ok && c == '\\' {
+			s.next()
+			if c, ok := s.next(); !ok || c != 'u' {
+				return s.errorf("bad escape after surrogate")
+			}
+			lo, err := s.hex4()
+			if err != nil {
+				return err
+			}
+			if lo >= 0xDC00 && lo < 0xE000 {
+				r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
+			} else {
+				var b [8]byte
+				put(b[:utf8.EncodeRune(b[:], utf8.RuneError)]...)
+				r = lo
+			}
+		}
+	}
+	var b [4]byte
+	put(b[:utf8.EncodeRune(b[:], r)]...)
+	return nil
 }
 
 func (s *scanner) hex4() (rune, error) {

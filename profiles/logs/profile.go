@@ -150,73 +150,129 @@ func parseStream(ctx context.Context, g *evidence.Graph, st evidence.Stream) err
 		return err
 	}
 	defer r.Close()
-	m := NewMiner(Options{})
-	info := map[int]*tmplInfo{}
-	var errLines, warnLines, failLines int
-	var overflowItems []evidence.Item
-	overflowDropped := 0
-	err = lines.Scan(ctx, r, func(n int, line []byte, long bool) error {
-		id := m.Add(line)
-		clean := lines.Clean(line)
-		lvl := level(clean)
-		why := lineWhy(clean)
-		switch {
-		case lvl == "error":
-			errLines++
-		case lvl == "warning":
-			warnLines++
-		}
-		if why == WhyFailure {
-			failLines++
-		}
-		if id == OverflowID {
-			// Past the template cap a line has no group, but it is still
-			// checked, and reported on its own.
-			if why == "" {
-				return nil
-			}
-			if len(overflowItems) == maxOverflowItems {
-				overflowDropped++
-				return nil
-			}
-			sev := evidence.SeverityError
-			if why == WhyFailure {
-				sev = evidence.SeverityWarning
-			}
-			overflowItems = append(overflowItems, evidence.Item{Kind: evidence.KindAnomaly, Why: why, Line: n,
-				Text: clipText(line), Count: 1, Severity: sev, Span: evidence.Span{Stream: st.Name, From: n, To: n}})
-			return nil
-		}
-		in := info[id]
-		if in == nil {
-			in = &tmplInfo{firstText: clipText(line)}
-			info[id] = in
-		}
-		switch {
-		case lvl == "error":
-			in.errCount++
-			if in.errFirst == 0 {
-				in.errFirst, in.errText = n, clipText(line)
-			}
-		case lvl == "warning":
-			in.warnCount++
-		}
-		if why == WhyFailure {
-			in.failCount++
-			if in.failFirst == 0 {
-				in.failFirst, in.failText = n, clipText(line)
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	sc := &streamScan{stream: st.Name, m: NewMiner(Options{}), info: map[int]*tmplInfo{}}
+	if err := lines.Scan(ctx, r, sc.line); err != nil {
 		return err
 	}
-	tmpls := m.Templates()
-	// Fold the per-group facts of merged groups into their representatives.
+	tmpls := sc.m.Templates()
+	sc.foldMerged()
+	total := sc.m.Lines()
+	singletons := 0
+	for _, t := range tmpls {
+		if t.Count == 1 {
+			singletons++
+		}
+	}
+	sc.addTemplates(g, tmpls, rarityApplies(total, tmpls))
+	for _, it := range sc.overflowItems {
+		g.Add(it)
+	}
+	if sc.overflowDropped > 0 {
+		g.Lose("item-cap", "%s: %d more anomalous lines past the template cap beyond the first %d", st.Name, sc.overflowDropped, maxOverflowItems)
+	}
+	if len(tmpls) > maxTemplateItems {
+		g.Lose("item-cap", "%s: %d templates; the %d after the first %d are counted, not listed", st.Name, len(tmpls), len(tmpls)-maxTemplateItems, maxTemplateItems)
+	}
+	if sc.m.Overflow() > 0 {
+		g.Lose("item-cap", "%s: the template cap was reached; %d lines were templated as overflow (each still checked for error levels and failures)", st.Name, sc.m.Overflow())
+	}
+	if total >= minLinesForRarity && singletons > maxRare {
+		g.Lose("too-diverse", "%s: %d templates occur once; rarity is not reported for so diverse a log", st.Name, singletons)
+	}
+	counts := map[string]int{"lines": total, "templates": len(tmpls)}
+	if sc.errLines > 0 {
+		counts["error_lines"] = sc.errLines
+	}
+	if sc.warnLines > 0 {
+		counts["warning_lines"] = sc.warnLines
+	}
+	if sc.failLines > 0 {
+		counts["failure_lines"] = sc.failLines
+	}
+	if sc.m.Overflow() > 0 {
+		counts["overflow_lines"] = sc.m.Overflow()
+	}
+	g.Add(evidence.Item{Kind: evidence.KindSummary, Tool: "logs", Package: st.Name, Counts: counts})
+	return nil
+}
+
+// streamScan gathers one stream's templates and per-group facts.
+type streamScan struct {
+	stream                         string
+	m                              *Miner
+	info                           map[int]*tmplInfo
+	errLines, warnLines, failLines int
+	overflowItems                  []evidence.Item
+	overflowDropped                int
+}
+
+// line templates one line and records its level and failure facts.
+func (sc *streamScan) line(n int, line []byte, long bool) error {
+	id := sc.m.Add(line)
+	clean := lines.Clean(line)
+	lvl := level(clean)
+	why := lineWhy(clean)
+	switch {
+	case lvl == "error":
+		sc.errLines++
+	case lvl == "warning":
+		sc.warnLines++
+	}
+	if why == WhyFailure {
+		sc.failLines++
+	}
+	if id == OverflowID {
+		sc.overflow(n, line, why)
+		return nil
+	}
+	in := sc.info[id]
+	if in == nil {
+		in = &tmplInfo{firstText: clipText(line)}
+		sc.info[id] = in
+	}
+	switch {
+	case lvl == "error":
+		in.errCount++
+		if in.errFirst == 0 {
+			in.errFirst, in.errText = n, clipText(line)
+		}
+	case lvl == "warning":
+		in.warnCount++
+	}
+	if why == WhyFailure {
+		in.failCount++
+		if in.failFirst == 0 {
+			in.failFirst, in.failText = n, clipText(line)
+		}
+	}
+	return nil
+}
+
+// overflow reports a line past the template cap: it has no group, but it
+// is still checked, and reported on its own.
+func (sc *streamScan) overflow(n int, line []byte, why string) {
+	if why == "" {
+		return
+	}
+	if len(sc.overflowItems) == maxOverflowItems {
+		sc.overflowDropped++
+		return
+	}
+	sev := evidence.SeverityError
+	if why == WhyFailure {
+		sev = evidence.SeverityWarning
+	}
+	sc.overflowItems = append(sc.overflowItems, evidence.Item{Kind: evidence.KindAnomaly, Why: why, Line: n,
+		Text: clipText(line), Count: 1, Severity: sev, Span: evidence.Span{Stream: sc.stream, From: n, To: n}})
+}
+
+// foldMerged folds the per-group facts of merged groups into their
+// representatives.
+func (sc *streamScan) foldMerged() {
+	info := sc.info
 	merged := map[int]*tmplInfo{}
 	for id, in := range info {
-		rep := m.Resolve(id)
+		rep := sc.m.Resolve(id)
 		if rep == id {
 			continue
 		}
@@ -224,7 +280,7 @@ func parseStream(ctx context.Context, g *evidence.Graph, st evidence.Stream) err
 	}
 	for _, id := range sortedIDs(merged) {
 		in := merged[id]
-		r := m.Resolve(id)
+		r := sc.m.Resolve(id)
 		rep := info[r]
 		if rep == nil {
 			// Its group got no line of its own: lines given a provisional
@@ -244,20 +300,18 @@ func parseStream(ctx context.Context, g *evidence.Graph, st evidence.Stream) err
 			rep.failFirst, rep.failText = in.failFirst, in.failText
 		}
 	}
-	total := m.Lines()
-	singletons := 0
-	for _, t := range tmpls {
-		if t.Count == 1 {
-			singletons++
-		}
-	}
-	rarity := rarityApplies(total, tmpls)
+}
+
+// addTemplates adds each template and its anomalies: rare lines, error
+// levels and failures.
+func (sc *streamScan) addTemplates(g *evidence.Graph, tmpls []Template, rarity bool) {
+	st := sc.stream
 	for i, t := range tmpls {
-		in := info[t.ID]
+		in := sc.info[t.ID]
 		if in == nil {
 			continue
 		}
-		span := evidence.Span{Stream: st.Name, From: t.FirstLine, To: t.FirstLine}
+		span := evidence.Span{Stream: st, From: t.FirstLine, To: t.FirstLine}
 		if i < maxTemplateItems {
 			g.Add(evidence.Item{Kind: evidence.KindTemplate, Template: t.Text, Count: t.Count, FirstLine: t.FirstLine, Span: span})
 		}
@@ -268,44 +322,14 @@ func parseStream(ctx context.Context, g *evidence.Graph, st evidence.Stream) err
 		if in.errCount > 0 {
 			g.Add(evidence.Item{Kind: evidence.KindAnomaly, Why: WhyErrorLevel, Line: in.errFirst, Text: in.errText,
 				Count: in.errCount, Severity: evidence.SeverityError,
-				Span: evidence.Span{Stream: st.Name, From: in.errFirst, To: in.errFirst}})
+				Span: evidence.Span{Stream: st, From: in.errFirst, To: in.errFirst}})
 		}
 		if in.failCount > 0 && (in.errCount == 0 || in.failFirst != in.errFirst) {
 			g.Add(evidence.Item{Kind: evidence.KindAnomaly, Why: WhyFailure, Line: in.failFirst, Text: in.failText,
 				Count: in.failCount, Severity: evidence.SeverityWarning,
-				Span: evidence.Span{Stream: st.Name, From: in.failFirst, To: in.failFirst}})
+				Span: evidence.Span{Stream: st, From: in.failFirst, To: in.failFirst}})
 		}
 	}
-	for _, it := range overflowItems {
-		g.Add(it)
-	}
-	if overflowDropped > 0 {
-		g.Lose("item-cap", "%s: %d more anomalous lines past the template cap beyond the first %d", st.Name, overflowDropped, maxOverflowItems)
-	}
-	if len(tmpls) > maxTemplateItems {
-		g.Lose("item-cap", "%s: %d templates; the %d after the first %d are counted, not listed", st.Name, len(tmpls), len(tmpls)-maxTemplateItems, maxTemplateItems)
-	}
-	if m.Overflow() > 0 {
-		g.Lose("item-cap", "%s: the template cap was reached; %d lines were templated as overflow (each still checked for error levels and failures)", st.Name, m.Overflow())
-	}
-	if total >= minLinesForRarity && singletons > maxRare {
-		g.Lose("too-diverse", "%s: %d templates occur once; rarity is not reported for so diverse a log", st.Name, singletons)
-	}
-	counts := map[string]int{"lines": total, "templates": len(tmpls)}
-	if errLines > 0 {
-		counts["error_lines"] = errLines
-	}
-	if warnLines > 0 {
-		counts["warning_lines"] = warnLines
-	}
-	if failLines > 0 {
-		counts["failure_lines"] = failLines
-	}
-	if m.Overflow() > 0 {
-		counts["overflow_lines"] = m.Overflow()
-	}
-	g.Add(evidence.Item{Kind: evidence.KindSummary, Tool: "logs", Package: st.Name, Counts: counts})
-	return nil
 }
 
 func clipText(line []byte) string {

@@ -328,59 +328,75 @@ func (sc *scanner) resolve(r *rooter) (fromHeader int) {
 			t = pick(head, "xpass", func(t *test) bool { return t.xpass })
 		}
 		if t == nil {
-			if !b.sec.hasBlocks() {
+			if t = sc.headerTest(b, head, named, r); t == nil {
 				continue
 			}
-			if b.sec == secFailures && named["FAILED"] || b.sec == secErrors && named["ERROR"] ||
-				b.sec == secPasses || b.sec == secXFails || b.sec == secXPasses {
-				continue
-			}
-			// In a failure the first frame is the test function itself; in a
-			// setup or teardown error it is the fixture, whose file says nothing.
-			file := ""
-			if b.sec == secFailures {
-				file = r.rel(b.tr.firstFile)
-			}
-			t = sc.tests.get(rebuildID(head, file), b.at)
-			if t == nil {
-				continue
-			}
-			t.fromHeader = true
 			fromHeader++
 		}
-		if p := b.at; p.less(t.first) {
-			t.first = p
-		}
-		rank, detailRank := 0, 0
-		switch b.sec {
-		case secFailures:
-			t.fail = true
-			rank, detailRank = rankFailBlock, 4
-		case secErrors:
-			t.err = true
-			rank, detailRank = rankErrorBlock, 3
-		case secPasses, secXFails, secXPasses:
-			detailRank = 1
-		default: // conftest
-			t.err = true
-			rank, detailRank = rankErrorBlock, 3
-		}
-		if phase != "" && t.phase == "" {
-			t.phase = phase
-		}
-		if rank > 0 {
-			class, msg, at := b.tr.crash()
-			t.setCrash(class, msg, at.file, at.line, rank)
-		}
-		if detailRank > t.detailRank {
-			t.detail, t.detailLast, t.detailRank, t.hasDetail = b.at, b.last, detailRank, true
-		}
-		if !t.hasSpanAt {
-			t.span, t.hasSpanAt = b.at, true
-		}
+		applyBlock(t, b, phase)
 	}
 	sc.resolveLineEntries()
 	return fromHeader
+}
+
+// headerTest names a block no listed test matched by rebuilding the test's
+// id from the block's header; nil when the block is dropped (its section
+// has no blocks, or pytest's own summary names its kind and not it).
+func (sc *scanner) headerTest(b *block, head string, named map[string]bool, r *rooter) *test {
+	if !b.sec.hasBlocks() {
+		return nil
+	}
+	if b.sec == secFailures && named["FAILED"] || b.sec == secErrors && named["ERROR"] ||
+		b.sec == secPasses || b.sec == secXFails || b.sec == secXPasses {
+		return nil
+	}
+	// In a failure the first frame is the test function itself; in a
+	// setup or teardown error it is the fixture, whose file says nothing.
+	file := ""
+	if b.sec == secFailures {
+		file = r.rel(b.tr.firstFile)
+	}
+	t := sc.tests.get(rebuildID(head, file), b.at)
+	if t == nil {
+		return nil
+	}
+	t.fromHeader = true
+	return t
+}
+
+// applyBlock marks a test with what its report block says: the outcome,
+// phase, crash, detail and span.
+func applyBlock(t *test, b *block, phase string) {
+	if p := b.at; p.less(t.first) {
+		t.first = p
+	}
+	rank, detailRank := 0, 0
+	switch b.sec {
+	case secFailures:
+		t.fail = true
+		rank, detailRank = rankFailBlock, 4
+	case secErrors:
+		t.err = true
+		rank, detailRank = rankErrorBlock, 3
+	case secPasses, secXFails, secXPasses:
+		detailRank = 1
+	default: // conftest
+		t.err = true
+		rank, detailRank = rankErrorBlock, 3
+	}
+	if phase != "" && t.phase == "" {
+		t.phase = phase
+	}
+	if rank > 0 {
+		class, msg, at := b.tr.crash()
+		t.setCrash(class, msg, at.file, at.line, rank)
+	}
+	if detailRank > t.detailRank {
+		t.detail, t.detailLast, t.detailRank, t.hasDetail = b.at, b.last, detailRank, true
+	}
+	if !t.hasSpanAt {
+		t.span, t.hasSpanAt = b.at, true
+	}
 }
 
 // rebuildID makes a node id from a block title when pytest printed none
