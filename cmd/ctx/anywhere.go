@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
 	"github.com/ctxhq/ctx/remote"
 	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/store"
@@ -70,7 +71,7 @@ func resolveAnywhere(ios *IO, h store.Handle, raw string) (*store.Store, *store.
 		}
 	}
 	if found == nil && remote.Configured(localDir) {
-		return resolveRemote(ios, h, raw)
+		return remotecmd.Resolve(ios, h, raw)
 	}
 	switch {
 	case found == nil && others == 0:

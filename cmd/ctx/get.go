@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/internal/cmd/pycmd"
+	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
 	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
 	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/store"
@@ -143,8 +144,8 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	if t.Kind == "receipt" {
 		return printReceipt(ios, t)
 	}
-	defer traceRemote(ios)
-	reg, err := retrieve.OpenWith(st, t, ro.RangeOf(t), func(id store.ID) (*store.Blob, error) { return openBlob(st, t, id) })
+	defer remotecmd.Trace(ios)
+	reg, err := retrieve.OpenWith(st, t, ro.RangeOf(t), func(id store.ID) (*store.Blob, error) { return remotecmd.OpenBlob(st, t, id) })
 	if err != nil {
 		return err
 	}

@@ -60,7 +60,7 @@ func newMCPServer(ios *IO) *mcp.Server {
 			var errb bytes.Buffer
 			return runGetRepo(ctx, mcpIO(ios, w, &errb), &getOptions{handle: handle, limit: defaultLineLimit})
 		},
-		Compact: func() { startCompaction(ios) },
+		Compact: func() { cli.StartCompaction(ios) },
 		Extra: func(s *mcp.Server) {
 			continuitycmd.AddTools(s, ios)
 			taskcmd.AddTools(s, ios)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ctxhq/ctx/capture"
 	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
 )
 
 // Version is the ctx release.
@@ -151,6 +152,6 @@ var (
 		"gc": newGCCmd, "pin": newPinCmd, "unpin": newUnpinCmd, "rm": newRmCmd, "receipts": newReceiptsCmd,
 		"contract": newContractCmd, "templates": newTemplatesCmd, "bench": newBenchCmd, "hook": newHookCmd,
 		"init": newInitCmd, "doctor": newDoctorCmd, "mcp": newMCPCmd, "ui": newUICmd, "stats": newStatsCmd, "compact": newCompactCmd, "check": newCheckCmd,
-		"push": newPushCmd, "pull": newPullCmd, "remote": newRemoteCmd, "version": newVersionCmd, "glossary": newGlossaryTopic,
+		"push": remotecmd.NewPushCmd, "pull": remotecmd.NewPullCmd, "remote": remotecmd.NewRemoteCmd, "version": newVersionCmd, "glossary": newGlossaryTopic,
 	}
 )

@@ -18,6 +18,8 @@ import (
 
 	"github.com/ctxhq/ctx/capture"
 	"github.com/ctxhq/ctx/digest"
+	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
 	"github.com/ctxhq/ctx/internal/progress"
 	"github.com/ctxhq/ctx/profiles"
 	"github.com/ctxhq/ctx/runner"
@@ -205,9 +207,9 @@ func runEnv(ios *IO, st *store.Store) *runner.Env {
 // run's status. A run stored without a digest says so and how to read it.
 func showRun(ios *IO, st *store.Store, res *runner.Result, asJSON bool) error {
 	if res.Raw {
-		startCompaction(ios)
+		cli.StartCompaction(ios)
 	}
-	startPush(ios, st)
+	remotecmd.StartPush(ios, st)
 	if res.DigestErr != nil {
 		h := res.Handle()
 		fmt.Fprintf(ios.Err, "ctx: the output is stored as %s, but no digest could be made: %v\n  hint: read it with `ctx get %s`\n", h, res.DigestErr, h)
@@ -217,7 +219,7 @@ func showRun(ios *IO, st *store.Store, res *runner.Result, asJSON bool) error {
 		if err := writeRunJSON(ios.Out, st, res.Run, res.Digest); err != nil {
 			return err
 		}
-	} else if _, err := ios.Out.Write(colourDigest(ios, res.Text())); err != nil {
+	} else if _, err := ios.Out.Write(cli.ColourDigest(ios, res.Text())); err != nil {
 		return err
 	}
 	return &exitError{Code: res.Exit}
@@ -292,35 +294,6 @@ func tracer(ios *IO) func(phase string) {
 		now := time.Now()
 		fmt.Fprintf(ios.Err, "ctx: trace %-8s %7.1f ms\n", phase, float64(now.Sub(last).Microseconds())/1000)
 		last = now
-	}
-}
-
-// startCompaction starts `ctx compact` in the background, detached, at low
-// priority: a flood outran the compressor and some frames were stored raw.
-// The agent reads its digest meanwhile; nothing waits for it.
-// CTX_NO_COMPACT=1 turns it off (benchmarks that time runs back to back).
-func startCompaction(ios *IO) {
-	if ios.Getenv("CTX_NO_COMPACT") != "" {
-		return
-	}
-	startDetached(ios, "compact")
-}
-
-// startDetached starts ctx with args in a session of its own, not waited
-// for: it outlives this command.
-func startDetached(ios *IO, args ...string) {
-	self, err := exec.LookPath(os.Args[0])
-	if err != nil {
-		return
-	}
-	cmd := exec.Command(self, args...)
-	cmd.Env = os.Environ()
-	if cwd, err := ios.Getwd(); err == nil {
-		cmd.Dir = cwd
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if cmd.Start() == nil {
-		_ = cmd.Process.Release()
 	}
 }
 

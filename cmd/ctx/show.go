@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/internal/cmd/pycmd"
+	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
 	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
@@ -75,7 +76,7 @@ func showHandle(ctx context.Context, ios *IO, handle string) (*runner.Shown, err
 		return nil, err
 	}
 	defer st.Close()
-	if _, remote := remoteOpeners.Load(t); remote {
+	if remotecmd.InPlace(t) {
 		return nil, &store.Error{Err: fmt.Errorf("%s is in the remote, too large to cache for ctx show", handle),
 			Hint: fmt.Sprintf("copy it with `ctx pull %s`, then show it; ctx get reads its lines in place", t.Handle())}
 	}
