@@ -40,13 +40,3 @@ func runningLabel(jobs []*job.Job, pid int) string {
 	}
 	return "running"
 }
-
-// getJob handles ctx get job:…: an ended job's handle reads its run; a
-// running job's lines come from its live tail.
-func getJob(ios *IO, o *getOptions) (done bool, err error) {
-	run, done, err := jobcmd.Get(ios, o.handle)
-	if !done {
-		o.handle = run
-	}
-	return done, err
-}

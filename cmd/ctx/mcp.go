@@ -12,6 +12,7 @@ import (
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/capsulecmd"
 	"github.com/ctxhq/ctx/internal/cmd/continuitycmd"
+	"github.com/ctxhq/ctx/internal/cmd/getcmd"
 	"github.com/ctxhq/ctx/internal/cmd/taskcmd"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
@@ -49,7 +50,7 @@ func newMCPServer(ios *IO) *mcp.Server {
 		Version: Version, Session: session, Getwd: ios.Getwd, Getenv: ios.Getenv,
 		Open: func(create bool) (*store.Store, error) { return openStore(ios, create) },
 		Resolve: func(h store.Handle, raw string) (*store.Store, *store.Target, error) {
-			return resolveAnywhere(ios, h, raw)
+			return getcmd.ResolveAnywhere(ios, h, raw)
 		},
 		Env: func(st *store.Store) *runner.Env { return runEnv(ios, st) },
 		List: func(w io.Writer, n int) error {
@@ -58,7 +59,7 @@ func newMCPServer(ios *IO) *mcp.Server {
 		},
 		Repo: func(ctx context.Context, w io.Writer, handle string) error {
 			var errb bytes.Buffer
-			return runGetRepo(ctx, mcpIO(ios, w, &errb), &getOptions{handle: handle, limit: defaultLineLimit})
+			return getcmd.Repo(ctx, mcpIO(ios, w, &errb), handle)
 		},
 		Compact: func() { cli.StartCompaction(ios) },
 		Extra: func(s *mcp.Server) {

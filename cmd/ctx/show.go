@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/digest"
+	"github.com/ctxhq/ctx/internal/cmd/getcmd"
 	"github.com/ctxhq/ctx/internal/cmd/pycmd"
 	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
 	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
@@ -36,7 +37,7 @@ store is locked or damaged.`,
 		Example: `  ctx show run:ba3d1020ee8f
   ctx show receipt:7d0c1e22aa01 --json`,
 		Args:              exactArgs(1, "ctx show HANDLE"),
-		ValidArgsFunction: completeHandles(ios),
+		ValidArgsFunction: getcmd.CompleteHandles(ios),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.handle = args[0]
 			return runShow(cmd.Context(), ios, o)
@@ -71,7 +72,7 @@ func showHandle(ctx context.Context, ios *IO, handle string) (*runner.Shown, err
 	if err != nil {
 		return nil, err
 	}
-	st, t, err := resolveAnywhere(ios, h, handle)
+	st, t, err := getcmd.ResolveAnywhere(ios, h, handle)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/internal/cmd/getcmd"
 	"github.com/ctxhq/ctx/internal/lines"
 	"github.com/ctxhq/ctx/store"
 	"github.com/ctxhq/ctx/ui"
@@ -133,7 +134,7 @@ func (s uiSource) Lines(ctx context.Context, stream string, from, to int64) ([]s
 	}
 	to = min(to, total)
 	var out, errb bytes.Buffer
-	if err := runGet(ctx, s.io(&out, &errb), &getOptions{handle: fmt.Sprintf("%s:L%d-%d", stream, from, to), full: true, raw: true, limit: defaultLineLimit}); err != nil {
+	if err := getcmd.Region(ctx, s.io(&out, &errb), fmt.Sprintf("%s:L%d-%d", stream, from, to)); err != nil {
 		if _, failed := exitOf(err); failed {
 			return nil, total, err
 		}
@@ -150,7 +151,7 @@ func (s uiSource) Lines(ctx context.Context, stream string, from, to int64) ([]s
 
 func (s uiSource) Grep(ctx context.Context, stream, expr string, limit int) ([]ui.Match, error) {
 	var out, errb bytes.Buffer
-	err := runGet(ctx, s.io(&out, &errb), &getOptions{handle: stream, grep: expr, limit: limit})
+	err := getcmd.Grep(ctx, s.io(&out, &errb), stream, expr, limit)
 	if _, failed := exitOf(err); failed {
 		return nil, err
 	}
