@@ -13,6 +13,7 @@ import (
 	"github.com/ctxhq/ctx/internal/cmd/capsulecmd"
 	"github.com/ctxhq/ctx/internal/cmd/continuitycmd"
 	"github.com/ctxhq/ctx/internal/cmd/getcmd"
+	"github.com/ctxhq/ctx/internal/cmd/runcmd"
 	"github.com/ctxhq/ctx/internal/cmd/taskcmd"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
@@ -52,7 +53,7 @@ func newMCPServer(ios *IO) *mcp.Server {
 		Resolve: func(h store.Handle, raw string) (*store.Store, *store.Target, error) {
 			return getcmd.ResolveAnywhere(ios, h, raw)
 		},
-		Env: func(st *store.Store) *runner.Env { return runEnv(ios, st) },
+		Env: func(st *store.Store) *runner.Env { return runcmd.Env(ios, st) },
 		List: func(w io.Writer, n int) error {
 			var errb bytes.Buffer
 			return runLs(mcpIO(ios, w, &errb), &lsOptions{n: n})

@@ -14,6 +14,7 @@ import (
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/getcmd"
 	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
+	"github.com/ctxhq/ctx/internal/cmd/runcmd"
 )
 
 // Version is the ctx release.
@@ -149,7 +150,7 @@ var (
 	commandOrder = []string{"run", "get", "show", "ls", "ingest", "gc", "pin", "unpin", "rm", "receipts", "contract",
 		"templates", "bench", "hook", "init", "doctor", "mcp", "ui", "stats", "check", "compact", "push", "pull", "remote", "version", "glossary"}
 	commands = map[string]func(*IO) *cobra.Command{
-		"run": newRunCmd, "get": getcmd.NewCmd, "show": newShowCmd, "ls": newLsCmd, "ingest": newIngestCmd,
+		"run": runcmd.NewRunCmd, "get": getcmd.NewCmd, "show": runcmd.NewShowCmd, "ls": newLsCmd, "ingest": runcmd.NewIngestCmd,
 		"gc": newGCCmd, "pin": newPinCmd, "unpin": newUnpinCmd, "rm": newRmCmd, "receipts": newReceiptsCmd,
 		"contract": newContractCmd, "templates": newTemplatesCmd, "bench": newBenchCmd, "hook": newHookCmd,
 		"init": newInitCmd, "doctor": newDoctorCmd, "mcp": newMCPCmd, "ui": newUICmd, "stats": newStatsCmd, "compact": newCompactCmd, "check": newCheckCmd,

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/internal/cmd/runcmd"
 	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
 )
 
@@ -10,5 +11,5 @@ import (
 // command list stays untouched by it.
 func init() {
 	commandOrder = append(commandOrder, "seq")
-	commands["seq"] = func(ios *IO) *cobra.Command { return seqcmd.NewCmd(ios, runEnv) }
+	commands["seq"] = func(ios *IO) *cobra.Command { return seqcmd.NewCmd(ios, runcmd.Env) }
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/internal/cmd/getcmd"
+	"github.com/ctxhq/ctx/internal/cmd/runcmd"
 	"github.com/ctxhq/ctx/internal/lines"
 	"github.com/ctxhq/ctx/store"
 	"github.com/ctxhq/ctx/ui"
@@ -96,7 +97,7 @@ func (s uiSource) Runs(ctx context.Context, n int) ([]ui.Run, error) {
 }
 
 func (s uiSource) Digest(ctx context.Context, run string) (string, error) {
-	sh, err := showHandle(ctx, s.ios, run)
+	sh, err := runcmd.ShowHandle(ctx, s.ios, run)
 	if err != nil {
 		return "", err
 	}
