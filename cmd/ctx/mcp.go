@@ -13,6 +13,7 @@ import (
 	"github.com/ctxhq/ctx/internal/cmd/capsulecmd"
 	"github.com/ctxhq/ctx/internal/cmd/continuitycmd"
 	"github.com/ctxhq/ctx/internal/cmd/getcmd"
+	"github.com/ctxhq/ctx/internal/cmd/lscmd"
 	"github.com/ctxhq/ctx/internal/cmd/runcmd"
 	"github.com/ctxhq/ctx/internal/cmd/taskcmd"
 	"github.com/ctxhq/ctx/runner"
@@ -56,7 +57,7 @@ func newMCPServer(ios *IO) *mcp.Server {
 		Env: func(st *store.Store) *runner.Env { return runcmd.Env(ios, st) },
 		List: func(w io.Writer, n int) error {
 			var errb bytes.Buffer
-			return runLs(mcpIO(ios, w, &errb), &lsOptions{n: n})
+			return lscmd.List(mcpIO(ios, w, &errb), n)
 		},
 		Repo: func(ctx context.Context, w io.Writer, handle string) error {
 			var errb bytes.Buffer

@@ -13,8 +13,11 @@ import (
 	"github.com/ctxhq/ctx/capture"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/getcmd"
+	"github.com/ctxhq/ctx/internal/cmd/lscmd"
 	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
 	"github.com/ctxhq/ctx/internal/cmd/runcmd"
+	"github.com/ctxhq/ctx/internal/cmd/statscmd"
+	"github.com/ctxhq/ctx/internal/cmd/uicmd"
 )
 
 // Version is the ctx release.
@@ -150,10 +153,10 @@ var (
 	commandOrder = []string{"run", "get", "show", "ls", "ingest", "gc", "pin", "unpin", "rm", "receipts", "contract",
 		"templates", "bench", "hook", "init", "doctor", "mcp", "ui", "stats", "check", "compact", "push", "pull", "remote", "version", "glossary"}
 	commands = map[string]func(*IO) *cobra.Command{
-		"run": runcmd.NewRunCmd, "get": getcmd.NewCmd, "show": runcmd.NewShowCmd, "ls": newLsCmd, "ingest": runcmd.NewIngestCmd,
+		"run": runcmd.NewRunCmd, "get": getcmd.NewCmd, "show": runcmd.NewShowCmd, "ls": lscmd.NewCmd, "ingest": runcmd.NewIngestCmd,
 		"gc": newGCCmd, "pin": newPinCmd, "unpin": newUnpinCmd, "rm": newRmCmd, "receipts": newReceiptsCmd,
 		"contract": newContractCmd, "templates": newTemplatesCmd, "bench": newBenchCmd, "hook": newHookCmd,
-		"init": newInitCmd, "doctor": newDoctorCmd, "mcp": newMCPCmd, "ui": newUICmd, "stats": newStatsCmd, "compact": newCompactCmd, "check": newCheckCmd,
+		"init": newInitCmd, "doctor": newDoctorCmd, "mcp": newMCPCmd, "ui": uicmd.NewCmd, "stats": statscmd.NewCmd, "compact": newCompactCmd, "check": newCheckCmd,
 		"push": remotecmd.NewPushCmd, "pull": remotecmd.NewPullCmd, "remote": remotecmd.NewRemoteCmd, "version": newVersionCmd, "glossary": newGlossaryTopic,
 	}
 )
