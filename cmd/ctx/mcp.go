@@ -14,6 +14,7 @@ import (
 	"github.com/ctxhq/ctx/internal/cmd/continuitycmd"
 	"github.com/ctxhq/ctx/internal/cmd/getcmd"
 	"github.com/ctxhq/ctx/internal/cmd/lscmd"
+	"github.com/ctxhq/ctx/internal/cmd/qcmd"
 	"github.com/ctxhq/ctx/internal/cmd/runcmd"
 	"github.com/ctxhq/ctx/internal/cmd/taskcmd"
 	"github.com/ctxhq/ctx/runner"
@@ -67,7 +68,7 @@ func newMCPServer(ios *IO) *mcp.Server {
 		Extra: func(s *mcp.Server) {
 			continuitycmd.AddTools(s, ios)
 			taskcmd.AddTools(s, ios)
-			addQTool(s, ios)
+			qcmd.AddTools(s, ios)
 			capsulecmd.AddTools(s, ios)
 		},
 	})
