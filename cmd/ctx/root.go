@@ -13,6 +13,7 @@ import (
 	"github.com/ctxhq/ctx/capture"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/getcmd"
+	"github.com/ctxhq/ctx/internal/cmd/infocmd"
 	"github.com/ctxhq/ctx/internal/cmd/lscmd"
 	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
 	"github.com/ctxhq/ctx/internal/cmd/runcmd"
@@ -143,7 +144,7 @@ what was shown and left out, and handles that return any omitted span.`,
 	// ctx --version prints what ctx version prints; ctx completion bash|zsh|
 	// fish|powershell prints a shell completion script (cobra's).
 	root.Version = Version
-	root.SetVersionTemplate(versionLine() + "\n")
+	root.SetVersionTemplate(infocmd.VersionLine() + "\n")
 	root.CompletionOptions.HiddenDefaultCmd = false
 	return root
 }
@@ -155,8 +156,8 @@ var (
 	commands = map[string]func(*IO) *cobra.Command{
 		"run": runcmd.NewRunCmd, "get": getcmd.NewCmd, "show": runcmd.NewShowCmd, "ls": lscmd.NewCmd, "ingest": runcmd.NewIngestCmd,
 		"gc": newGCCmd, "pin": newPinCmd, "unpin": newUnpinCmd, "rm": newRmCmd, "receipts": newReceiptsCmd,
-		"contract": newContractCmd, "templates": newTemplatesCmd, "bench": newBenchCmd, "hook": newHookCmd,
+		"contract": newContractCmd, "templates": infocmd.NewTemplatesCmd, "bench": newBenchCmd, "hook": newHookCmd,
 		"init": newInitCmd, "doctor": newDoctorCmd, "mcp": newMCPCmd, "ui": uicmd.NewCmd, "stats": statscmd.NewCmd, "compact": newCompactCmd, "check": newCheckCmd,
-		"push": remotecmd.NewPushCmd, "pull": remotecmd.NewPullCmd, "remote": remotecmd.NewRemoteCmd, "version": newVersionCmd, "glossary": newGlossaryTopic,
+		"push": remotecmd.NewPushCmd, "pull": remotecmd.NewPullCmd, "remote": remotecmd.NewRemoteCmd, "version": infocmd.NewVersionCmd, "glossary": infocmd.NewGlossaryTopic,
 	}
 )
