@@ -33,7 +33,7 @@ a large region comes back as a zoom view with narrower handles.
 Register it with ctx init claude --mcp (or codex), or by hand:
   {"mcpServers": {"ctx": {"type": "stdio", "command": "ctx", "args": ["mcp"]}}}`,
 		Example: "  ctx mcp",
-		Args:    exactArgs(0, "ctx mcp"),
+		Args:    cli.ExactArgs(0, "ctx mcp"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return newMCPServer(ios).Run(cmd.Context(), hostsmcp.DrainTransport{Transport: &mcp.StdioTransport{}})
 		},
@@ -51,18 +51,18 @@ func newMCPServer(ios *IO) *mcp.Server {
 	}
 	return hostsmcp.New(&hostsmcp.Deps{
 		Version: Version, Session: session, Getwd: ios.Getwd, Getenv: ios.Getenv,
-		Open: func(create bool) (*store.Store, error) { return openStore(ios, create) },
+		Open: func(create bool) (*store.Store, error) { return cli.OpenStore(ios, create) },
 		Resolve: func(h store.Handle, raw string) (*store.Store, *store.Target, error) {
 			return getcmd.ResolveAnywhere(ios, h, raw)
 		},
 		Env: func(st *store.Store) *runner.Env { return runcmd.Env(ios, st) },
 		List: func(w io.Writer, n int) error {
 			var errb bytes.Buffer
-			return lscmd.List(mcpIO(ios, w, &errb), n)
+			return lscmd.List(cli.Buffered(ios, w, &errb), n)
 		},
 		Repo: func(ctx context.Context, w io.Writer, handle string) error {
 			var errb bytes.Buffer
-			return getcmd.Repo(ctx, mcpIO(ios, w, &errb), handle)
+			return getcmd.Repo(ctx, cli.Buffered(ios, w, &errb), handle)
 		},
 		Compact: func() { cli.StartCompaction(ios) },
 		Extra: func(s *mcp.Server) {
@@ -73,13 +73,3 @@ func newMCPServer(ios *IO) *mcp.Server {
 		},
 	})
 }
-
-// mcpIO is the server's IO with buffers for a tool's output.
-var mcpIO = cli.Buffered
-
-// exitOf reads a command's outcome: its exit code, and whether ctx itself failed.
-var exitOf = cli.ExitOf
-
-func textResult(s string) *mcp.CallToolResult { return hostsmcp.Text(s) }
-
-func toolError(err error, stderr string) *mcp.CallToolResult { return hostsmcp.Error(err, stderr) }

@@ -24,42 +24,18 @@ import (
 // Version is the ctx release.
 const Version = cli.Version
 
-// The shared command plumbing lives in internal/cli; these names keep
-// package main's files reading as they did.
-type (
-	// IO is where commands read and write; tests replace it with buffers.
-	IO         = cli.IO
-	exitError  = cli.ExitError
-	usageError = cli.UsageError
-)
-
-const (
-	exitOK     = cli.ExitOK
-	exitBad    = cli.ExitBad
-	exitUsage  = cli.ExitUsage
-	exitFailed = cli.ExitFailed
-)
-
-var (
-	systemIO  = cli.SystemIO
-	withCode  = cli.WithCode
-	usagef    = cli.Usagef
-	exactArgs = cli.ExactArgs
-	openStore = cli.OpenStore
-	writeJSON = cli.WriteJSON
-	quoteArgs = cli.QuoteArgs
-	report    = cli.Report
-	parseSize = cli.ParseSize
-)
+// IO is where commands read and write (internal/cli); tests replace it
+// with buffers.
+type IO = cli.IO
 
 // Main runs ctx with the process's arguments and returns its exit status.
 func Main() int {
 	// The host hook runs before every shell command an agent issues: answer it
 	// without building the command tree.
 	if a := os.Args[1:]; len(a) == 3 && a[0] == "hook" && a[2] == "pre-tool-use" && (a[1] == "claude" || a[1] == "codex") {
-		return runHook(systemIO(), a[1])
+		return runHook(cli.SystemIO(), a[1])
 	}
-	return run(systemIO(), os.Args[1:])
+	return run(cli.SystemIO(), os.Args[1:])
 }
 
 func run(ios *IO, args []string) int {
@@ -84,7 +60,7 @@ func run(ios *IO, args []string) int {
 	if ferr := finish(); err == nil {
 		err = ferr
 	}
-	return report(ios, err)
+	return cli.Report(ios, err)
 }
 
 // signalContext is cancelled when ctx receives SIGINT, SIGTERM or SIGHUP,
@@ -125,7 +101,7 @@ what was shown and left out, and handles that return any omitted span.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{Err: err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &cli.UsageError{Err: err} })
 	root.PersistentFlags().Bool("no-pager", false, "never page long output on a terminal")
 	// Build only the command being run when it is named first: the whole
 	// tree (every flag of every command) costs most of a millisecond, on the

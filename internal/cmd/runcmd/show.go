@@ -2,7 +2,6 @@ package runcmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -87,9 +86,4 @@ func ShowHandle(ctx context.Context, ios *cli.IO, handle string) (*runner.Shown,
 		return nil, cli.Usagef("%s is a %s; show takes a run or receipt handle (use ctx get for blobs)", handle, t.Kind)
 	}
 	return sh, err
-}
-
-// printReceipt prints a receipt named by `ctx get receipt:…`.
-func printReceipt(ios *cli.IO, t *store.Target) error {
-	return cli.WriteJSON(ios.Out, json.RawMessage(t.Receipt))
 }
