@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxhq/ctx/internal/cmd/infocmd"
 	"github.com/spf13/cobra"
 )
 
@@ -45,7 +46,7 @@ func TestGlossaryMatchesDocs(t *testing.T) {
 	}
 	_, block, _ := strings.Cut(string(doc), "```\n")
 	block, _, _ = strings.Cut(block, "```\n")
-	if block != glossaryText[1:] {
+	if block != infocmd.GlossaryText[1:] {
 		t.Errorf("docs/glossary.md and ctx help glossary differ")
 	}
 	var out bytes.Buffer

@@ -12,6 +12,10 @@ import (
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/capsulecmd"
 	"github.com/ctxhq/ctx/internal/cmd/continuitycmd"
+	"github.com/ctxhq/ctx/internal/cmd/getcmd"
+	"github.com/ctxhq/ctx/internal/cmd/lscmd"
+	"github.com/ctxhq/ctx/internal/cmd/qcmd"
+	"github.com/ctxhq/ctx/internal/cmd/runcmd"
 	"github.com/ctxhq/ctx/internal/cmd/taskcmd"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
@@ -29,7 +33,7 @@ a large region comes back as a zoom view with narrower handles.
 Register it with ctx init claude --mcp (or codex), or by hand:
   {"mcpServers": {"ctx": {"type": "stdio", "command": "ctx", "args": ["mcp"]}}}`,
 		Example: "  ctx mcp",
-		Args:    exactArgs(0, "ctx mcp"),
+		Args:    cli.ExactArgs(0, "ctx mcp"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return newMCPServer(ios).Run(cmd.Context(), hostsmcp.DrainTransport{Transport: &mcp.StdioTransport{}})
 		},
@@ -47,35 +51,25 @@ func newMCPServer(ios *IO) *mcp.Server {
 	}
 	return hostsmcp.New(&hostsmcp.Deps{
 		Version: Version, Session: session, Getwd: ios.Getwd, Getenv: ios.Getenv,
-		Open: func(create bool) (*store.Store, error) { return openStore(ios, create) },
+		Open: func(create bool) (*store.Store, error) { return cli.OpenStore(ios, create) },
 		Resolve: func(h store.Handle, raw string) (*store.Store, *store.Target, error) {
-			return resolveAnywhere(ios, h, raw)
+			return getcmd.ResolveAnywhere(ios, h, raw)
 		},
-		Env: func(st *store.Store) *runner.Env { return runEnv(ios, st) },
+		Env: func(st *store.Store) *runner.Env { return runcmd.Env(ios, st) },
 		List: func(w io.Writer, n int) error {
 			var errb bytes.Buffer
-			return runLs(mcpIO(ios, w, &errb), &lsOptions{n: n})
+			return lscmd.List(cli.Buffered(ios, w, &errb), n)
 		},
 		Repo: func(ctx context.Context, w io.Writer, handle string) error {
 			var errb bytes.Buffer
-			return runGetRepo(ctx, mcpIO(ios, w, &errb), &getOptions{handle: handle, limit: defaultLineLimit})
+			return getcmd.Repo(ctx, cli.Buffered(ios, w, &errb), handle)
 		},
-		Compact: func() { startCompaction(ios) },
+		Compact: func() { cli.StartCompaction(ios) },
 		Extra: func(s *mcp.Server) {
 			continuitycmd.AddTools(s, ios)
 			taskcmd.AddTools(s, ios)
-			addQTool(s, ios)
+			qcmd.AddTools(s, ios)
 			capsulecmd.AddTools(s, ios)
 		},
 	})
 }
-
-// mcpIO is the server's IO with buffers for a tool's output.
-var mcpIO = cli.Buffered
-
-// exitOf reads a command's outcome: its exit code, and whether ctx itself failed.
-var exitOf = cli.ExitOf
-
-func textResult(s string) *mcp.CallToolResult { return hostsmcp.Text(s) }
-
-func toolError(err error, stderr string) *mcp.CallToolResult { return hostsmcp.Error(err, stderr) }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/qcmd"
 	"github.com/ctxhq/ctx/query"
 	"github.com/ctxhq/ctx/source"
 )
@@ -59,7 +61,7 @@ func TestQueryEndToEnd(t *testing.T) {
 // TestQExamplesCompile keeps every example in ctx q's help valid and under
 // the cost bound.
 func TestQExamplesCompile(t *testing.T) {
-	ex := newQCmd(systemIO()).Example
+	ex := qcmd.NewQCmd(cli.SystemIO()).Example
 	n := 0
 	for _, line := range strings.Split(ex, "\n") {
 		_, q, ok := strings.Cut(line, "ctx q ")

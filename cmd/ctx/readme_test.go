@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxhq/ctx/internal/cmd/runcmd"
 	"github.com/ctxhq/ctx/internal/testenv"
 )
 
@@ -56,7 +57,7 @@ func TestREADMEStatesTheDefaultTimeout(t *testing.T) {
 	if m == nil {
 		t.Fatal("the README does not state ctx run's default --timeout")
 	}
-	def := newRunCmd(&IO{Getenv: os.Getenv}).Flags().Lookup("timeout").DefValue
+	def := runcmd.NewRunCmd(&IO{Getenv: os.Getenv}).Flags().Lookup("timeout").DefValue
 	if want := string(m[1]) + "m0s"; def != want {
 		t.Errorf("README says %s minutes; the --timeout default is %s", m[1], def)
 	}

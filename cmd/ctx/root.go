@@ -12,47 +12,30 @@ import (
 
 	"github.com/ctxhq/ctx/capture"
 	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/getcmd"
+	"github.com/ctxhq/ctx/internal/cmd/infocmd"
+	"github.com/ctxhq/ctx/internal/cmd/lscmd"
+	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
+	"github.com/ctxhq/ctx/internal/cmd/runcmd"
+	"github.com/ctxhq/ctx/internal/cmd/statscmd"
+	"github.com/ctxhq/ctx/internal/cmd/uicmd"
 )
 
 // Version is the ctx release.
 const Version = cli.Version
 
-// The shared command plumbing lives in internal/cli; these names keep
-// package main's files reading as they did.
-type (
-	// IO is where commands read and write; tests replace it with buffers.
-	IO         = cli.IO
-	exitError  = cli.ExitError
-	usageError = cli.UsageError
-)
-
-const (
-	exitOK     = cli.ExitOK
-	exitBad    = cli.ExitBad
-	exitUsage  = cli.ExitUsage
-	exitFailed = cli.ExitFailed
-)
-
-var (
-	systemIO  = cli.SystemIO
-	withCode  = cli.WithCode
-	usagef    = cli.Usagef
-	exactArgs = cli.ExactArgs
-	openStore = cli.OpenStore
-	writeJSON = cli.WriteJSON
-	quoteArgs = cli.QuoteArgs
-	report    = cli.Report
-	parseSize = cli.ParseSize
-)
+// IO is where commands read and write (internal/cli); tests replace it
+// with buffers.
+type IO = cli.IO
 
 // Main runs ctx with the process's arguments and returns its exit status.
 func Main() int {
 	// The host hook runs before every shell command an agent issues: answer it
 	// without building the command tree.
 	if a := os.Args[1:]; len(a) == 3 && a[0] == "hook" && a[2] == "pre-tool-use" && (a[1] == "claude" || a[1] == "codex") {
-		return runHook(systemIO(), a[1])
+		return runHook(cli.SystemIO(), a[1])
 	}
-	return run(systemIO(), os.Args[1:])
+	return run(cli.SystemIO(), os.Args[1:])
 }
 
 func run(ios *IO, args []string) int {
@@ -77,7 +60,7 @@ func run(ios *IO, args []string) int {
 	if ferr := finish(); err == nil {
 		err = ferr
 	}
-	return report(ios, err)
+	return cli.Report(ios, err)
 }
 
 // signalContext is cancelled when ctx receives SIGINT, SIGTERM or SIGHUP,
@@ -118,7 +101,7 @@ what was shown and left out, and handles that return any omitted span.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{Err: err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &cli.UsageError{Err: err} })
 	root.PersistentFlags().Bool("no-pager", false, "never page long output on a terminal")
 	// Build only the command being run when it is named first: the whole
 	// tree (every flag of every command) costs most of a millisecond, on the
@@ -137,7 +120,7 @@ what was shown and left out, and handles that return any omitted span.`,
 	// ctx --version prints what ctx version prints; ctx completion bash|zsh|
 	// fish|powershell prints a shell completion script (cobra's).
 	root.Version = Version
-	root.SetVersionTemplate(versionLine() + "\n")
+	root.SetVersionTemplate(infocmd.VersionLine() + "\n")
 	root.CompletionOptions.HiddenDefaultCmd = false
 	return root
 }
@@ -147,10 +130,10 @@ var (
 	commandOrder = []string{"run", "get", "show", "ls", "ingest", "gc", "pin", "unpin", "rm", "receipts", "contract",
 		"templates", "bench", "hook", "init", "doctor", "mcp", "ui", "stats", "check", "compact", "push", "pull", "remote", "version", "glossary"}
 	commands = map[string]func(*IO) *cobra.Command{
-		"run": newRunCmd, "get": newGetCmd, "show": newShowCmd, "ls": newLsCmd, "ingest": newIngestCmd,
+		"run": runcmd.NewRunCmd, "get": getcmd.NewCmd, "show": runcmd.NewShowCmd, "ls": lscmd.NewCmd, "ingest": runcmd.NewIngestCmd,
 		"gc": newGCCmd, "pin": newPinCmd, "unpin": newUnpinCmd, "rm": newRmCmd, "receipts": newReceiptsCmd,
-		"contract": newContractCmd, "templates": newTemplatesCmd, "bench": newBenchCmd, "hook": newHookCmd,
-		"init": newInitCmd, "doctor": newDoctorCmd, "mcp": newMCPCmd, "ui": newUICmd, "stats": newStatsCmd, "compact": newCompactCmd, "check": newCheckCmd,
-		"push": newPushCmd, "pull": newPullCmd, "remote": newRemoteCmd, "version": newVersionCmd, "glossary": newGlossaryTopic,
+		"contract": newContractCmd, "templates": infocmd.NewTemplatesCmd, "bench": newBenchCmd, "hook": newHookCmd,
+		"init": newInitCmd, "doctor": newDoctorCmd, "mcp": newMCPCmd, "ui": uicmd.NewCmd, "stats": statscmd.NewCmd, "compact": newCompactCmd, "check": newCheckCmd,
+		"push": remotecmd.NewPushCmd, "pull": remotecmd.NewPullCmd, "remote": remotecmd.NewRemoteCmd, "version": infocmd.NewVersionCmd, "glossary": infocmd.NewGlossaryTopic,
 	}
 )

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/benchcmd"
 )
 
@@ -76,7 +77,7 @@ func TestRevealTerminalOnly(t *testing.T) {
 		t.Fatalf("digest:\n%s", digest)
 	}
 	code, out := call(false, "get", h, "--reveal")
-	if code != exitUsage || strings.Contains(out, secret) || !strings.Contains(out, "not a terminal") {
+	if code != cli.ExitUsage || strings.Contains(out, secret) || !strings.Contains(out, "not a terminal") {
 		t.Errorf("get --reveal to a pipe: exit %d\n%s", code, out)
 	}
 	code, out = call(true, "get", h, "--reveal")

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/uicmd"
 	"github.com/ctxhq/ctx/internal/testenv"
 	"github.com/ctxhq/ctx/ui"
 )
@@ -38,10 +40,10 @@ func TestUIInChromium(t *testing.T) {
 		t.Fatalf("no run handle in:\n%s", digest)
 	}
 
-	ios := &IO{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{},
+	ios := &cli.IO{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{},
 		Getwd: func() (string, error) { return work, nil }, Getenv: func(string) string { return "" }}
 	mux := http.NewServeMux()
-	mux.Handle("/", ui.Handler(uiSource{ios}))
+	mux.Handle("/", ui.Handler(uicmd.Source(ios)))
 	// A harness page on the same origin clicks a line number inside the run
 	// page, as a person would, and shows what the page's status bar says.
 	mux.HandleFunc("/harness", func(w http.ResponseWriter, r *http.Request) {

@@ -1,4 +1,7 @@
-package main
+// Package remotecmd holds the commands of the shared tier (docs/remote.md):
+// ctx push, ctx pull, ctx remote gc, the background push after ctx run, and
+// get/show falling back to the remote. The behaviour is package remote's.
+package remotecmd
 
 import (
 	"context"
@@ -13,12 +16,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/remote"
 	"github.com/ctxhq/ctx/store"
 )
-
-// The shared tier (docs/remote.md): ctx push, ctx pull, ctx remote gc, the
-// background push after ctx run, and get/show falling back to the remote.
 
 func openRemote(st *store.Store) (*remote.Remote, error) {
 	cfg, err := remote.LoadConfig(st.Dir())
@@ -28,7 +29,8 @@ func openRemote(st *store.Store) (*remote.Remote, error) {
 	return remote.Open(cfg)
 }
 
-func newPushCmd(ios *IO) *cobra.Command {
+// NewPushCmd is ctx push.
+func NewPushCmd(ios *cli.IO) *cobra.Command {
 	var background, asJSON bool
 	c := &cobra.Command{
 		Use:   "push",
@@ -43,7 +45,7 @@ configured (push = "manual" turns that off).
 Exit status: 0 pushed; 1 no remote is configured; 125 the remote failed or
 refused (what was pushed stays; the next push finishes it).`,
 		Example: "  ctx push\n  ctx push --json",
-		Args:    exactArgs(0, "ctx push"),
+		Args:    cli.ExactArgs(0, "ctx push"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withRemote(ios, false, func(st *store.Store, r *remote.Remote) error {
 				if background {
@@ -59,10 +61,10 @@ refused (what was pushed stays; the next push finishes it).`,
 	return c
 }
 
-func push(ctx context.Context, ios *IO, st *store.Store, r *remote.Remote, asJSON bool) error {
+func push(ctx context.Context, ios *cli.IO, st *store.Store, r *remote.Remote, asJSON bool) error {
 	rep, err := remote.Push(ctx, st, r)
 	if rep != nil && asJSON {
-		if jerr := writeJSON(ios.Out, rep); jerr != nil && err == nil {
+		if jerr := cli.WriteJSON(ios.Out, rep); jerr != nil && err == nil {
 			err = jerr
 		}
 	} else if rep != nil {
@@ -70,7 +72,7 @@ func push(ctx context.Context, ios *IO, st *store.Store, r *remote.Remote, asJSO
 			rep.Runs, rep.Blobs, humanBytes(rep.Bytes), rep.BlobsPresent, rep.Layers, r.Config().Bucket, r.Config().Prefix)
 	}
 	if err != nil {
-		return &exitError{Code: exitFailed, Err: err}
+		return &cli.ExitError{Code: cli.ExitFailed, Err: err}
 	}
 	return nil
 }
@@ -117,9 +119,9 @@ func logPush(st *store.Store, rep *remote.PushReport, err error) {
 	fmt.Fprintln(f, line)
 }
 
-// startPush starts a detached `ctx push --background` after a commit, when
+// StartPush starts a detached `ctx push --background` after a commit, when
 // a remote is configured for background pushes. The run never waits on it.
-func startPush(ios *IO, st *store.Store) {
+func StartPush(ios *cli.IO, st *store.Store) {
 	if !remote.Configured(st.Dir()) || ios.Getenv("CTX_NO_PUSH") != "" {
 		return
 	}
@@ -129,10 +131,11 @@ func startPush(ios *IO, st *store.Store) {
 	if remote.MarkPending(st) != nil {
 		return
 	}
-	startDetached(ios, "push", "--background")
+	cli.StartDetached(ios, "push", "--background")
 }
 
-func newPullCmd(ios *IO) *cobra.Command {
+// NewPullCmd is ctx pull.
+func NewPullCmd(ios *cli.IO) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "pull HANDLE...",
@@ -160,7 +163,7 @@ type pulled struct {
 	Report *remote.PullReport `json:"report"`
 }
 
-func pullAll(ctx context.Context, ios *IO, st *store.Store, r *remote.Remote, args []string, asJSON bool) error {
+func pullAll(ctx context.Context, ios *cli.IO, st *store.Store, r *remote.Remote, args []string, asJSON bool) error {
 	var all []pulled
 	for _, a := range args {
 		if hex, ok := strings.CutPrefix(a, "capsule:"); ok {
@@ -191,14 +194,14 @@ func pullAll(ctx context.Context, ios *IO, st *store.Store, r *remote.Remote, ar
 			f.Kind, f.ID.Short(), rep.Runs, rep.Blobs, humanBytes(rep.Bytes), rep.Execs)
 	}
 	if asJSON {
-		return writeJSON(ios.Out, all)
+		return cli.WriteJSON(ios.Out, all)
 	}
 	return nil
 }
 
 // withRemote opens the workspace's store and its configured remote for fn.
-func withRemote(ios *IO, create bool, fn func(*store.Store, *remote.Remote) error) error {
-	st, err := openStore(ios, create)
+func withRemote(ios *cli.IO, create bool, fn func(*store.Store, *remote.Remote) error) error {
+	st, err := cli.OpenStore(ios, create)
 	if err != nil {
 		return err
 	}
@@ -210,7 +213,8 @@ func withRemote(ios *IO, create bool, fn func(*store.Store, *remote.Remote) erro
 	return fn(st, r)
 }
 
-func newRemoteCmd(ios *IO) *cobra.Command {
+// NewRemoteCmd is ctx remote (gc).
+func NewRemoteCmd(ios *cli.IO) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "remote",
 		Short: "The shared remote: gc",
@@ -229,7 +233,7 @@ that does. --dry-run lists what would go.
 Exit status: 0 done; 1 no remote is configured; 125 the remote failed
 (nothing is deleted when marking fails).`,
 		Example: "  ctx remote gc --dry-run\n  ctx remote gc --grace 72h",
-		Args:    exactArgs(0, "ctx remote gc"),
+		Args:    cli.ExactArgs(0, "ctx remote gc"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withRemote(ios, false, func(_ *store.Store, r *remote.Remote) error {
 				return remoteGC(cmd.Context(), ios, r, dry, grace, asJSON)
@@ -243,13 +247,13 @@ Exit status: 0 done; 1 no remote is configured; 125 the remote failed
 	return c
 }
 
-func remoteGC(ctx context.Context, ios *IO, r *remote.Remote, dry bool, grace time.Duration, asJSON bool) error {
+func remoteGC(ctx context.Context, ios *cli.IO, r *remote.Remote, dry bool, grace time.Duration, asJSON bool) error {
 	rep, err := remote.GC(ctx, r, remote.GCOptions{DryRun: dry, Grace: grace})
 	if err != nil {
-		return &exitError{Code: exitFailed, Err: err}
+		return &cli.ExitError{Code: cli.ExitFailed, Err: err}
 	}
 	if asJSON {
-		return writeJSON(ios.Out, rep)
+		return cli.WriteJSON(ios.Out, rep)
 	}
 	verb := "deleted"
 	if dry {
@@ -263,13 +267,20 @@ func remoteGC(ctx context.Context, ios *IO, r *remote.Remote, dry bool, grace ti
 	return nil
 }
 
+// InPlace reports whether t was resolved from the remote without being
+// copied (too large to cache), so only OpenBlob reads it.
+func InPlace(t *store.Target) bool {
+	_, ok := remoteOpeners.Load(t)
+	return ok
+}
+
 // remoteOpeners holds, for a target resolved from the remote without being
 // copied (too large to cache), how to open its blobs there.
 var remoteOpeners sync.Map // *store.Target → func(store.ID) (*store.Blob, error)
 
-// openBlob opens a target's blob: from the local store, else (a large remote
+// OpenBlob opens a target's blob: from the local store, else (a large remote
 // run or blob) from the remote, frame by frame.
-func openBlob(st *store.Store, t *store.Target, id store.ID) (*store.Blob, error) {
+func OpenBlob(st *store.Store, t *store.Target, id store.ID) (*store.Blob, error) {
 	b, err := st.Blob(id)
 	if err != nil && errors.Is(err, store.ErrNotFound) {
 		if open, ok := remoteOpeners.Load(t); ok {
@@ -279,10 +290,10 @@ func openBlob(st *store.Store, t *store.Target, id store.ID) (*store.Blob, error
 	return b, err
 }
 
-// resolveRemote is resolveAnywhere's last resort: the configured remote.
+// Resolve is the last resort of resolving a handle anywhere: the configured remote.
 // What it fetches is cached in this workspace's store.
-func resolveRemote(ios *IO, h store.Handle, raw string) (*store.Store, *store.Target, error) {
-	st, err := openStore(ios, true)
+func Resolve(ios *cli.IO, h store.Handle, raw string) (*store.Store, *store.Target, error) {
+	st, err := cli.OpenStore(ios, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -311,8 +322,8 @@ func resolveRemote(ios *IO, h store.Handle, raw string) (*store.Store, *store.Ta
 // tracedRemote is the remote a command read from, when CTX_TRACE is set.
 var tracedRemote atomic.Pointer[remote.Remote]
 
-// traceRemote prints the requests a command made of the remote (CTX_TRACE).
-func traceRemote(ios *IO) {
+// Trace prints the requests a command made of the remote (CTX_TRACE).
+func Trace(ios *cli.IO) {
 	if r := tracedRemote.Load(); r != nil {
 		q := &r.Requests
 		fmt.Fprintf(ios.Err, "ctx: trace remote: %d GET, %d ranged GET, %d HEAD, %d LIST, %d PUT; %d bytes in\n",

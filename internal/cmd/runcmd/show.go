@@ -1,8 +1,7 @@
-package main
+package runcmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,7 +9,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/digest"
+	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/getcmd"
 	"github.com/ctxhq/ctx/internal/cmd/pycmd"
+	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
 	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
@@ -21,7 +23,7 @@ type showOptions struct {
 	json   bool
 }
 
-func newShowCmd(ios *IO) *cobra.Command {
+func NewShowCmd(ios *cli.IO) *cobra.Command {
 	o := &showOptions{}
 	c := &cobra.Command{
 		Use:   "show HANDLE",
@@ -34,8 +36,8 @@ Exit status: 0 printed; 1 unknown, ambiguous or malformed handle; 125 the
 store is locked or damaged.`,
 		Example: `  ctx show run:ba3d1020ee8f
   ctx show receipt:7d0c1e22aa01 --json`,
-		Args:              exactArgs(1, "ctx show HANDLE"),
-		ValidArgsFunction: completeHandles(ios),
+		Args:              cli.ExactArgs(1, "ctx show HANDLE"),
+		ValidArgsFunction: getcmd.CompleteHandles(ios),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.handle = args[0]
 			return runShow(cmd.Context(), ios, o)
@@ -45,48 +47,43 @@ store is locked or damaged.`,
 	return c
 }
 
-func runShow(ctx context.Context, ios *IO, o *showOptions) error {
+func runShow(ctx context.Context, ios *cli.IO, o *showOptions) error {
 	if strings.HasPrefix(o.handle, "seq:") {
 		return seqcmd.Sequences.Show(ios, o.handle, o.json)
 	}
 	if strings.HasPrefix(o.handle, "py:") {
 		return pycmd.Executions.Show(ios, o.handle, o.json)
 	}
-	sh, err := showHandle(ctx, ios, o.handle)
+	sh, err := ShowHandle(ctx, ios, o.handle)
 	if err != nil {
 		return err
 	}
 	if o.json {
-		return writeJSON(ios.Out, map[string]any{"receipt": "receipt:" + sh.ReceiptID.Short(), "id": sh.ReceiptID.String(), "body": sh.Receipt})
+		return cli.WriteJSON(ios.Out, map[string]any{"receipt": "receipt:" + sh.ReceiptID.Short(), "id": sh.ReceiptID.String(), "body": sh.Receipt})
 	}
 	_, err = ios.Out.Write(sh.Text)
 	return err
 }
 
-// showHandle reads back the digest a run or receipt handle names, from
+// ShowHandle reads back the digest a run or receipt handle names, from
 // whichever known store holds it (ctx show, ctx ui, the MCP server).
-func showHandle(ctx context.Context, ios *IO, handle string) (*runner.Shown, error) {
+func ShowHandle(ctx context.Context, ios *cli.IO, handle string) (*runner.Shown, error) {
 	h, err := store.ParseHandle(handle)
 	if err != nil {
 		return nil, err
 	}
-	st, t, err := resolveAnywhere(ios, h, handle)
+	st, t, err := getcmd.ResolveAnywhere(ios, h, handle)
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close()
-	if _, remote := remoteOpeners.Load(t); remote {
+	if remotecmd.InPlace(t) {
 		return nil, &store.Error{Err: fmt.Errorf("%s is in the remote, too large to cache for ctx show", handle),
 			Hint: fmt.Sprintf("copy it with `ctx pull %s`, then show it; ctx get reads its lines in place", t.Handle())}
 	}
 	sh, err := runner.Show(ctx, st, t, func() (digest.Options, error) { return (&digestOpts{}).options(ios, st) })
 	if errors.Is(err, runner.ErrNotShowable) {
-		return nil, usagef("%s is a %s; show takes a run or receipt handle (use ctx get for blobs)", handle, t.Kind)
+		return nil, cli.Usagef("%s is a %s; show takes a run or receipt handle (use ctx get for blobs)", handle, t.Kind)
 	}
 	return sh, err
-}
-
-// printReceipt prints a receipt named by `ctx get receipt:…`.
-func printReceipt(ios *IO, t *store.Target) error {
-	return writeJSON(ios.Out, json.RawMessage(t.Receipt))
 }

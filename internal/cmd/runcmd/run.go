@@ -1,4 +1,9 @@
-package main
+// Package runcmd holds ctx run, ctx ingest and ctx show: the command-line face
+// of the one capture path (package runner). It parses their flags, feeds the
+// runner a Request (stdin, progress, the generation of the work tree) and
+// prints the Result: the digest, its --json form, or the command passed
+// through when nothing can be captured.
+package runcmd
 
 import (
 	"bytes"
@@ -18,7 +23,11 @@ import (
 
 	"github.com/ctxhq/ctx/capture"
 	"github.com/ctxhq/ctx/digest"
+	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/jobcmd"
+	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
 	"github.com/ctxhq/ctx/internal/progress"
+	"github.com/ctxhq/ctx/job"
 	"github.com/ctxhq/ctx/profiles"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/secrets"
@@ -52,14 +61,14 @@ func (o *digestOpts) register(c *cobra.Command) {
 	c.Flags().StringVar(&o.profile, "profile", "", "use the profile `NAME` instead of detecting one ("+strings.Join(profiles.Names(), ", ")+"; see ctx contract show NAME)")
 }
 
-func (o *digestOpts) options(ios *IO, st *store.Store) (digest.Options, error) {
+func (o *digestOpts) options(ios *cli.IO, st *store.Store) (digest.Options, error) {
 	p := o.pressure
 	if p == "" {
 		p = ios.Getenv("CTX_PRESSURE")
 	}
 	opts, err := runner.DigestOptions(st, o.budget, p, o.profile)
 	if err != nil {
-		return digest.Options{}, usagef("%v", err)
+		return digest.Options{}, cli.Usagef("%v", err)
 	}
 	return opts, nil
 }
@@ -70,7 +79,7 @@ failed; 126 if the command cannot be executed; 127 if it was not found; 128+N if
 it was killed by signal N; 128+N if ctx itself got signal N (130 Ctrl-C, 143
 SIGTERM, 129 SIGHUP) and stopped it.`
 
-func newRunCmd(ios *IO) *cobra.Command {
+func NewRunCmd(ios *cli.IO) *cobra.Command {
 	o := &runOptions{}
 	c := &cobra.Command{
 		Use:   "run [flags] -- CMD [ARGS...]",
@@ -98,10 +107,10 @@ never drawn when stderr is not a terminal, and never stored.
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usagef("no command given: ctx run [flags] -- CMD [ARGS...]")
+				return cli.Usagef("no command given: ctx run [flags] -- CMD [ARGS...]")
 			}
 			o.argv = args
-			return withCode(exitFailed, runRun(cmd.Context(), ios, o))
+			return cli.WithCode(cli.ExitFailed, runRun(cmd.Context(), ios, o))
 		},
 	}
 	f := c.Flags()
@@ -119,10 +128,10 @@ never drawn when stderr is not a terminal, and never stored.
 	return c
 }
 
-func runRun(ctx context.Context, ios *IO, o *runOptions) error {
-	capBytes, err := parseSize(o.maxOutput)
+func runRun(ctx context.Context, ios *cli.IO, o *runOptions) error {
+	capBytes, err := cli.ParseSize(o.maxOutput)
 	if err != nil {
-		return usagef("--max-output: %v", err)
+		return cli.Usagef("--max-output: %v", err)
 	}
 	argv := o.argv
 	if o.shell {
@@ -134,13 +143,13 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	}
 	dir, err := runner.ResolveDir(cwd, o.cwd)
 	if err != nil {
-		return usagef("%v", err)
+		return cli.Usagef("%v", err)
 	}
 	if o.bg {
 		return startJob(ios, o, argv, dir, capBytes)
 	}
 	gen := startGeneration(ctx, ios, dir) // while the store opens and the command runs
-	st, err := openStore(ios, true)
+	st, err := cli.OpenStore(ios, true)
 	if err == nil {
 		if err = st.CheckDB(); err != nil {
 			st.Close()
@@ -168,7 +177,7 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	default:
 		f, err := os.Open(o.stdin)
 		if err != nil {
-			return usagef("--stdin: %v", err)
+			return cli.Usagef("--stdin: %v", err)
 		}
 		defer f.Close()
 		req.Stdin = runner.Input{R: f, Whole: true}
@@ -176,7 +185,7 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	if prog := progress.Start(ios); prog != nil { // a person watches stderr
 		req.Watch = prog
 	}
-	res, err := runner.Capture(ctx, runEnv(ios, st), req)
+	res, err := runner.Capture(ctx, Env(ios, st), req)
 	var nc *runner.NoCaptureError
 	var se *capture.StartError
 	switch {
@@ -184,7 +193,7 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 		return passThrough(ctx, ios, argv, dir, o, nc.Err)
 	case errors.As(err, &se):
 		fmt.Fprintf(ios.Err, "ctx: %v\n  hint: %s\n", se, runner.StartHint(se))
-		return &exitError{Code: se.Exit}
+		return &cli.ExitError{Code: se.Exit}
 	case err != nil:
 		return err
 	}
@@ -194,33 +203,33 @@ func runRun(ctx context.Context, ios *IO, o *runOptions) error {
 	return showRun(ios, st, res, o.json)
 }
 
-// runEnv is what the runner reads from this process: its store, clock,
+// Env is what the runner reads from this process: its store, clock,
 // environment and host facts.
-func runEnv(ios *IO, st *store.Store) *runner.Env {
+func Env(ios *cli.IO, st *store.Store) *runner.Env {
 	return &runner.Env{Store: st, Now: time.Now, Environ: os.Environ(), Host: hostname(), PID: os.Getpid(),
-		Version: Version, Trace: tracer(ios)}
+		Version: cli.Version, Trace: tracer(ios)}
 }
 
 // showRun prints a stored run's digest (or its --json form) and exits with the
 // run's status. A run stored without a digest says so and how to read it.
-func showRun(ios *IO, st *store.Store, res *runner.Result, asJSON bool) error {
+func showRun(ios *cli.IO, st *store.Store, res *runner.Result, asJSON bool) error {
 	if res.Raw {
-		startCompaction(ios)
+		cli.StartCompaction(ios)
 	}
-	startPush(ios, st)
+	remotecmd.StartPush(ios, st)
 	if res.DigestErr != nil {
 		h := res.Handle()
 		fmt.Fprintf(ios.Err, "ctx: the output is stored as %s, but no digest could be made: %v\n  hint: read it with `ctx get %s`\n", h, res.DigestErr, h)
-		return &exitError{Code: res.Exit}
+		return &cli.ExitError{Code: res.Exit}
 	}
 	if asJSON {
 		if err := writeRunJSON(ios.Out, st, res.Run, res.Digest); err != nil {
 			return err
 		}
-	} else if _, err := ios.Out.Write(colourDigest(ios, res.Text())); err != nil {
+	} else if _, err := ios.Out.Write(cli.ColourDigest(ios, res.Text())); err != nil {
 		return err
 	}
-	return &exitError{Code: res.Exit}
+	return &cli.ExitError{Code: res.Exit}
 }
 
 func hostname() string {
@@ -234,7 +243,7 @@ func hostname() string {
 // template): every value the stream's redaction found is replaced there too.
 func writeRunJSON(w io.Writer, st *store.Store, run *store.Run, res *digest.Result) error {
 	var buf bytes.Buffer
-	if err := writeJSON(&buf, runJSON(run, res)); err != nil {
+	if err := cli.WriteJSON(&buf, runJSON(run, res)); err != nil {
 		return err
 	}
 	known := map[string]string{}
@@ -283,7 +292,7 @@ func runJSON(run *store.Run, res *digest.Result) map[string]any {
 
 // tracer returns a function that prints the time since the previous call when
 // CTX_TRACE is set: a developer aid for the run path's phases.
-func tracer(ios *IO) func(phase string) {
+func tracer(ios *cli.IO) func(phase string) {
 	if ios.Getenv("CTX_TRACE") == "" {
 		return func(string) {}
 	}
@@ -295,40 +304,11 @@ func tracer(ios *IO) func(phase string) {
 	}
 }
 
-// startCompaction starts `ctx compact` in the background, detached, at low
-// priority: a flood outran the compressor and some frames were stored raw.
-// The agent reads its digest meanwhile; nothing waits for it.
-// CTX_NO_COMPACT=1 turns it off (benchmarks that time runs back to back).
-func startCompaction(ios *IO) {
-	if ios.Getenv("CTX_NO_COMPACT") != "" {
-		return
-	}
-	startDetached(ios, "compact")
-}
-
-// startDetached starts ctx with args in a session of its own, not waited
-// for: it outlives this command.
-func startDetached(ios *IO, args ...string) {
-	self, err := exec.LookPath(os.Args[0])
-	if err != nil {
-		return
-	}
-	cmd := exec.Command(self, args...)
-	cmd.Env = os.Environ()
-	if cwd, err := ios.Getwd(); err == nil {
-		cmd.Dir = cwd
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if cmd.Start() == nil {
-		_ = cmd.Process.Release()
-	}
-}
-
 // passThrough runs the command with ctx's own stdio when nothing can be
 // captured (the store cannot be created or written): ctx failing must not stop
 // the command an agent (or a hook on its behalf) asked for. It says so on
 // stderr and exits with the command's status.
-func passThrough(ctx context.Context, ios *IO, argv []string, dir string, o *runOptions, why error) error {
+func passThrough(ctx context.Context, ios *cli.IO, argv []string, dir string, o *runOptions, why error) error {
 	fmt.Fprintf(ios.Err, "ctx: cannot capture (%v); running the command without ctx\n", why)
 	var se *store.Error
 	if errors.As(why, &se) && se.Hint != "" {
@@ -347,7 +327,7 @@ func passThrough(ctx context.Context, ios *IO, argv []string, dir string, o *run
 	} else if o.stdin != "" {
 		f, err := os.Open(o.stdin)
 		if err != nil {
-			return usagef("--stdin: %v", err)
+			return cli.Usagef("--stdin: %v", err)
 		}
 		defer f.Close()
 		cmd.Stdin = f
@@ -356,19 +336,35 @@ func passThrough(ctx context.Context, ios *IO, argv []string, dir string, o *run
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
-		return &exitError{Code: 0}
+		return &cli.ExitError{Code: 0}
 	case errors.As(err, &ee):
 		if ctx.Err() == context.DeadlineExceeded {
-			return &exitError{Code: capture.ExitTimeout}
+			return &cli.ExitError{Code: capture.ExitTimeout}
 		}
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return &exitError{Code: 128 + int(ws.Signal())}
+			return &cli.ExitError{Code: 128 + int(ws.Signal())}
 		}
-		return &exitError{Code: ee.ExitCode()}
+		return &cli.ExitError{Code: ee.ExitCode()}
 	case errors.Is(err, exec.ErrNotFound):
 		fmt.Fprintf(ios.Err, "ctx: %s: command not found\n", argv[0])
-		return &exitError{Code: capture.ExitNotFound}
+		return &cli.ExitError{Code: capture.ExitNotFound}
 	}
 	fmt.Fprintf(ios.Err, "ctx: %s: %v\n", argv[0], err)
-	return &exitError{Code: capture.ExitNotExecutable}
+	return &cli.ExitError{Code: capture.ExitNotExecutable}
+}
+
+// startJob is ctx run --bg: the capture continues in a detached supervisor.
+func startJob(ios *cli.IO, o *runOptions, argv []string, dir string, capBytes int64) error {
+	if o.stdin != "" {
+		return cli.Usagef("--bg takes no --stdin: a background job's stdin is /dev/null")
+	}
+	if o.json {
+		return cli.Usagef("--bg prints the job handle; ctx job wait job:ID prints the digest (ctx job show --json the record)")
+	}
+	p := o.pressure
+	if p == "" {
+		p = ios.Getenv("CTX_PRESSURE")
+	}
+	return jobcmd.Start(ios, job.Spec{Argv: argv, Dir: dir, Timeout: o.timeout, Grace: o.grace, Pipe: o.pipe, Cap: capBytes,
+		Budget: o.budget, Pressure: p, Profile: o.profile, Session: ios.Getenv("CTX_SESSION")})
 }

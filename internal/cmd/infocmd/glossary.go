@@ -1,10 +1,13 @@
-package main
+package infocmd
 
-import "github.com/spf13/cobra"
+import (
+	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/spf13/cobra"
+)
 
-// glossaryText explains every term a digest prints; docs/glossary.md holds
+// GlossaryText explains every term a digest prints; docs/glossary.md holds
 // the same text (TestGlossaryMatchesDocs).
-const glossaryText = `
+const GlossaryText = `
 Every word a digest, a receipt or ctx's help uses, in the order a digest
 shows them.
 
@@ -101,11 +104,11 @@ The store
   pin               a run kept by ctx gc whatever its age.
 `
 
-// newGlossaryTopic is a help topic: ctx help glossary.
-func newGlossaryTopic(*IO) *cobra.Command {
+// NewGlossaryTopic is a help topic: ctx help glossary.
+func NewGlossaryTopic(*cli.IO) *cobra.Command {
 	return &cobra.Command{
 		Use:   "glossary",
 		Short: "What the words in a digest mean: identities, inline, REQUIRED, census, …",
-		Long:  glossaryText[1:],
+		Long:  GlossaryText[1:],
 	}
 }

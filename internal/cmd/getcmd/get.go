@@ -1,7 +1,11 @@
-package main
+// Package getcmd holds ctx get: the exact bytes a handle names, from whichever
+// store holds it (this workspace's, another known store, or the remote), and
+// repo: addresses. The retrieval engine is package retrieve's.
+package getcmd
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -9,7 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/jobcmd"
 	"github.com/ctxhq/ctx/internal/cmd/pycmd"
+	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
 	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
 	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/store"
@@ -37,10 +44,10 @@ type getOptions struct {
 	note string
 }
 
-// defaultLineLimit is ctx get's inline limit in lines.
-const defaultLineLimit = retrieve.LineLimit
+// LineLimit is ctx get's inline limit in lines.
+const LineLimit = retrieve.LineLimit
 
-func newGetCmd(ios *IO) *cobra.Command {
+func NewCmd(ios *cli.IO) *cobra.Command {
 	o := &getOptions{}
 	c := &cobra.Command{
 		Use:   "get HANDLE",
@@ -79,8 +86,8 @@ a zoom view was printed instead of its bytes (narrow the range, or --full);
   ctx get run:ba3d10#stderr --grep 'panic|FAIL' --around 3
   ctx get blob:4f1c0a9e2b77 --bytes 0:4096 --hex
   ctx get run:ba3d10#stdout --full > out.log`,
-		Args:              exactArgs(1, "ctx get HANDLE"),
-		ValidArgsFunction: completeHandles(ios),
+		Args:              cli.ExactArgs(1, "ctx get HANDLE"),
+		ValidArgsFunction: CompleteHandles(ios),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.handle = args[0]
 			return runGet(cmd.Context(), ios, o)
@@ -95,7 +102,7 @@ a zoom view was printed instead of its bytes (narrow the range, or --full);
 	f.BoolVar(&o.hex, "hex", false, "print a hexdump (for binary output)")
 	f.BoolVar(&o.plain, "plain", false, "print text as a pipe would have carried it: escape sequences removed, carriage-return overwrites folded (the default when stdout is not a terminal)")
 	f.BoolVar(&o.raw, "raw", false, "print the exact stored bytes (the default at a terminal)")
-	f.IntVar(&o.limit, "limit", defaultLineLimit, "inline limit in lines")
+	f.IntVar(&o.limit, "limit", LineLimit, "inline limit in lines")
 	f.BoolVar(&o.json, "json", false, "print JSON: the resolved handle, the range and the text (base64 when not UTF-8)")
 	f.BoolVar(&o.reveal, "reveal", false, "print secrets as stored instead of [REDACTED:rule:hash] (only to a terminal: for a person, never an agent)")
 	f.StringVar(&o.pointer, "json-pointer", "", "print the JSON value at this RFC 6901 pointer (/items/3/name), exactly as stored")
@@ -110,7 +117,7 @@ const (
 	exitZoom    = 3
 )
 
-func runGet(ctx context.Context, ios *IO, o *getOptions) error {
+func runGet(ctx context.Context, ios *cli.IO, o *getOptions) error {
 	if strings.HasPrefix(o.handle, "repo:") {
 		return runGetRepo(ctx, ios, o)
 	}
@@ -135,16 +142,16 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	if err != nil {
 		return err
 	}
-	st, t, err := resolveAnywhere(ios, h, o.handle)
+	st, t, err := ResolveAnywhere(ios, h, o.handle)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	if t.Kind == "receipt" {
-		return printReceipt(ios, t)
+		return cli.WriteJSON(ios.Out, json.RawMessage(t.Receipt))
 	}
-	defer traceRemote(ios)
-	reg, err := retrieve.OpenWith(st, t, ro.RangeOf(t), func(id store.ID) (*store.Blob, error) { return openBlob(st, t, id) })
+	defer remotecmd.Trace(ios)
+	reg, err := retrieve.OpenWith(st, t, ro.RangeOf(t), func(id store.ID) (*store.Blob, error) { return remotecmd.OpenBlob(st, t, id) })
 	if err != nil {
 		return err
 	}
@@ -161,30 +168,30 @@ func runGet(ctx context.Context, ios *IO, o *getOptions) error {
 	var ue *retrieve.UsageError
 	switch {
 	case errors.Is(err, retrieve.ErrZoomed):
-		return &exitError{Code: exitZoom}
+		return &cli.ExitError{Code: exitZoom}
 	case errors.Is(err, retrieve.ErrNoMatch):
-		return &exitError{Code: exitNoMatch}
+		return &cli.ExitError{Code: exitNoMatch}
 	case errors.As(err, &ue):
-		return usagef("%v", ue.Err)
+		return cli.Usagef("%v", ue.Err)
 	}
 	return err
 }
 
 // retrieveOptions checks the flags and turns them into what retrieve takes.
-func (o *getOptions) retrieveOptions(ios *IO, h store.Handle) (retrieve.Options, error) {
+func (o *getOptions) retrieveOptions(ios *cli.IO, h store.Handle) (retrieve.Options, error) {
 	var ro retrieve.Options
 	rng, err := retrieve.ParseRange(h, o.lines, o.bytes)
 	if err != nil {
-		return ro, usagef("%v", err)
+		return ro, cli.Usagef("%v", err)
 	}
 	if o.limit <= 0 {
-		return ro, usagef("--limit %d: want a positive number of lines", o.limit)
+		return ro, cli.Usagef("--limit %d: want a positive number of lines", o.limit)
 	}
 	if o.plain && o.raw {
-		return ro, usagef("give --plain or --raw, not both")
+		return ro, cli.Usagef("give --plain or --raw, not both")
 	}
 	if o.reveal && !ios.IsTTY {
-		return ro, usagef("--reveal prints secrets, so only to a terminal, for a person; stdout is not a terminal (agents and pipes get redacted output)")
+		return ro, cli.Usagef("--reveal prints secrets, so only to a terminal, for a person; stdout is not a terminal (agents and pipes get redacted output)")
 	}
 	o.form = "raw"
 	if o.plain || !o.raw && !ios.IsTTY {
@@ -194,7 +201,7 @@ func (o *getOptions) retrieveOptions(ios *IO, h store.Handle) (retrieve.Options,
 		Form: retrieve.Form(o.form), Reveal: o.reveal, Pointer: o.pointer, Records: o.records, Range: rng}
 	if o.grep != "" {
 		if ro.Grep, err = regexp.Compile(o.grep); err != nil {
-			return ro, usagef("--grep: %v", err)
+			return ro, cli.Usagef("--grep: %v", err)
 		}
 	}
 	return ro, nil
@@ -209,4 +216,41 @@ func unorderedWhy(run *store.Run) string {
 		return "recovered after ctx stopped mid-capture"
 	}
 	return "stored without an interleave index"
+}
+
+// Region prints the exact stored bytes of handle, whole (ctx ui's lines).
+func Region(ctx context.Context, ios *cli.IO, handle string) error {
+	return runGet(ctx, ios, &getOptions{handle: handle, full: true, raw: true, limit: LineLimit})
+}
+
+// Repo prints what a repo: address names, within the inline limit (the MCP
+// server's ctx_get of repo: addresses).
+func Repo(ctx context.Context, ios *cli.IO, handle string) error {
+	return runGetRepo(ctx, ios, &getOptions{handle: handle, limit: LineLimit})
+}
+
+// getStepped handles ctx get seq:… and py:…: ID#N reads step N's run, the
+// record's own handle prints it.
+func getStepped(ios *cli.IO, o *getOptions, k seqcmd.Kind) (done bool, err error) {
+	run, done, err := k.Get(ios, o.handle)
+	if !done {
+		o.handle = run
+	}
+	return done, err
+}
+
+// getJob handles ctx get job:…: an ended job's handle reads its run; a
+// running job's lines come from its live tail.
+func getJob(ios *cli.IO, o *getOptions) (done bool, err error) {
+	run, done, err := jobcmd.Get(ios, o.handle)
+	if !done {
+		o.handle = run
+	}
+	return done, err
+}
+
+// Grep prints the lines of handle matching expr, at most limit inline
+// (ctx ui's search).
+func Grep(ctx context.Context, ios *cli.IO, handle, expr string, limit int) error {
+	return runGet(ctx, ios, &getOptions{handle: handle, grep: expr, limit: limit})
 }

@@ -1,4 +1,6 @@
-package main
+// Package statscmd holds ctx stats: what ctx kept out of the transcript, per
+// command family, and what the agent fetched back with ctx get.
+package statscmd
 
 import (
 	"fmt"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
@@ -19,7 +22,8 @@ type statsOptions struct {
 	json  bool
 }
 
-func newStatsCmd(ios *IO) *cobra.Command {
+// NewCmd is ctx stats.
+func NewCmd(ios *cli.IO) *cobra.Command {
 	o := &statsOptions{}
 	c := &cobra.Command{
 		Use:   "stats [--since DUR]",
@@ -36,7 +40,7 @@ prompt caching, and tokens re-sent from a cache are not fresh input.
 
 Exit status: 0 printed; 125 the store is locked or damaged.`,
 		Example: "  ctx stats\n  ctx stats --since 24h --json",
-		Args:    exactArgs(0, "ctx stats"),
+		Args:    cli.ExactArgs(0, "ctx stats"),
 		RunE:    func(cmd *cobra.Command, args []string) error { return runStats(ios, o) },
 	}
 	c.Flags().DurationVar(&o.since, "since", 7*24*time.Hour, "only executions and retrievals this recent")
@@ -66,8 +70,8 @@ type statsReport struct {
 	Note       string        `json:"note"`
 }
 
-func runStats(ios *IO, o *statsOptions) error {
-	st, err := openStore(ios, false)
+func runStats(ios *cli.IO, o *statsOptions) error {
+	st, err := cli.OpenStore(ios, false)
 	if err != nil {
 		return err
 	}
@@ -119,7 +123,7 @@ func runStats(ios *IO, o *statsOptions) error {
 			break
 		}
 		rep.Larger = append(rep.Larger, fmt.Sprintf("%s %s: %d B raw, %d B shown, %d× in the period",
-			ex.Handle(), quoteArgs(secrets.Argv(ex.Argv)), ex.RawBytes, ex.ShownBytes, larger[ex.Run]))
+			ex.Handle(), cli.QuoteArgs(secrets.Argv(ex.Argv)), ex.RawBytes, ex.ShownBytes, larger[ex.Run]))
 	}
 	for _, r := range rets {
 		rep.Retrievals++
@@ -142,7 +146,7 @@ func runStats(ios *IO, o *statsOptions) error {
 		rep.Families = []familyStats{}
 	}
 	if o.json {
-		return writeJSON(ios.Out, rep)
+		return cli.WriteJSON(ios.Out, rep)
 	}
 	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "FAMILY\tRUNS\tRAW\tSHOWN\tRAW TOKENS~\tSHOWN TOKENS~\tKEPT OUT~\tFETCHED\tDIGEST>RAW")

@@ -1,4 +1,6 @@
-package main
+// Package lscmd holds ctx ls: recent executions of this workspace's store, or of
+// every store ctx knows (--all), and the captures still running.
+package lscmd
 
 import (
 	"errors"
@@ -14,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/job"
 	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/secrets"
@@ -31,13 +34,14 @@ type lsOptions struct {
 	all     bool
 }
 
-func newLsCmd(ios *IO) *cobra.Command {
+// NewCmd is ctx ls.
+func NewCmd(ios *cli.IO) *cobra.Command {
 	o := &lsOptions{}
 	c := &cobra.Command{
 		Use:   "ls",
 		Short: "List recent executions",
 		Long: `List recent executions, newest first: the run handle, exit status, output size,
-age, and the command. The same run appears once per execution.
+Age, and the command. The same run appears once per execution.
 
 --failed keeps executions that did not succeed (a non-zero exit, a timeout, a
 signal, an interruption); --cmd keeps those whose command line contains the
@@ -58,7 +62,7 @@ store is locked or damaged.`,
   ctx ls --failed --since 2h
   ctx ls --cmd 'go test'
   ctx ls --json | jq -r '.[0].run'`,
-		Args: exactArgs(0, "ctx ls"),
+		Args: cli.ExactArgs(0, "ctx ls"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runLs(ios, o) },
 	}
 	c.Flags().IntVarP(&o.n, "number", "n", 20, "how many executions to list (0 for all)")
@@ -72,7 +76,8 @@ store is locked or damaged.`,
 	return c
 }
 
-type lsRow struct {
+// Row is one execution as ctx ls --json prints it.
+type Row struct {
 	Run      string    `json:"run"`
 	Argv     []string  `json:"argv"`
 	Exit     int       `json:"exit"`
@@ -104,7 +109,7 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t, nil
 	}
-	return time.Time{}, usagef("--since %q: want an age like 90m, 2h or 3d, a date like 2026-11-30, or an RFC 3339 time", s)
+	return time.Time{}, cli.Usagef("--since %q: want an age like 90m, 2h or 3d, a date like 2026-11-30, or an RFC 3339 time", s)
 }
 
 // failed reports whether a run did not succeed.
@@ -112,7 +117,7 @@ func failed(m store.Manifest) bool {
 	return m.Exit != 0 || m.Status != store.StatusExited && m.Status != store.StatusIngested
 }
 
-func runLs(ios *IO, o *lsOptions) error {
+func runLs(ios *cli.IO, o *lsOptions) error {
 	var since time.Time
 	if o.since != "" {
 		var err error
@@ -120,19 +125,19 @@ func runLs(ios *IO, o *lsOptions) error {
 			return err
 		}
 	}
-	st, err := openStore(ios, false)
-	if o.all && (err == nil || isNotFound(err)) {
+	st, err := cli.OpenStore(ios, false)
+	if o.all && (err == nil || notFound(err)) {
 		if err == nil {
 			st.Close()
 		}
 		return listAll(ios, o, since)
 	}
 	if err != nil {
-		if !isNotFound(err) {
+		if !notFound(err) {
 			return err
 		}
 		if o.json {
-			return writeJSON(ios.Out, []lsRow{})
+			return cli.WriteJSON(ios.Out, []Row{})
 		}
 		fmt.Fprintln(ios.Out, "no executions yet: run one with `ctx run -- CMD`")
 		return nil
@@ -150,7 +155,7 @@ func runLs(ios *IO, o *lsOptions) error {
 		return err
 	}
 	if o.json {
-		return writeJSON(ios.Out, rows)
+		return cli.WriteJSON(ios.Out, rows)
 	}
 	if len(rows) == 0 && len(live) == 0 {
 		if o.failed || o.cmd != "" || o.since != "" || o.session != "" {
@@ -166,7 +171,7 @@ func runLs(ios *IO, o *lsOptions) error {
 	jobs := job.List(st)
 	for i := len(live) - 1; i >= 0; i-- { // newest first, like the rest
 		r := live[i]
-		fmt.Fprintf(tw, "%s\t…\t%s\t%s\t%s\n", runningLabel(jobs, r.PID), contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Started)), retrieve.ClipLine([]byte(quoteArgs(r.Argv)), 80))
+		fmt.Fprintf(tw, "%s\t…\t%s\t%s\t%s\n", runningLabel(jobs, r.PID), contract.Size(r.Stdout+r.Stderr), Age(now.Sub(r.Started)), retrieve.ClipLine([]byte(cli.QuoteArgs(r.Argv)), 80))
 	}
 	for _, r := range rows {
 		exit := fmt.Sprint(r.Exit)
@@ -176,25 +181,25 @@ func runLs(ios *IO, o *lsOptions) error {
 		if store.Status(r.Status) == store.StatusRecovered {
 			exit = "? recovered"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Run, exit, contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Start)), retrieve.ClipLine([]byte(quoteArgs(r.Argv)), 80))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Run, exit, contract.Size(r.Stdout+r.Stderr), Age(now.Sub(r.Start)), retrieve.ClipLine([]byte(cli.QuoteArgs(r.Argv)), 80))
 	}
 	return tw.Flush()
 }
 
 // lsRows reads one store's executions, newest first, filtered.
-func lsRows(st *store.Store, o *lsOptions, since time.Time) ([]lsRow, error) {
+func lsRows(st *store.Store, o *lsOptions, since time.Time) ([]Row, error) {
 	limit := o.n
 	if o.failed {
 		limit = 0 // the run record decides; count after reading it
 	}
 	execs, err := st.Execs(limit, func(e *store.Exec) bool {
 		return (o.session == "" || e.Session == o.session) && (since.IsZero() || !e.Start.Before(since)) &&
-			(o.cmd == "" || strings.Contains(quoteArgs(e.Argv), o.cmd))
+			(o.cmd == "" || strings.Contains(cli.QuoteArgs(e.Argv), o.cmd))
 	})
 	if err != nil {
 		return nil, err
 	}
-	rows := make([]lsRow, 0, len(execs))
+	rows := make([]Row, 0, len(execs))
 	for _, ex := range execs {
 		if o.n > 0 && len(rows) == o.n {
 			break
@@ -203,7 +208,7 @@ func lsRows(st *store.Store, o *lsOptions, since time.Time) ([]lsRow, error) {
 		if err != nil || o.failed && !failed(run.Manifest) {
 			continue
 		}
-		row := lsRow{Run: ex.Handle(), Argv: secrets.Argv(run.Manifest.Argv), Exit: run.Manifest.Exit, Status: string(run.Manifest.Status),
+		row := Row{Run: ex.Handle(), Argv: secrets.Argv(run.Manifest.Argv), Exit: run.Manifest.Exit, Status: string(run.Manifest.Status),
 			Stdout: run.Manifest.Stdout.Size, Stderr: run.Manifest.Stderr.Size,
 			Lines: run.Manifest.Stdout.Lines + run.Manifest.Stderr.Lines,
 			Start: ex.Start, Duration: ex.Duration.Round(time.Millisecond).String(), Session: ex.Session, Cwd: secrets.String(ex.Cwd), Note: secrets.String(ex.Note)}
@@ -218,7 +223,7 @@ func lsRows(st *store.Store, o *lsOptions, since time.Time) ([]lsRow, error) {
 // listAll lists the executions of this workspace's store and of every store
 // in the per-user index, newest first across them. A store that cannot be
 // read is named on stderr and skipped.
-func listAll(ios *IO, o *lsOptions, since time.Time) error {
+func listAll(ios *cli.IO, o *lsOptions, since time.Time) error {
 	dirs := store.Indexed()
 	if cwd, err := ios.Getwd(); err == nil {
 		if loc, err := store.Locate(cwd); err == nil && !slices.Contains(dirs, loc.Dir) {
@@ -228,7 +233,7 @@ func listAll(ios *IO, o *lsOptions, since time.Time) error {
 			}
 		}
 	}
-	var rows []lsRow
+	var rows []Row
 	for _, dir := range dirs {
 		st, err := store.OpenDir(dir)
 		if err != nil {
@@ -252,9 +257,9 @@ func listAll(ios *IO, o *lsOptions, since time.Time) error {
 	}
 	if o.json {
 		if rows == nil {
-			rows = []lsRow{}
+			rows = []Row{}
 		}
-		return writeJSON(ios.Out, rows)
+		return cli.WriteJSON(ios.Out, rows)
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(ios.Out, "no executions in any known store")
@@ -264,20 +269,20 @@ func listAll(ios *IO, o *lsOptions, since time.Time) error {
 	fmt.Fprintln(tw, "RUN\tEXIT\tOUTPUT\tAGE\tWORKSPACE\tCOMMAND")
 	now := time.Now()
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", r.Run, r.Exit, contract.Size(r.Stdout+r.Stderr), age(now.Sub(r.Start)),
-			filepath.Dir(r.Store), retrieve.ClipLine([]byte(quoteArgs(r.Argv)), 60))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", r.Run, r.Exit, contract.Size(r.Stdout+r.Stderr), Age(now.Sub(r.Start)),
+			filepath.Dir(r.Store), retrieve.ClipLine([]byte(cli.QuoteArgs(r.Argv)), 60))
 	}
 	return tw.Flush()
 }
 
 // listRunning prints the captures running now, newest first.
-func listRunning(ios *IO, o *lsOptions, live []store.InFlight) error {
+func listRunning(ios *cli.IO, o *lsOptions, live []store.InFlight) error {
 	slices.Reverse(live)
 	if o.json {
 		if live == nil {
 			live = []store.InFlight{}
 		}
-		return writeJSON(ios.Out, live)
+		return cli.WriteJSON(ios.Out, live)
 	}
 	if len(live) == 0 {
 		fmt.Fprintln(ios.Out, "nothing running")
@@ -286,12 +291,13 @@ func listRunning(ios *IO, o *lsOptions, live []store.InFlight) error {
 	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "PID\tOUTPUT\tAGE\tCOMMAND")
 	for _, r := range live {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.PID, contract.Size(r.Stdout+r.Stderr), age(time.Since(r.Started)), retrieve.ClipLine([]byte(quoteArgs(r.Argv)), 80))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.PID, contract.Size(r.Stdout+r.Stderr), Age(time.Since(r.Started)), retrieve.ClipLine([]byte(cli.QuoteArgs(r.Argv)), 80))
 	}
 	return tw.Flush()
 }
 
-func age(d time.Duration) string {
+// Age is how ctx ls prints how long ago something started.
+func Age(d time.Duration) string {
 	switch {
 	case d < time.Minute:
 		return fmt.Sprintf("%ds", int(d.Seconds()))
@@ -303,4 +309,22 @@ func age(d time.Duration) string {
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
 
-func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
+func notFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
+
+// runningLabel is how ctx ls names an in-flight capture: its job: handle
+// when a background job's supervisor runs it, else "running".
+func runningLabel(jobs []*job.Job, pid int) string {
+	for _, j := range jobs {
+		if j.State == job.StateRunning && j.Supervisor != nil && j.Supervisor.PID == pid {
+			return j.Handle()
+		}
+	}
+	return "running"
+}
+
+// List prints the n most recent executions as ctx ls does (the MCP server's
+// ctx_ls).
+func List(ios *cli.IO, n int) error { return runLs(ios, &lsOptions{n: n}) }
+
+// ListJSON prints them as ctx ls --json does (ctx ui's run list).
+func ListJSON(ios *cli.IO, n int) error { return runLs(ios, &lsOptions{n: n, json: true}) }

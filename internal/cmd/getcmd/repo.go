@@ -1,4 +1,4 @@
-package main
+package getcmd
 
 import (
 	"bytes"
@@ -6,19 +6,20 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/source"
 )
 
 // runGetRepo prints what a repo: address names, verified against its
 // anchor: moved content is followed (the corrected address goes to stderr),
 // changed content is refused.
-func runGetRepo(ctx context.Context, ios *IO, o *getOptions) error {
+func runGetRepo(ctx context.Context, ios *cli.IO, o *getOptions) error {
 	a, err := source.ParseAddress(o.handle)
 	if err != nil {
-		return withCode(exitBad, err)
+		return cli.WithCode(cli.ExitBad, err)
 	}
 	if o.lines != "" || o.bytes != "" || o.grep != "" || o.pointer != "" || o.records != "" || o.hex {
-		return usagef("repo: addresses take no --lines, --bytes, --grep, --hex or JSON selectors; put the lines in the address (repo:PATH:L40-52)")
+		return cli.Usagef("repo: addresses take no --lines, --bytes, --grep, --hex or JSON selectors; put the lines in the address (repo:PATH:L40-52)")
 	}
 	cwd, err := ios.Getwd()
 	if err != nil {
@@ -27,13 +28,13 @@ func runGetRepo(ctx context.Context, ios *IO, o *getOptions) error {
 	r, err := source.Resolve(source.Root(ctx, cwd), a)
 	var ce *source.ChangedError
 	if errors.As(err, &ce) {
-		return withCode(exitBad, err)
+		return cli.WithCode(cli.ExitBad, err)
 	}
 	if err != nil {
-		return withCode(exitBad, fmt.Errorf("%s: %w", o.handle, err))
+		return cli.WithCode(cli.ExitBad, fmt.Errorf("%s: %w", o.handle, err))
 	}
 	if o.json {
-		return writeJSON(ios.Out, struct {
+		return cli.WriteJSON(ios.Out, struct {
 			Handle string `json:"handle"`
 			Moved  bool   `json:"moved"`
 			Text   string `json:"text"`

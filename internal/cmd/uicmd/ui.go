@@ -1,4 +1,7 @@
-package main
+// Package uicmd holds ctx ui: a web page on the loopback interface for a person
+// to browse runs, answered by the commands' own code (ctx ls, show, get). The
+// page is package ui's.
+package uicmd
 
 import (
 	"bytes"
@@ -14,12 +17,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/getcmd"
+	"github.com/ctxhq/ctx/internal/cmd/lscmd"
+	"github.com/ctxhq/ctx/internal/cmd/runcmd"
 	"github.com/ctxhq/ctx/internal/lines"
 	"github.com/ctxhq/ctx/store"
 	"github.com/ctxhq/ctx/ui"
 )
 
-func newUICmd(ios *IO) *cobra.Command {
+// NewCmd is ctx ui.
+func NewCmd(ios *cli.IO) *cobra.Command {
 	var addr string
 	var asJSON bool
 	c := &cobra.Command{
@@ -36,15 +44,15 @@ addressed to a loopback name; stop it with Ctrl-C.
 
 Exit status: 0 stopped; 1 the address cannot be used; 2 usage error.`,
 		Example: "  ctx ui\n  ctx ui --addr 127.0.0.1:8377",
-		Args:    exactArgs(0, "ctx ui"),
+		Args:    cli.ExactArgs(0, "ctx ui"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ln, err := ui.Listen(addr)
 			if err != nil {
-				return usagef("--addr: %v", err)
+				return cli.Usagef("--addr: %v", err)
 			}
 			url := "http://" + ln.Addr().String() + "/"
 			if asJSON {
-				if err := writeJSON(ios.Out, map[string]string{"url": url}); err != nil {
+				if err := cli.WriteJSON(ios.Out, map[string]string{"url": url}); err != nil {
 					return err
 				}
 			} else {
@@ -70,32 +78,32 @@ Exit status: 0 stopped; 1 the address cannot be used; 2 usage error.`,
 
 // uiSource answers the page with the commands' own code: ctx ls, ctx show
 // and ctx get, writing into buffers.
-type uiSource struct{ ios *IO }
+type uiSource struct{ ios *cli.IO }
 
-func (s uiSource) io(out, errb *bytes.Buffer) *IO {
-	return &IO{In: strings.NewReader(""), Out: out, Err: errb, Getwd: s.ios.Getwd, Getenv: s.ios.Getenv}
+func (s uiSource) io(out, errb *bytes.Buffer) *cli.IO {
+	return &cli.IO{In: strings.NewReader(""), Out: out, Err: errb, Getwd: s.ios.Getwd, Getenv: s.ios.Getenv}
 }
 
 func (s uiSource) Runs(ctx context.Context, n int) ([]ui.Run, error) {
 	var out, errb bytes.Buffer
-	if err := runLs(s.io(&out, &errb), &lsOptions{n: n, json: true}); err != nil {
+	if err := lscmd.ListJSON(s.io(&out, &errb), n); err != nil {
 		return nil, err
 	}
-	var rows []lsRow
+	var rows []lscmd.Row
 	if err := json.Unmarshal(out.Bytes(), &rows); err != nil {
 		return nil, err
 	}
 	runs := make([]ui.Run, len(rows))
 	now := time.Now()
 	for i, r := range rows {
-		runs[i] = ui.Run{Handle: r.Run, Command: quoteArgs(r.Argv), Exit: r.Exit, Status: string(r.Status),
-			Size: contract.Size(r.Stdout + r.Stderr), Lines: r.Lines, Age: age(now.Sub(r.Start))}
+		runs[i] = ui.Run{Handle: r.Run, Command: cli.QuoteArgs(r.Argv), Exit: r.Exit, Status: string(r.Status),
+			Size: contract.Size(r.Stdout + r.Stderr), Lines: r.Lines, Age: lscmd.Age(now.Sub(r.Start))}
 	}
 	return runs, nil
 }
 
 func (s uiSource) Digest(ctx context.Context, run string) (string, error) {
-	sh, err := showHandle(ctx, s.ios, run)
+	sh, err := runcmd.ShowHandle(ctx, s.ios, run)
 	if err != nil {
 		return "", err
 	}
@@ -106,7 +114,7 @@ func (s uiSource) Digest(ctx context.Context, run string) (string, error) {
 const uiLineMax = 8 << 10
 
 func (s uiSource) Lines(ctx context.Context, stream string, from, to int64) ([]string, int64, error) {
-	st, err := openStore(s.ios, false)
+	st, err := cli.OpenStore(s.ios, false)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -133,8 +141,8 @@ func (s uiSource) Lines(ctx context.Context, stream string, from, to int64) ([]s
 	}
 	to = min(to, total)
 	var out, errb bytes.Buffer
-	if err := runGet(ctx, s.io(&out, &errb), &getOptions{handle: fmt.Sprintf("%s:L%d-%d", stream, from, to), full: true, raw: true, limit: defaultLineLimit}); err != nil {
-		if _, failed := exitOf(err); failed {
+	if err := getcmd.Region(ctx, s.io(&out, &errb), fmt.Sprintf("%s:L%d-%d", stream, from, to)); err != nil {
+		if _, failed := cli.ExitOf(err); failed {
 			return nil, total, err
 		}
 	}
@@ -150,8 +158,8 @@ func (s uiSource) Lines(ctx context.Context, stream string, from, to int64) ([]s
 
 func (s uiSource) Grep(ctx context.Context, stream, expr string, limit int) ([]ui.Match, error) {
 	var out, errb bytes.Buffer
-	err := runGet(ctx, s.io(&out, &errb), &getOptions{handle: stream, grep: expr, limit: limit})
-	if _, failed := exitOf(err); failed {
+	err := getcmd.Grep(ctx, s.io(&out, &errb), stream, expr, limit)
+	if _, failed := cli.ExitOf(err); failed {
 		return nil, err
 	}
 	var ms []ui.Match
@@ -169,3 +177,6 @@ func (s uiSource) Grep(ctx context.Context, stream, expr string, limit int) ([]u
 	}
 	return ms, nil
 }
+
+// Source is what ctx ui's page reads, answered through ios's workspace.
+func Source(ios *cli.IO) ui.Source { return uiSource{ios} }

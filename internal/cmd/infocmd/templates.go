@@ -1,4 +1,4 @@
-package main
+package infocmd
 
 import (
 	"bufio"
@@ -10,10 +10,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/profiles/logs"
 )
 
-func newTemplatesCmd(ios *IO) *cobra.Command {
+// NewTemplatesCmd is ctx templates.
+func NewTemplatesCmd(ios *cli.IO) *cobra.Command {
 	var maxTemplates int
 	var asJSON bool
 	c := &cobra.Command{
@@ -39,7 +41,7 @@ Exit status: 0 printed; 1 the file cannot be read; 2 usage error.`,
 				in = f
 			}
 			if maxTemplates < 0 {
-				return usagef("--max-templates %d: want a positive number", maxTemplates)
+				return cli.Usagef("--max-templates %d: want a positive number", maxTemplates)
 			}
 			w := bufio.NewWriterSize(ios.Out, 64<<10)
 			var out io.Writer = w

@@ -1,4 +1,4 @@
-package main
+package getcmd
 
 import (
 	"errors"
@@ -7,18 +7,20 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
 	"github.com/ctxhq/ctx/remote"
 	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/store"
 )
 
-// resolveAnywhere finds the store that holds a handle: this workspace's store
+// ResolveAnywhere finds the store that holds a handle: this workspace's store
 // first, then every store in the per-user index (store.Indexed), so a handle
 // printed in one workspace can be read from any directory. A handle found in
 // another store is announced on stderr, naming that store; the output itself
 // is unchanged. The caller closes the store.
-func resolveAnywhere(ios *IO, h store.Handle, raw string) (*store.Store, *store.Target, error) {
-	local, firstErr := openStore(ios, false)
+func ResolveAnywhere(ios *cli.IO, h store.Handle, raw string) (*store.Store, *store.Target, error) {
+	local, firstErr := cli.OpenStore(ios, false)
 	localDir := ""
 	if firstErr == nil {
 		t, err := local.Resolve(h)
@@ -31,7 +33,7 @@ func resolveAnywhere(ios *IO, h store.Handle, raw string) (*store.Store, *store.
 		}
 		localDir, firstErr = local.Dir(), err
 		local.Close()
-	} else if !isNotFound(firstErr) {
+	} else if !errors.Is(firstErr, store.ErrNotFound) {
 		return nil, nil, firstErr
 	}
 	var found *store.Store
@@ -70,7 +72,7 @@ func resolveAnywhere(ios *IO, h store.Handle, raw string) (*store.Store, *store.
 		}
 	}
 	if found == nil && remote.Configured(localDir) {
-		return resolveRemote(ios, h, raw)
+		return remotecmd.Resolve(ios, h, raw)
 	}
 	switch {
 	case found == nil && others == 0:
@@ -86,11 +88,11 @@ func resolveAnywhere(ios *IO, h store.Handle, raw string) (*store.Store, *store.
 	return found, target, nil
 }
 
-// completeHandles offers this workspace's recent run handles, with their
+// CompleteHandles offers this workspace's recent run handles, with their
 // commands, to shell completion (ctx get <TAB>).
-func completeHandles(ios *IO) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+func CompleteHandles(ios *cli.IO) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	return func(cmd *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
-		st, err := openStore(ios, false)
+		st, err := cli.OpenStore(ios, false)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
@@ -107,7 +109,7 @@ func completeHandles(ios *IO) func(*cobra.Command, []string, string) ([]string, 
 				continue
 			}
 			seen[h] = true
-			out = append(out, h+"\t"+retrieve.ClipLine([]byte(quoteArgs(ex.Argv)), 60))
+			out = append(out, h+"\t"+retrieve.ClipLine([]byte(cli.QuoteArgs(ex.Argv)), 60))
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}

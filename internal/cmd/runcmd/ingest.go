@@ -1,4 +1,4 @@
-package main
+package runcmd
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/cmdline"
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/runner"
 )
 
@@ -20,7 +21,7 @@ type ingestOptions struct {
 	digestOpts
 }
 
-func newIngestCmd(ios *IO) *cobra.Command {
+func NewIngestCmd(ios *cli.IO) *cobra.Command {
 	o := &ingestOptions{}
 	c := &cobra.Command{
 		Use:   "ingest [--as CMD] [--exit N] [FILE|-]",
@@ -53,17 +54,17 @@ damaged.`,
 	return c
 }
 
-func runIngest(ctx context.Context, ios *IO, o *ingestOptions) error {
+func runIngest(ctx context.Context, ios *cli.IO, o *ingestOptions) error {
 	var argv []string
 	if o.as != "" {
 		words, err := cmdline.Split(o.as)
 		if err != nil {
-			return usagef("--as %q: %v", o.as, err)
+			return cli.Usagef("--as %q: %v", o.as, err)
 		}
 		argv = words
 	}
 	if o.exit < 0 || o.exit > 255 {
-		return usagef("--exit %d: want 0-255", o.exit)
+		return cli.Usagef("--exit %d: want 0-255", o.exit)
 	}
 	in := ios.In
 	if o.file != "-" {
@@ -83,9 +84,9 @@ func runIngest(ctx context.Context, ios *IO, o *ingestOptions) error {
 		defer f.Close()
 		errIn = f
 	}
-	st, err := openStore(ios, true)
+	st, err := cli.OpenStore(ios, true)
 	if err != nil {
-		return withCode(exitFailed, err)
+		return cli.WithCode(cli.ExitFailed, err)
 	}
 	defer st.Close()
 	opts, err := o.digestOpts.options(ios, st)
@@ -93,10 +94,10 @@ func runIngest(ctx context.Context, ios *IO, o *ingestOptions) error {
 		return err
 	}
 	cwd, _ := ios.Getwd()
-	res, err := runner.Ingest(ctx, runEnv(ios, st), &runner.Request{Argv: argv, Dir: cwd, Digest: opts,
+	res, err := runner.Ingest(ctx, Env(ios, st), &runner.Request{Argv: argv, Dir: cwd, Digest: opts,
 		Stdout: in, Stderr: errIn, Exit: o.exit})
 	if err != nil {
-		return withCode(exitFailed, err)
+		return cli.WithCode(cli.ExitFailed, err)
 	}
 	return showRun(ios, st, res, o.json)
 }
