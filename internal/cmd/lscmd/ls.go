@@ -41,7 +41,7 @@ func NewCmd(ios *cli.IO) *cobra.Command {
 		Use:   "ls",
 		Short: "List recent executions",
 		Long: `List recent executions, newest first: the run handle, exit status, output size,
-Age, and the command. The same run appears once per execution.
+age, and the command. The same run appears once per execution.
 
 --failed keeps executions that did not succeed (a non-zero exit, a timeout, a
 signal, an interruption); --cmd keeps those whose command line contains the
