@@ -5,25 +5,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ctxhq/ctx/store"
+	"github.com/ctxhq/ctx/store/storetest"
 )
 
 // stored puts a run with the given streams in a fresh store and returns the
 // store and the run's target.
 func stored(t *testing.T, stdout, stderr string) (*store.Store, *store.Target) {
 	t.Helper()
-	dir := t.TempDir()
-	st, err := store.Open(store.Location{Dir: filepath.Join(dir, store.DirName), Root: dir}, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, _ := storetest.Open(t)
 	sp, err := st.NewSpool(store.SpoolMeta{Argv: []string{"x"}, Dir: ".", Mode: "ingest", Started: time.Now(), Cap: 1 << 40})
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,16 +14,12 @@ import (
 	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/store"
+	"github.com/ctxhq/ctx/store/storetest"
 )
 
 func newEnv(t *testing.T) (*Env, string) {
 	t.Helper()
-	dir := t.TempDir()
-	st, err := store.Open(store.Location{Dir: filepath.Join(dir, store.DirName), Root: dir}, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, dir := storetest.Open(t)
 	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	return &Env{Store: st, Now: func() time.Time { return clock }, Environ: []string{"PATH=" + os.Getenv("PATH"), "PAGER=less"},
 		Host: "testhost", PID: 42, Version: "test"}, dir

@@ -12,16 +12,12 @@ import (
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/seq"
 	"github.com/ctxhq/ctx/store"
+	"github.com/ctxhq/ctx/store/storetest"
 )
 
 func newEnv(t *testing.T) (*runner.Env, string) {
 	t.Helper()
-	dir := t.TempDir()
-	st, err := store.Open(store.Location{Dir: filepath.Join(dir, store.DirName), Root: dir}, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, dir := storetest.Open(t)
 	return &runner.Env{Store: st, Environ: os.Environ(), Host: "testhost", Version: "test"}, dir
 }
 

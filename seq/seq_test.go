@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,16 +12,12 @@ import (
 	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
+	"github.com/ctxhq/ctx/store/storetest"
 )
 
 func newEnv(t *testing.T) (*runner.Env, string) {
 	t.Helper()
-	dir := t.TempDir()
-	st, err := store.Open(store.Location{Dir: filepath.Join(dir, store.DirName), Root: dir}, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, dir := storetest.Open(t)
 	return &runner.Env{Store: st, Environ: []string{"PATH=" + os.Getenv("PATH")}, Host: "testhost", PID: 42, Version: "test"}, dir
 }
 
