@@ -655,6 +655,25 @@ Exit status: 0 listed; 2 usage.`,
 }
 
 func runCapsuleHistory(ios *IO, o *capsuleHistoryOptions) error {
+	return listRows(ios, func(st *store.Store, tw io.Writer) error {
+		return st.LayerRows(historyBucket, func(_ uint64, b []byte) error {
+			if o.json {
+				_, err := fmt.Fprintf(ios.Out, "%s\n", b)
+				return err
+			}
+			var r historyRow
+			if err := json.Unmarshal(b, &r); err != nil {
+				return fmt.Errorf("history row: %v: %w", err, store.ErrCorrupt)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.At, r.Op, r.Capsule, r.Relay)
+			return nil
+		})
+	})
+}
+
+// listRows runs list over this workspace's store with a table writer on
+// ios.Out, flushed at the end; a workspace with no store lists nothing.
+func listRows(ios *IO, list func(st *store.Store, tw io.Writer) error) error {
 	st, err := openStore(ios, false)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
@@ -665,16 +684,5 @@ func runCapsuleHistory(ios *IO, o *capsuleHistoryOptions) error {
 	defer st.Close()
 	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
 	defer tw.Flush()
-	return st.LayerRows(historyBucket, func(_ uint64, b []byte) error {
-		if o.json {
-			_, err := fmt.Fprintf(ios.Out, "%s\n", b)
-			return err
-		}
-		var r historyRow
-		if err := json.Unmarshal(b, &r); err != nil {
-			return fmt.Errorf("history row: %v: %w", err, store.ErrCorrupt)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.At, r.Op, r.Capsule, r.Relay)
-		return nil
-	})
+	return list(st, tw)
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -197,22 +196,14 @@ Exit status: 0 listed; 2 usage.`,
 }
 
 func runCapsuleDeliveries(ios *IO, o *capsuleDeliveriesOptions) error {
-	st, err := openStore(ios, false)
-	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
+	return listRows(ios, func(st *store.Store, tw io.Writer) error {
+		return publish.Receipts(st, func(r publish.Receipt) error {
+			if o.json {
+				return writeJSONCompact(ios.Out, r)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.At, r.Status, r.Operation, r.Destination, orDash(r.ExternalReference), r.Capsule[:20])
 			return nil
-		}
-		return err
-	}
-	defer st.Close()
-	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
-	defer tw.Flush()
-	return publish.Receipts(st, func(r publish.Receipt) error {
-		if o.json {
-			return writeJSONCompact(ios.Out, r)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.At, r.Status, r.Operation, r.Destination, orDash(r.ExternalReference), r.Capsule[:20])
-		return nil
+		})
 	})
 }
 
