@@ -101,6 +101,37 @@ func (b *Blob) StoredFrame(i int) ([]byte, error) {
 	return b.fetch(i)
 }
 
+// FramesOf cuts bytes that fit in memory into frames as the store does
+// (PutBlob) and returns their table and zstd frames, for a tier that stores
+// blobs of its own.
+func FramesOf(data []byte) (*FrameTable, [][]byte) {
+	m, frames := frameBytes(data)
+	return tableOf(m), frames
+}
+
+// frameBytes cuts data into frames of about FrameSize (at a newline in the
+// last quarter when there is one) and compresses each.
+func frameBytes(data []byte) (*blobMeta, [][]byte) {
+	meta := &blobMeta{endsWithNewline: len(data) == 0 || data[len(data)-1] == '\n'}
+	var frames [][]byte
+	enc := zstdEncoder()
+	for len(data) > 0 {
+		n := min(len(data), FrameSize)
+		if n == FrameSize {
+			if j := bytes.LastIndexByte(data[FrameSize-frameSlack:FrameSize], '\n'); j >= 0 {
+				n = FrameSize - frameSlack + j + 1
+			}
+		}
+		c := enc.EncodeAll(data[:n], nil)
+		frames = append(frames, c)
+		meta.Frames = append(meta.Frames, frame{Off: meta.Size, Len: uint32(n), CLen: uint32(len(c)), NL: meta.Newlines})
+		meta.Size += int64(n)
+		meta.Newlines += int64(bytes.Count(data[:n], []byte{'\n'}))
+		data = data[n:]
+	}
+	return meta, frames
+}
+
 // TravelFrame returns frame i as one zstd frame for a copy in another tier:
 // the frame as stored, except that one the capture stored raw (its
 // compressor fell behind a flood) is compressed now, as ctx compact would,

@@ -1,0 +1,40 @@
+package remote
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"filippo.io/age"
+
+	"github.com/ctxhq/ctx/store"
+	"github.com/ctxhq/ctx/store/storetest"
+)
+
+// TestBackendSuite runs the store's one Backend suite (the one the bbolt
+// store and store/mem pass) against the bucket on a real SeaweedFS: each
+// case gets a prefix of its own, so an empty backend; and again with every
+// object sealed with age.
+func TestBackendSuite(t *testing.T) {
+	srv := server(t)
+	t.Run("plain", func(t *testing.T) {
+		storetest.Run(t, func(t *testing.T) store.Backend {
+			return connect(t, srv.Endpoint, uniquePrefix(), nil).Backend(context.Background())
+		})
+	})
+	t.Run("encrypted", func(t *testing.T) {
+		id, err := age.GenerateX25519Identity()
+		if err != nil {
+			t.Fatal(err)
+		}
+		idFile := filepath.Join(t.TempDir(), "key.txt")
+		if err := os.WriteFile(idFile, []byte(id.String()+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		enc := func(c *Config) { c.Recipients = []string{id.Recipient().String()}; c.IdentityFile = idFile }
+		storetest.Run(t, func(t *testing.T) store.Backend {
+			return connect(t, srv.Endpoint, uniquePrefix(), enc).Backend(context.Background())
+		})
+	})
+}
