@@ -79,6 +79,10 @@ type PullReport struct {
 	Execs int   `json:"execs"`
 	Blobs int   `json:"blobs"`
 	Bytes int64 `json:"bytes"`
+	// Records counts layer records and ledger rows stored; Missing the runs
+	// and blobs a record names that the remote does not hold.
+	Records int `json:"records,omitempty"`
+	Missing int `json:"missing,omitempty"`
 }
 
 // Pull copies what a handle names, and everything it references, into the

@@ -3,6 +3,7 @@ package store
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -410,4 +411,46 @@ func (s *Store) PutSpanRecord(tok ID, sp Span) error {
 		return fmt.Errorf("span:%s does not match its record: %w", tok.Short(), ErrCorrupt)
 	}
 	return s.update(func(tx *bolt.Tx) error { return putSpan(tx, tok, sp) })
+}
+
+// FastForwardLayerLog brings a layer's append-only log up to rows, the whole
+// of another copy of it (oldest first, as stored there): the rows stored here
+// must be its first rows, byte for byte, and the rest are appended under the
+// next sequence numbers, in one transaction. It returns how many it appended.
+// A log holding a row that rows does not is ErrDiverged, and nothing is
+// written. The caller checks the rows themselves (a chained log re-derives).
+func (s *Store) FastForwardLayerLog(bucket string, rows [][]byte) (int, error) {
+	name, err := layerBucket(bucket)
+	if err != nil {
+		return 0, err
+	}
+	added := 0
+	err = s.update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(name)
+		if err != nil {
+			return err
+		}
+		n := 0
+		err = b.ForEach(func(k, v []byte) error {
+			if n >= len(rows) || !bytes.Equal(v, rows[n]) || len(k) != 8 || binary.BigEndian.Uint64(k) != uint64(n+1) {
+				return fmt.Errorf("%s: row %d here is not row %d of the copy: %w", bucket, n+1, n+1, ErrDiverged)
+			}
+			n++
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if b.Sequence() != uint64(n) {
+			return fmt.Errorf("%s: %d rows here, but %d were appended: %w", bucket, n, b.Sequence(), ErrDiverged)
+		}
+		for i := n; i < len(rows); i++ {
+			if err := b.Put(binary.BigEndian.AppendUint64(nil, uint64(i+1)), rows[i]); err != nil {
+				return err
+			}
+		}
+		added = len(rows) - n
+		return b.SetSequence(uint64(len(rows)))
+	})
+	return added, err
 }

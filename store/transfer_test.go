@@ -200,3 +200,42 @@ func TestTravelFrameAfterCompaction(t *testing.T) {
 		}
 	}
 }
+
+// A log is brought up to a copy that extends it; a log holding a row the
+// copy does not is refused and left as it was.
+func TestFastForwardLayerLog(t *testing.T) {
+	s := newStore(t)
+	appendRow := func(row string) {
+		t.Helper()
+		if _, err := s.AppendLayerRow("ledger.log", func([]byte, uint64) ([]byte, error) { return []byte(row), nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows := func() []string {
+		var out []string
+		_ = s.LayerRows("ledger.log", func(_ uint64, r []byte) error { out = append(out, string(r)); return nil })
+		return out
+	}
+	copyRows := [][]byte{[]byte("a"), []byte("b"), []byte("c")}
+	if n, err := s.FastForwardLayerLog("ledger.log", copyRows[:2]); err != nil || n != 2 {
+		t.Fatalf("into an empty log: %d, %v", n, err)
+	}
+	if n, err := s.FastForwardLayerLog("ledger.log", copyRows); err != nil || n != 1 {
+		t.Fatalf("by one row: %d, %v", n, err)
+	}
+	if n, err := s.FastForwardLayerLog("ledger.log", copyRows); err != nil || n != 0 {
+		t.Fatalf("again: %d, %v", n, err)
+	}
+	appendRow("d") // appended here after the copy: keys go on from 4
+	if got := rows(); len(got) != 4 || got[3] != "d" {
+		t.Fatalf("rows after a local append: %q", got)
+	}
+	for _, other := range [][][]byte{copyRows, {[]byte("a"), []byte("x"), []byte("c"), []byte("d"), []byte("e")}} {
+		if _, err := s.FastForwardLayerLog("ledger.log", other); !errors.Is(err, ErrDiverged) {
+			t.Fatalf("a copy %q that does not extend the log: %v", other, err)
+		}
+	}
+	if got := rows(); len(got) != 4 {
+		t.Fatalf("a refused fast-forward changed the log: %q", got)
+	}
+}
