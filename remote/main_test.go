@@ -95,6 +95,12 @@ func newStore(t *testing.T) *store.Store {
 // capture stores a run of argv printing stdout and stderr.
 func capture(t *testing.T, s *store.Store, argv []string, stdout, stderr []byte) *store.Run {
 	t.Helper()
+	return captureExec(t, s, argv, stdout, stderr, store.Exec{Argv: argv, Start: time.Now()})
+}
+
+// captureExec is capture with the execution record given.
+func captureExec(t *testing.T, s *store.Store, argv []string, stdout, stderr []byte, ex store.Exec) *store.Run {
+	t.Helper()
 	sp, err := s.NewSpool(store.SpoolMeta{Argv: argv, Dir: ".", Mode: "pipe", Started: time.Now(), Cap: 4 << 30})
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +121,7 @@ func capture(t *testing.T, s *store.Store, argv []string, stdout, stderr []byte)
 			data = data[n:]
 		}
 	}
-	run, err := s.CommitSpool(sp, store.Manifest{Argv: argv, Dir: ".", Mode: "pipe", Status: store.StatusExited}, store.Exec{Argv: argv, Start: time.Now()})
+	run, err := s.CommitSpool(sp, store.Manifest{Argv: argv, Dir: ".", Mode: "pipe", Status: store.StatusExited}, ex)
 	if err != nil {
 		t.Fatal(err)
 	}

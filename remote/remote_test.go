@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -169,6 +170,24 @@ func TestCorruptObjectsAreRefused(t *testing.T) {
 		}
 		if _, err := b.GetRun(run.ID); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("the run of a damaged blob was stored: %v", err)
+		}
+		// Read in place (the fallback for a run too large to cache): the
+		// ranged read of the damaged frame fails its zstd checksum.
+		blob, err := r.OpenBlob(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := 0
+		for i+1 < len(rb.offs) && rb.offs[i+1] <= int64(len(orig)/2) {
+			i++
+		}
+		var at int64 // frame i's first byte in the blob
+		for _, f := range rb.table.Frames[:i] {
+			at += int64(f.Len)
+		}
+		before := r.Requests.RangeGets.Load()
+		if _, err := io.ReadAll(blob.Section(at, at+10)); !errors.Is(err, store.ErrCorrupt) || r.Requests.RangeGets.Load()-before != 1 {
+			t.Fatalf("ranged read of the damaged frame %d: %v", i, err)
 		}
 	})
 	t.Run("table", func(t *testing.T) {
@@ -383,4 +402,66 @@ func ledgerRows(t *testing.T, s *store.Store) [][]byte {
 		t.Fatal(err)
 	}
 	return rows
+}
+
+// A push racing ctx compact: the blob is opened while its frames are stored
+// raw (a flood outran the compressor), compacted, then pushed from the
+// stale handle. The table records the frames as sent, none travels raw, and
+// the workspace that pulls it checks clean.
+func TestPushRacingCompaction(t *testing.T) {
+	srv := server(t)
+	r := connect(t, srv.Endpoint, uniquePrefix(), nil)
+	ctx := context.Background()
+	a := newStore(t)
+	sp, err := a.NewSpool(store.SpoolMeta{Argv: []string{"flood"}, Dir: ".", Mode: "pipe", Started: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := sp.Stream("stdout")
+	data := numbered("flood", 200000) // ~11 MiB in one write: frames go out raw
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	run, err := a.CommitSpool(sp, store.Manifest{Argv: []string{"flood"}, Dir: ".", Status: store.StatusExited}, store.Exec{Start: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale, err := a.Blob(run.Manifest.Stdout.Blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasRaw(stale.Table()) {
+		t.Skip("no frame was stored raw this time, so there is no race to test")
+	}
+	if n, _, err := a.Compact(); err != nil || n != 1 {
+		t.Fatalf("compact: %d %v", n, err)
+	}
+	if _, err := r.pushBlob(ctx, stale); err != nil {
+		t.Fatal(err)
+	}
+	rb, err := r.table(ctx, stale.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasRaw(rb.table) {
+		t.Fatal("the pushed table records raw frames")
+	}
+	for i, f := range rb.table.Frames {
+		if int64(f.CLen) != rb.lens[i] {
+			t.Fatalf("frame %d: the table says %d bytes, the data object holds %d", i, f.CLen, rb.lens[i])
+		}
+	}
+	if err := r.putRecord(ctx, r.key("runs", run.ID.String()), run); err != nil {
+		t.Fatal(err)
+	}
+	b := newStore(t)
+	if _, _, err := Pull(ctx, b, r, handle("run", run.ID)); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := b.Check(store.CheckOptions{}); err != nil || !rep.OK() {
+		t.Fatalf("check of the pulled copy: %v %+v", err, rep)
+	}
+	if !bytes.Equal(readAll(t, b, stale.ID), data) {
+		t.Fatal("pulled copy differs")
+	}
 }

@@ -285,6 +285,25 @@ func InPlace(t *store.Target) bool {
 	return ok
 }
 
+// ShowTarget is what ctx show reads for t: t itself, or, for a run read in
+// place from the remote (too large to cache), the receipt of its newest
+// digest, copied into the local store with the digest's text — the outputs
+// stay in the remote.
+func ShowTarget(ctx context.Context, st *store.Store, t *store.Target) (*store.Target, error) {
+	if !InPlace(t) || t.Kind != store.KindRun {
+		return t, nil
+	}
+	r, err := openRemote(st)
+	if err != nil {
+		return nil, err
+	}
+	rt, err := remote.PullReceiptOf(ctx, st, r, t.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, &store.Error{Err: err, Hint: fmt.Sprintf("copy the run with `ctx pull %s`; ctx show then renders a digest of it", t.Handle())}
+	}
+	return rt, err
+}
+
 // remoteOpeners holds, for a target resolved from the remote without being
 // copied (too large to cache), how to open its blobs there.
 var remoteOpeners sync.Map // *store.Target → func(store.ID) (*store.Blob, error)
