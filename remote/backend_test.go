@@ -2,11 +2,7 @@ package remote
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
-
-	"filippo.io/age"
 
 	"github.com/ctxhq/ctx/store"
 	"github.com/ctxhq/ctx/store/storetest"
@@ -24,15 +20,7 @@ func TestBackendSuite(t *testing.T) {
 		})
 	})
 	t.Run("encrypted", func(t *testing.T) {
-		id, err := age.GenerateX25519Identity()
-		if err != nil {
-			t.Fatal(err)
-		}
-		idFile := filepath.Join(t.TempDir(), "key.txt")
-		if err := os.WriteFile(idFile, []byte(id.String()+"\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		enc := func(c *Config) { c.Recipients = []string{id.Recipient().String()}; c.IdentityFile = idFile }
+		enc := encrypted(t)
 		storetest.Run(t, func(t *testing.T) store.Backend {
 			return connect(t, srv.Endpoint, uniquePrefix(), enc).Backend(context.Background())
 		})

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"filippo.io/age"
+
 	"github.com/ctxhq/ctx/internal/testenv"
 	"github.com/ctxhq/ctx/internal/weedtest"
 	"github.com/ctxhq/ctx/store"
@@ -157,4 +159,19 @@ func readAll(t *testing.T, s *store.Store, id store.ID) []byte {
 
 func handle(kind store.Kind, id store.ID) store.Handle {
 	return store.Handle{Scheme: kind, Prefix: id.Short()}
+}
+
+// encrypted returns a config change that seals every object to a fresh age
+// identity, written to a key file the config names.
+func encrypted(t *testing.T) func(*Config) {
+	t.Helper()
+	id, err := age.GenerateX25519Identity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	idFile := filepath.Join(t.TempDir(), "key.txt")
+	if err := os.WriteFile(idFile, []byte(id.String()+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return func(c *Config) { c.Recipients = []string{id.Recipient().String()}; c.IdentityFile = idFile }
 }
