@@ -148,6 +148,9 @@ func (b *Blob) TravelFrame(i int) ([]byte, error) {
 	if err != nil || len(raw) != int(b.meta.Frames[i].Len) {
 		return nil, damagedBlob(b.ID, fmt.Sprintf("frame %d does not decode to its recorded length", i))
 	}
+	// Compaction's encoder: the capture's fastest one leaves text of high
+	// entropy (hashes, hex) at its raw size, this one halves it, at about
+	// 100 MiB/s, above a push's upload speed.
 	if packed := betterEncoder().EncodeAll(raw, nil); len(packed) < len(c) {
 		return packed, nil
 	}
