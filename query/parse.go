@@ -118,7 +118,7 @@ func split(q string) ([]part, error) {
 
 var sources = map[string]bool{"runs": true, "tests": true, "failures": true, "frames": true, "diagnostics": true,
 	"templates": true, "anomalies": true,
-	"symbols": true, "files": true, "changes": true, "generations": true}
+	"symbols": true, "files": true, "changes": true, "changed_symbols": true, "generations": true}
 
 func parseStage(q string, p part, first bool) (Stage, error) {
 	word, rest, _ := strings.Cut(p.text, " ")
@@ -229,5 +229,5 @@ func fields(s string, signed bool) ([]string, error) {
 }
 
 func sourceList() string {
-	return "anomalies, changes, diagnostics, failures, files, frames, generations, runs, symbols, templates, tests"
+	return "anomalies, changed_symbols, changes, diagnostics, failures, files, frames, generations, runs, symbols, templates, tests"
 }

@@ -19,13 +19,17 @@ var Schemas = map[string][]string{
 	"symbols":     {"path", "name", "kind", "start", "end", "test", "handle"},
 	"files":       {"path", "lang"},
 	"changes":     {"generation", "n", "path", "status", "hash"},
-	"generations": {"n", "id", "head", "changed", "run"},
+	// changed_symbols is changed-in per declaration: one row per symbol a
+	// generation's change touched (by "lines"), or per file where that is
+	// not known (by "file", symbol "").
+	"changed_symbols": {"generation", "n", "path", "symbol", "kind", "start", "end", "status", "by"},
+	"generations":     {"n", "id", "head", "changed", "run"},
 }
 
 // sourceCap is the most rows a source yields: the static bound uses it.
 var sourceCap = map[string]int{"runs": RowCap, "tests": 2000, "failures": 2000, "frames": 2000, "diagnostics": 2000,
 	"templates": 2000, "anomalies": 2000,
-	"symbols": RowCap, "files": RowCap, "changes": 2000, "generations": 1001}
+	"symbols": RowCap, "files": RowCap, "changes": 2000, "changed_symbols": 2000, "generations": 1001}
 
 // locateFields are what the locate stage adds.
 var locateFields = []string{"symbol", "kind", "symbol_start", "symbol_end", "symbol_handle"}

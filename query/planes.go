@@ -33,6 +33,7 @@ type Planes struct {
 	changedAll map[string]bool
 	all        map[string]bool
 	files      []string
+	finder     *source.ChangeFinder
 }
 
 var _ Facts = (*Planes)(nil)
@@ -62,7 +63,7 @@ func (p *Planes) Rows(ctx context.Context, src string, limit int) ([]Row, []stri
 			rows = append(rows, Row{"path": f, "lang": source.Lang(f)})
 		}
 		return rows, []string{"repo:"}, err
-	case "changes", "generations":
+	case "changes", "changed_symbols", "generations":
 		return p.temporal(ctx, src, limit)
 	}
 	return nil, nil, fmt.Errorf("unknown source %q", src)
@@ -403,8 +404,10 @@ func (p *Planes) Changed(ctx context.Context, file string, from, to int) (bool, 
 }
 
 // temporal yields the generations (the live work tree as n = 0, then each
-// one recorded by the newest --runs executions, newest first) or their
-// changed files: a changes row is the relation changed-in, file → generation.
+// one recorded by the newest --runs executions, newest first), their
+// changed files (a changes row is the relation changed-in, file →
+// generation) or their changed declarations (changed_symbols: symbol →
+// generation, per file where the generation's content is gone).
 func (p *Planes) temporal(ctx context.Context, src string, limit int) ([]Row, []string, error) {
 	var gens []store.Generation
 	var runs []string
@@ -443,6 +446,10 @@ func (p *Planes) temporal(ctx context.Context, src string, limit int) ([]Row, []
 			rows = append(rows, Row{"n": ns[i], "id": "gen:" + g.ID, "head": g.Head, "changed": int64(len(g.Changed) + g.More), "run": runs[i]})
 			continue
 		}
+		if src == "changed_symbols" {
+			rows = append(rows, p.changedSymbols(ctx, g, ns[i])...)
+			continue
+		}
 		for _, c := range g.Changed {
 			rows = append(rows, Row{"generation": "gen:" + g.ID, "n": ns[i], "path": c.Path, "status": c.Status, "hash": c.Hash})
 		}
@@ -451,4 +458,21 @@ func (p *Planes) temporal(ctx context.Context, src string, limit int) ([]Row, []
 		rows = rows[:limit]
 	}
 	return rows, from, nil
+}
+
+// changedSymbols are the changed_symbols rows of one generation.
+func (p *Planes) changedSymbols(ctx context.Context, g store.Generation, n int64) []Row {
+	if p.finder == nil {
+		p.finder = &source.ChangeFinder{Root: p.Root}
+	}
+	sg := &source.Generation{ID: g.ID, Head: g.Head}
+	for _, c := range g.Changed {
+		sg.Changed = append(sg.Changed, source.Change{Path: c.Path, Status: c.Status, Hash: c.Hash})
+	}
+	var rows []Row
+	for _, c := range p.finder.ChangedIn(ctx, sg) {
+		rows = append(rows, Row{"generation": "gen:" + g.ID, "n": n, "path": c.Path, "symbol": c.Decl.Name, "kind": c.Decl.Kind,
+			"start": int64(c.Decl.Start), "end": int64(c.Decl.End), "status": c.Status, "by": c.By})
+	}
+	return rows
 }
