@@ -10,12 +10,12 @@ import (
 // Schemas are the fields of each source, in display order.
 var Schemas = map[string][]string{
 	"runs":        {"n", "run", "argv", "exit", "status", "profile", "generation"},
-	"tests":       {"n", "run", "name", "package", "outcome", "file", "line", "span"},
-	"failures":    {"n", "run", "name", "package", "outcome", "file", "line", "span"},
-	"frames":      {"n", "run", "test", "file", "line", "span"},
-	"diagnostics": {"n", "run", "tool", "file", "line", "severity", "code", "message", "span"},
-	"templates":   {"n", "run", "template", "count", "first_line", "span"},
-	"anomalies":   {"n", "run", "text", "severity", "why", "span"},
+	"tests":       {"n", "run", "generation", "name", "package", "outcome", "file", "line", "span"},
+	"failures":    {"n", "run", "generation", "name", "package", "outcome", "file", "line", "span"},
+	"frames":      {"n", "run", "generation", "test", "file", "line", "span"},
+	"diagnostics": {"n", "run", "generation", "tool", "file", "line", "severity", "code", "message", "span"},
+	"templates":   {"n", "run", "generation", "template", "count", "first_line", "span"},
+	"anomalies":   {"n", "run", "generation", "text", "severity", "why", "span"},
 	"symbols":     {"path", "name", "kind", "start", "end", "test", "handle"},
 	"files":       {"path", "lang"},
 	"changes":     {"generation", "n", "path", "status", "hash"},

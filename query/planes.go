@@ -87,14 +87,13 @@ func (p *Planes) dynamic(ctx context.Context, src string, limit int) ([]Row, []s
 		}
 		h := run.Handle()
 		from = append(from, h)
-		base := Row{"n": int64(i + 1), "run": h}
+		base := Row{"n": int64(i + 1), "run": h, "generation": ""}
+		if ex.Generation != nil {
+			base["generation"] = "gen:" + ex.Generation.ID
+		}
 		if src == "runs" {
 			r := clone(base)
 			r["argv"], r["exit"], r["status"], r["profile"] = strings.Join(ex.Argv, " "), int64(run.Manifest.Exit), run.Manifest.Status, ex.Profile
-			r["generation"] = ""
-			if ex.Generation != nil {
-				r["generation"] = "gen:" + ex.Generation.ID
-			}
 			rows = append(rows, r)
 			continue
 		}
