@@ -29,8 +29,9 @@ type Facts interface {
 	Locate(ctx context.Context, file string, line int) (Symbol, bool, error)
 	// RunOrdinal is the n of a run among the executions (1 = newest).
 	RunOrdinal(ctx context.Context, handle string) (int, error)
-	// Changed reports whether lines from..to of file differ from HEAD.
-	Changed(ctx context.Context, file string, from, to int) (bool, error)
+	// Changed reports whether lines from..to of file differ from HEAD, or,
+	// with since set (a run handle), from the work tree that run recorded.
+	Changed(ctx context.Context, file string, from, to int, since string) (bool, error)
 }
 
 // StageReport is what one stage did: its provenance.
@@ -78,6 +79,14 @@ func (p *Plan) Run(ctx context.Context, f Facts) (*Result, error) {
 	return res, nil
 }
 
+// since is an in-changed stage's run handle, or "" (against HEAD).
+func (s PlannedStage) since() string {
+	if s.Op == "in-changed" && len(s.Stage.Fields) == 1 {
+		return s.Stage.Fields[0]
+	}
+	return ""
+}
+
 // run applies one stage to the rows, recording what it read in rep.
 func (s PlannedStage) run(ctx context.Context, f Facts, rows []Row, rep *StageReport) ([]Row, error) {
 	var err error
@@ -104,8 +113,11 @@ func (s PlannedStage) run(ctx context.Context, f Facts, rows []Row, rep *StageRe
 			if !ok {
 				return false, nil
 			}
-			return f.Changed(ctx, file, from, to)
+			return f.Changed(ctx, file, from, to, s.since())
 		})
+		if s.since() != "" {
+			rep.From = []string{s.since()}
+		}
 	case "select":
 		for i, r := range rows {
 			out := Row{}

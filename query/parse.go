@@ -193,7 +193,20 @@ func parseStage(q string, p part, first bool) (Stage, error) {
 			return bad(restCol, "want since run:ID (a run handle; rows from that run and older are dropped)")
 		}
 		st.Fields = []string{rest}
-	case "in-changed", "locate":
+	case "in-changed":
+		if rest == "" {
+			break
+		}
+		h, ok := strings.CutPrefix(rest, "since ")
+		if h = strings.TrimSpace(h); !ok || !strings.HasPrefix(h, "run:") || len(h) < len("run:")+6 {
+			col := restCol
+			if ok {
+				col += strings.Index(rest, h)
+			}
+			return bad(col, "want in-changed, or in-changed since run:ID (lines that differ from the work tree that run ran against)")
+		}
+		st.Fields = []string{h}
+	case "locate":
 		if rest != "" {
 			return bad(restCol, "%s takes no arguments", word)
 		}

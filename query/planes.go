@@ -34,6 +34,7 @@ type Planes struct {
 	all        map[string]bool
 	files      []string
 	finder     *source.ChangeFinder
+	diffs      map[string]*source.Diff // in-changed since run:ID
 }
 
 var _ Facts = (*Planes)(nil)
@@ -379,7 +380,14 @@ func (p *Planes) Locate(ctx context.Context, file string, line int) (Symbol, boo
 }
 
 // Changed implements Facts.
-func (p *Planes) Changed(ctx context.Context, file string, from, to int) (bool, error) {
+func (p *Planes) Changed(ctx context.Context, file string, from, to int, since string) (bool, error) {
+	if since != "" {
+		d, err := p.since(ctx, since)
+		if err != nil {
+			return false, err
+		}
+		return d.Changed(file, from, to), nil
+	}
 	if p.changed == nil {
 		p.changed = map[string][]source.LineRange{}
 		g, err := source.Current(ctx, p.Root, nil)
@@ -400,6 +408,52 @@ func (p *Planes) Changed(ctx context.Context, file string, from, to int) (bool, 
 		return true, nil
 	}
 	return source.Overlaps(p.changed[file], from, to), nil
+}
+
+// since is the diff of the work tree against the generation a run
+// recorded (its newest execution's), computed once per run.
+func (p *Planes) since(ctx context.Context, handle string) (*source.Diff, error) {
+	if d, ok := p.diffs[handle]; ok {
+		return d, nil
+	}
+	h, err := store.ParseHandle(handle)
+	if err != nil {
+		return nil, err
+	}
+	t, err := p.Store.Resolve(h)
+	if err != nil {
+		return nil, err
+	}
+	if t.Kind != "run" {
+		return nil, fmt.Errorf("in-changed since %s: not a run", handle)
+	}
+	execs, err := p.Store.Execs(1, func(e *store.Exec) bool { return e.Run == t.ID && e.Generation != nil })
+	if err != nil {
+		return nil, err
+	}
+	if len(execs) == 0 {
+		return nil, fmt.Errorf("in-changed since %s: the run recorded no generation (outside git, CTX_NO_GENERATION=1, or git status outlasted the command)", handle)
+	}
+	g := execs[0].Generation
+	if g.More > 0 {
+		return nil, fmt.Errorf("in-changed since %s: its generation recorded only %d of %d changed files", handle, len(g.Changed), len(g.Changed)+g.More)
+	}
+	d, err := p.changeFinder().Since(ctx, sourceGeneration(*g))
+	if err != nil {
+		return nil, err
+	}
+	if p.diffs == nil {
+		p.diffs = map[string]*source.Diff{}
+	}
+	p.diffs[handle] = d
+	return d, nil
+}
+
+func (p *Planes) changeFinder() *source.ChangeFinder {
+	if p.finder == nil {
+		p.finder = &source.ChangeFinder{Root: p.Root}
+	}
+	return p.finder
 }
 
 // temporal yields the generations (the live work tree as n = 0, then each
@@ -461,17 +515,19 @@ func (p *Planes) temporal(ctx context.Context, src string, limit int) ([]Row, []
 
 // changedSymbols are the changed_symbols rows of one generation.
 func (p *Planes) changedSymbols(ctx context.Context, g store.Generation, n int64) []Row {
-	if p.finder == nil {
-		p.finder = &source.ChangeFinder{Root: p.Root}
-	}
-	sg := &source.Generation{ID: g.ID, Head: g.Head}
-	for _, c := range g.Changed {
-		sg.Changed = append(sg.Changed, source.Change{Path: c.Path, Status: c.Status, Hash: c.Hash})
-	}
 	var rows []Row
-	for _, c := range p.finder.ChangedIn(ctx, sg) {
+	for _, c := range p.changeFinder().ChangedIn(ctx, sourceGeneration(g)) {
 		rows = append(rows, Row{"generation": "gen:" + g.ID, "n": n, "path": c.Path, "symbol": c.Decl.Name, "kind": c.Decl.Kind,
 			"start": int64(c.Decl.Start), "end": int64(c.Decl.End), "status": c.Status, "by": c.By})
 	}
 	return rows
+}
+
+// sourceGeneration is a recorded generation as package source reads it.
+func sourceGeneration(g store.Generation) *source.Generation {
+	sg := &source.Generation{ID: g.ID, Head: g.Head}
+	for _, c := range g.Changed {
+		sg.Changed = append(sg.Changed, source.Change{Path: c.Path, Status: c.Status, Hash: c.Hash})
+	}
+	return sg
 }

@@ -45,7 +45,7 @@ func (m *memFacts) RunOrdinal(_ context.Context, handle string) (int, error) {
 	return 0, errors.New("unknown run")
 }
 
-func (m *memFacts) Changed(_ context.Context, file string, from, to int) (bool, error) {
+func (m *memFacts) Changed(_ context.Context, file string, from, to int, _ string) (bool, error) {
 	r, ok := m.changed[file]
 	return ok && r[0] <= to && from <= r[1], nil
 }
@@ -141,6 +141,8 @@ func TestSyntaxErrorsHavePositions(t *testing.T) {
 		{"from runs || where x", "", 0},
 		{"from runs | where 'open", "unterminated string", 23},
 		{"from runs | where exit + 1", "true/false", 19},
+		{"from frames | locate | in-changed since gen:0123", "in-changed since run:ID", 41},
+		{"from frames | locate | in-changed HEAD", "in-changed since run:ID", 35},
 	}
 	for _, c := range cases {
 		_, err := Compile(c.q)

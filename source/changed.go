@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"fmt"
@@ -184,4 +185,76 @@ func (c SymbolChange) String() string {
 		return c.Path
 	}
 	return fmt.Sprintf("%s#%s", c.Path, c.Decl.Name)
+}
+
+// Diff is which lines of the work tree's files differ from an earlier
+// generation: per line where that generation's content of a file is found,
+// the whole file where not.
+type Diff struct {
+	Lines map[string][]LineRange
+	// Whole holds files changed as a whole: added since, or whose content
+	// in the generation is no longer at hand.
+	Whole map[string]bool
+}
+
+// Changed reports whether lines from..to of path differ.
+func (d *Diff) Changed(path string, from, to int) bool {
+	return d.Whole[path] || Overlaps(d.Lines[path], from, to)
+}
+
+// Since diffs the work tree against generation g: the files changed now
+// (against HEAD), changed in g, or changed between g's HEAD and HEAD are
+// compared with their content in g, found as ChangedIn finds it (g's HEAD
+// for a file g had unchanged; by its hash, in the work tree or HEAD, for
+// one g had changed).
+func (f *ChangeFinder) Since(ctx context.Context, g *Generation) (*Diff, error) {
+	live, err := Current(ctx, f.Root, nil)
+	if err != nil {
+		return nil, err
+	}
+	inG := map[string]Change{}
+	for _, c := range g.Changed {
+		inG[c.Path] = c
+	}
+	paths := map[string]bool{}
+	for _, c := range append(live.Changed, g.Changed...) {
+		paths[c.Path] = true
+	}
+	if g.Head != "" && g.Head != live.Head {
+		out, err := exec.CommandContext(ctx, "git", "-C", f.Root, "diff", "--name-only", "-z", "--no-renames", g.Head, "HEAD").Output()
+		if err != nil {
+			return nil, fmt.Errorf("git diff %s HEAD: %w", g.Head, err)
+		}
+		for _, p := range bytes.Split(out, []byte{0}) {
+			if len(p) > 0 {
+				paths[string(p)] = true
+			}
+		}
+	}
+	d := &Diff{Lines: map[string][]LineRange{}, Whole: map[string]bool{}}
+	for p := range paths {
+		rev, whole := g.Head, false
+		if c, ok := inG[p]; ok {
+			switch src, at, found := f.versionOf(ctx, c); {
+			case c.Hash == "deleted" || !found:
+				whole = true
+			case at == "" && src != nil:
+				continue // the work tree still holds g's content
+			default:
+				rev = at
+			}
+		} else if g.Head == "" || !inTree(ctx, f.Root, g.Head, p) {
+			whole = true
+		}
+		if whole {
+			d.Whole[p] = true
+			continue
+		}
+		out, err := exec.CommandContext(ctx, "git", "-C", f.Root, "diff", "-U0", "--no-color", "--no-ext-diff", "--no-renames", rev, "--", p).Output()
+		if err != nil {
+			return nil, fmt.Errorf("git diff %s -- %s: %w", rev, p, err)
+		}
+		d.Lines[p] = hunks(out)
+	}
+	return d, nil
 }

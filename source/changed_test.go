@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -75,5 +76,57 @@ func TestChangedInPerSymbol(t *testing.T) {
 	writeFile(t, dir, "calc.go", calcBase)
 	if got := changedNames((&ChangeFinder{Root: dir}).ChangedIn(ctx, g2)); !slices.Equal(got, []string{" M calc.go file"}) {
 		t.Errorf("generation 2 once its content is gone: %q", got)
+	}
+}
+
+// TestSinceDiffsAgainstAnEarlierGeneration: the lines that differ from an
+// earlier generation include what was committed since (HEAD moved), what
+// is edited now, and files added since; a file whose content in that
+// generation is gone counts whole.
+func TestSinceDiffsAgainstAnEarlierGeneration(t *testing.T) {
+	requireGit(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	git(t, dir, "init", "-q")
+	writeFile(t, dir, "calc.go", calcBase)
+	writeFile(t, dir, "keep.go", "package calc\n\nfunc Keep() {}\n")
+	git(t, dir, "add", ".")
+	git(t, dir, "commit", "-qm", "base")
+	writeFile(t, dir, "keep.go", "package calc\n\nfunc Keep() { _ = 1 }\n")
+	green, err := Current(ctx, dir, nil) // keep.go edited, uncommitted
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Div broken and committed, Mul edited on top, a file added; keep.go
+	// as it was in green.
+	writeFile(t, dir, "calc.go", strings.Replace(calcBase, "a / b", "a / (b - b)", 1))
+	git(t, dir, "add", "calc.go")
+	git(t, dir, "commit", "-qm", "break Div")
+	writeFile(t, dir, "calc.go", strings.Replace(strings.Replace(calcBase, "a / b", "a / (b - b)", 1), "a * b", "a * b * 1", 1))
+	writeFile(t, dir, "new.go", "package calc\n")
+	d, err := (&ChangeFinder{Root: dir}).Since(ctx, green)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path     string
+		from, to int
+		want     bool
+	}{
+		{"calc.go", 3, 5, true},   // Div: committed since
+		{"calc.go", 7, 9, false},  // Sub: untouched
+		{"calc.go", 11, 13, true}, // Mul: edited now
+		{"keep.go", 1, 3, false},  // still green's content
+		{"new.go", 1, 1, true},    // added since
+	} {
+		if got := d.Changed(c.path, c.from, c.to); got != c.want {
+			t.Errorf("%s:%d-%d changed %v, want %v", c.path, c.from, c.to, got, c.want)
+		}
+	}
+	// keep.go edited again: green's content of it is in neither the work
+	// tree nor HEAD, so it counts whole.
+	writeFile(t, dir, "keep.go", "package calc\n\nfunc Keep() { _ = 2 }\n")
+	if d, err = (&ChangeFinder{Root: dir}).Since(ctx, green); err != nil || !d.Whole["keep.go"] {
+		t.Errorf("keep.go with green's content gone: whole %v (%v)", d.Whole, err)
 	}
 }
