@@ -99,11 +99,13 @@ func (s PlannedStage) run(ctx context.Context, f Facts, rows []Row, rep *StageRe
 		}
 	case "where":
 		rows = keep(rows, func(r Row) bool { return s.expr.eval(env{left: r}).(bool) })
-	case "join":
+	case "join", "except":
 		rep.Stage += " " + s.Source
 		var right []Row
-		if right, rep.From, err = f.Rows(ctx, s.Source, sourceCap[s.Source]); err == nil {
+		if right, rep.From, err = f.Rows(ctx, s.Source, sourceCap[s.Source]); err == nil && s.Op == "join" {
 			rows, rep.Capped = join(s, rows, right)
+		} else if err == nil {
+			rows = keep(rows, func(l Row) bool { return !matchesAny(s, l, right) })
 		}
 	case "locate":
 		err = locate(ctx, f, rows)
@@ -277,6 +279,17 @@ func join(s PlannedStage, left, right []Row) (out []Row, capped bool) {
 		}
 	}
 	return out, false
+}
+
+// matchesAny reports whether any right row satisfies the stage's
+// expression with l (except).
+func matchesAny(s PlannedStage, l Row, right []Row) bool {
+	for _, r := range right {
+		if s.expr.eval(env{left: l, name: s.Source, right: r}).(bool) {
+			return true
+		}
+	}
+	return false
 }
 
 // get reads a field, following one dot into a joined row.

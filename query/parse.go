@@ -32,7 +32,7 @@ func (e *SyntaxError) Error() string {
 
 // Stage is one parsed stage of a pipeline.
 type Stage struct {
-	Op     string   // from, where, select, sort, limit, distinct, group, join, in-changed
+	Op     string   // from, where, select, sort, limit, distinct, group, join, except, locate, in-changed, since
 	Source string   // from, join: the source name
 	Expr   string   // where, join: the expression (see expr.go)
 	Fields []string // select, sort (a leading - sorts descending), distinct, group by
@@ -150,11 +150,11 @@ func parseStage(q string, p part, first bool) (Stage, error) {
 			return bad(p.col+len(word), "where needs an expression")
 		}
 		st.Expr, st.exprAt = rest, restCol
-	case "join":
+	case "join", "except":
 		src, cond, ok := strings.Cut(rest, " on ")
 		src = strings.TrimSpace(src)
 		if !ok || strings.TrimSpace(cond) == "" {
-			return bad(restCol, "want join SOURCE on EXPR (the expression sees the left row's fields and the right row as r)")
+			return bad(restCol, "want %s SOURCE on EXPR (the expression sees the left row's fields and the right row by its source's name: tests.name)", word)
 		}
 		if !sources[src] {
 			return bad(restCol, "unknown source %q (sources: %s)", src, sourceList())
@@ -211,7 +211,7 @@ func parseStage(q string, p part, first bool) (Stage, error) {
 			return bad(restCol, "%s takes no arguments", word)
 		}
 	default:
-		return bad(p.col, "unknown stage %q (stages: where, select, join, locate, group by … count, sort, limit, distinct, in-changed, since)", word)
+		return bad(p.col, "unknown stage %q (stages: where, select, join, except, locate, group by … count, sort, limit, distinct, in-changed, since)", word)
 	}
 	return st, nil
 }

@@ -88,6 +88,16 @@ func Compile(q string) (*Plan, error) {
 			}
 			ps.expr, ps.ExprCost = prg, c
 			ps.Cost = uint64(rows) * c
+		case "except":
+			// An anti-join: the rows no row of the source matches; as
+			// costly as a join, and never more rows than came in.
+			prg, c, err := compileExpr(q, st, fields, st.Source)
+			if err != nil {
+				return nil, err
+			}
+			ps.expr, ps.ExprCost = prg, c
+			right := sourceCap[st.Source]
+			ps.Cost = uint64(right) + uint64(rows)*uint64(right)*c
 		case "join":
 			if slices.Contains(fields, st.Source+"."+Schemas[st.Source][0]) {
 				return nil, &SyntaxError{Col: st.Col, Src: q, Msg: fmt.Sprintf("%s is joined already", st.Source)}
@@ -186,7 +196,7 @@ func (p *Plan) Explain() string {
 	for i, s := range p.Stages {
 		what := s.Op
 		switch s.Op {
-		case "from", "join":
+		case "from", "join", "except":
 			what += " " + s.Source
 		case "limit":
 			what += fmt.Sprintf(" %d", s.N)
@@ -194,7 +204,7 @@ func (p *Plan) Explain() string {
 		if s.Expr != "" {
 			what += fmt.Sprintf(" [%s] (cost ≤ %d per evaluation)", s.Expr, s.ExprCost)
 		}
-		if len(s.Fields) > 0 && s.Op != "from" && s.Op != "join" {
+		if len(s.Fields) > 0 && s.Op != "from" && s.Op != "join" && s.Op != "except" {
 			what += " " + strings.Join(s.Stage.Fields, ",")
 		}
 		fmt.Fprintf(&b, "%2d. %s\n    rows ≤ %d, cost ≤ %d, fields: %s\n", i+1, what, s.MaxRows, s.Cost, strings.Join(s.Fields, ", "))

@@ -125,6 +125,11 @@ func TestGroupSortLimitWhere(t *testing.T) {
 	if got := rowsText(res); got != "TestAdd 4\n" {
 		t.Errorf("join: %q", got)
 	}
+	// except: the failures of runs 2 and older that no newer run repeated.
+	res = run(t, `from failures | where n >= 2 | limit 100 | except failures on failures.name == name && failures.n < n | select name, n`, facts())
+	if got := rowsText(res); got != "TestSub 2\n" {
+		t.Errorf("except: %q", got)
+	}
 }
 
 func TestSyntaxErrorsHavePositions(t *testing.T) {
