@@ -88,18 +88,10 @@ func Compile(q string) (*Plan, error) {
 			}
 			ps.expr, ps.ExprCost = prg, c
 			ps.Cost = uint64(rows) * c
-		case "except":
-			// An anti-join: the rows no row of the source matches; as
-			// costly as a join, and never more rows than came in.
-			prg, c, err := compileExpr(q, st, fields, st.Source)
-			if err != nil {
-				return nil, err
-			}
-			ps.expr, ps.ExprCost = prg, c
-			right := sourceCap[st.Source]
-			ps.Cost = uint64(right) + uint64(rows)*uint64(right)*c
-		case "join":
-			if slices.Contains(fields, st.Source+"."+Schemas[st.Source][0]) {
+		case "join", "except":
+			// except is an anti-join: the rows no row of the source
+			// matches; as costly as a join, never more rows than came in.
+			if st.Op == "join" && slices.Contains(fields, st.Source+"."+Schemas[st.Source][0]) {
 				return nil, &SyntaxError{Col: st.Col, Src: q, Msg: fmt.Sprintf("%s is joined already", st.Source)}
 			}
 			prg, c, err := compileExpr(q, st, fields, st.Source)
@@ -109,10 +101,12 @@ func Compile(q string) (*Plan, error) {
 			ps.expr, ps.ExprCost = prg, c
 			right := sourceCap[st.Source]
 			ps.Cost = uint64(right) + uint64(rows)*uint64(right)*c
-			for _, f := range Schemas[st.Source] {
-				fields = append(slices.Clone(fields), st.Source+"."+f)
+			if st.Op == "join" {
+				for _, f := range Schemas[st.Source] {
+					fields = append(slices.Clone(fields), st.Source+"."+f)
+				}
+				rows = min(rows*right, RowCap)
 			}
-			rows = min(rows*right, RowCap)
 		case "locate":
 			if err := need(q, st, fields, "file", "line"); err != nil {
 				return nil, err
