@@ -27,7 +27,8 @@ type Facts interface {
 	Rows(ctx context.Context, source string, limit int) ([]Row, []string, error)
 	// Locate returns the innermost declaration holding file:line.
 	Locate(ctx context.Context, file string, line int) (Symbol, bool, error)
-	// RunOrdinal is the n of a run among the executions (1 = newest).
+	// RunOrdinal is the n of a run among the executions (1 = newest), or
+	// for a gen: handle the n of the newest execution that recorded it.
 	RunOrdinal(ctx context.Context, handle string) (int, error)
 	// Changed reports whether lines from..to of file differ from HEAD, or,
 	// with since set (a run handle), from the work tree that run recorded.

@@ -189,8 +189,12 @@ func parseStage(q string, p part, first bool) (Stage, error) {
 		}
 		st.N = n
 	case "since":
-		if !strings.HasPrefix(rest, "run:") || len(rest) < len("run:")+6 {
-			return bad(restCol, "want since run:ID (a run handle; rows from that run and older are dropped)")
+		gen, isGen := strings.CutPrefix(rest, "gen:")
+		if isGen && (len(gen) != 16 || strings.Trim(gen, "0123456789abcdef") != "") {
+			return bad(restCol, "want since gen:ID with the generation's 16 hex digits (from generations or runs.generation)")
+		}
+		if !isGen && (!strings.HasPrefix(rest, "run:") || len(rest) < len("run:")+6) {
+			return bad(restCol, "want since run:ID or since gen:ID (rows from that run, or the generation's newest run, and older are dropped)")
 		}
 		st.Fields = []string{rest}
 	case "in-changed":

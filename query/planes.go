@@ -339,6 +339,18 @@ const maxOrdinal = RowCap
 
 // RunOrdinal implements Facts.
 func (p *Planes) RunOrdinal(ctx context.Context, handle string) (int, error) {
+	if id, ok := strings.CutPrefix(handle, "gen:"); ok {
+		execs, err := p.Store.Execs(maxOrdinal, nil)
+		if err != nil {
+			return 0, err
+		}
+		for i, ex := range execs {
+			if ex.Generation != nil && ex.Generation.ID == id {
+				return i + 1, nil
+			}
+		}
+		return 0, fmt.Errorf("since %s: no execution among the newest %d recorded it", handle, maxOrdinal)
+	}
 	h, err := store.ParseHandle(handle)
 	if err != nil {
 		return 0, err

@@ -148,6 +148,8 @@ func TestSyntaxErrorsHavePositions(t *testing.T) {
 		{"from runs | where exit + 1", "true/false", 19},
 		{"from frames | locate | in-changed since gen:0123", "in-changed since run:ID", 41},
 		{"from frames | locate | in-changed HEAD", "in-changed since run:ID", 35},
+		{"from runs | since gen:12ab", "16 hex digits", 19},
+		{"from runs | since HEAD", "since run:ID or since gen:ID", 19},
 	}
 	for _, c := range cases {
 		_, err := Compile(c.q)

@@ -57,7 +57,8 @@ the rows no row of SOURCE matches), locate (adds the innermost symbol around
 file:line: symbol, kind, symbol_start, symbol_end, symbol_handle),
 in-changed (keeps rows whose symbol, or line, differs from HEAD),
 in-changed since run:ID (differs from the work tree that run recorded:
-commits since included), since run:ID (keeps rows of runs newer than it).
+commits since included), since run:ID (keeps rows of runs newer than it),
+since gen:ID (of runs newer than the newest that recorded it).
 
 EXPR: == != < <= > >= on ints and strings, && || !, + and - on ints,
 x in ["a", "b"], and on strings startsWith, endsWith, contains,
@@ -93,8 +94,8 @@ the cost bound, or no store; 2 usage error.`,
   # the newest run's log templates, most frequent first
   ctx q 'from templates | where n == 1 | sort -count | limit 20'
   # log templates that first appeared after generation gen:0123456789abcdef
-  # (in runs since run:ba3d1020ee8f, its last run, and in no run of it)
-  ctx q 'from templates | since run:ba3d1020ee8f | limit 200 | except templates on templates.template == template && templates.generation == "gen:0123456789abcdef" | distinct template | select template'
+  # (in runs after its newest one, and in no run of it)
+  ctx q 'from templates | since gen:0123456789abcdef | limit 200 | except templates on templates.template == template && templates.generation == "gen:0123456789abcdef" | distinct template | select template'
   # the symbols the newest run's generation changed
   ctx q 'from runs | where n == 1 | limit 1 | join changed_symbols on changed_symbols.generation == generation | select changed_symbols.path, changed_symbols.symbol, changed_symbols.by'
   ctx q --explain 'from symbols | where kind == "function" | in-changed'`,
@@ -263,7 +264,7 @@ symbol_handle" (failing frames inside functions changed since HEAD). Sources:
 runs, tests, failures, frames, diagnostics, templates, anomalies, symbols,
 files, changes, changed_symbols, generations. Stages: where, select, sort,
 limit, distinct, group by … count, join … on …, except … on …, locate,
-in-changed [since run:ID], since run:ID. Queries over the static cost bound
+in-changed [since run:ID], since run:ID|gen:ID. Queries over the static cost bound
 are refused with the estimate; the result is stored as a blob handle.`,
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in qInput) (*mcp.CallToolResult, any, error) {
 		var out, errb bytes.Buffer
