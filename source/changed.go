@@ -44,9 +44,23 @@ const maxDiffs = 256
 // tree, remembering each file version it has diffed: generations recorded
 // by successive runs mostly share their changed files.
 type ChangeFinder struct {
-	Root  string
-	memo  map[string][]SymbolChange
-	diffs int
+	Root    string
+	memo    map[string][]SymbolChange
+	diffs   int
+	commits map[string]bool // commit id → present in the repository
+}
+
+// hasCommit reports whether the repository still holds commit rev.
+func (f *ChangeFinder) hasCommit(ctx context.Context, rev string) bool {
+	ok, seen := f.commits[rev]
+	if !seen {
+		ok = exec.CommandContext(ctx, "git", "-C", f.Root, "cat-file", "-e", rev+"^{commit}").Run() == nil
+		if f.commits == nil {
+			f.commits = map[string]bool{}
+		}
+		f.commits[rev] = ok
+	}
+	return ok
 }
 
 // ChangedIn lists the declarations that changed in generation g: for each
@@ -77,7 +91,7 @@ func (f *ChangeFinder) ChangedIn(ctx context.Context, g *Generation) []SymbolCha
 
 func (f *ChangeFinder) changedFile(ctx context.Context, head string, c Change) []SymbolChange {
 	whole := []SymbolChange{{Path: c.Path, Status: c.Status, By: ByFile}}
-	if Lang(c.Path) == "" || f.diffs >= maxDiffs {
+	if Lang(c.Path) == "" || f.diffs >= maxDiffs || head != "" && !f.hasCommit(ctx, head) {
 		return whole
 	}
 	f.diffs++
@@ -211,6 +225,9 @@ func (f *ChangeFinder) Since(ctx context.Context, g *Generation) (*Diff, error) 
 	live, err := Current(ctx, f.Root, nil)
 	if err != nil {
 		return nil, err
+	}
+	if g.Head != "" && !f.hasCommit(ctx, g.Head) {
+		return nil, fmt.Errorf("the generation's HEAD %s is gone from the repository (rebased or pruned)", g.Head)
 	}
 	inG := map[string]Change{}
 	for _, c := range g.Changed {

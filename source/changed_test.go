@@ -130,3 +130,22 @@ func TestSinceDiffsAgainstAnEarlierGeneration(t *testing.T) {
 		t.Errorf("keep.go with green's content gone: whole %v (%v)", d.Whole, err)
 	}
 }
+
+// TestChangedInHeadGone: a generation recorded on a commit the repository
+// no longer has gives per-file relations, and Since refuses it by name.
+func TestChangedInHeadGone(t *testing.T) {
+	requireGit(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	git(t, dir, "init", "-q")
+	writeFile(t, dir, "calc.go", calcBase)
+	git(t, dir, "add", ".")
+	git(t, dir, "commit", "-qm", "base")
+	g := &Generation{Head: "0123456789012345678901234567890123456789", Changed: []Change{{Path: "calc.go", Status: " M", Hash: contentHash([]byte(calcBase))}}}
+	if got := changedNames((&ChangeFinder{Root: dir}).ChangedIn(ctx, g)); !slices.Equal(got, []string{" M calc.go file"}) {
+		t.Errorf("HEAD gone: %q", got)
+	}
+	if _, err := (&ChangeFinder{Root: dir}).Since(ctx, g); err == nil || !strings.Contains(err.Error(), "gone from the repository") {
+		t.Errorf("Since with HEAD gone: %v", err)
+	}
+}
