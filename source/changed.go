@@ -220,7 +220,8 @@ func (d *Diff) Changed(path string, from, to int) bool {
 // (against HEAD), changed in g, or changed between g's HEAD and HEAD are
 // compared with their content in g, found as ChangedIn finds it (g's HEAD
 // for a file g had unchanged; by its hash, in the work tree or HEAD, for
-// one g had changed).
+// one g had changed). Past the finder's diff budget (maxDiffs files) a
+// file counts whole.
 func (f *ChangeFinder) Since(ctx context.Context, g *Generation) (*Diff, error) {
 	live, err := Current(ctx, f.Root, nil)
 	if err != nil {
@@ -263,10 +264,11 @@ func (f *ChangeFinder) Since(ctx context.Context, g *Generation) (*Diff, error) 
 		} else if g.Head == "" || !inTree(ctx, f.Root, g.Head, p) {
 			whole = true
 		}
-		if whole {
+		if whole || f.diffs >= maxDiffs {
 			d.Whole[p] = true
 			continue
 		}
+		f.diffs++
 		out, err := exec.CommandContext(ctx, "git", "-C", f.Root, "diff", "-U0", "--no-color", "--no-ext-diff", "--no-renames", rev, "--", p).Output()
 		if err != nil {
 			return nil, fmt.Errorf("git diff %s -- %s: %w", rev, p, err)
