@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 
 	"github.com/zeebo/blake3"
@@ -250,7 +252,7 @@ func (f *ChangeFinder) Since(ctx context.Context, g *Generation) (*Diff, error) 
 		}
 	}
 	d := &Diff{Lines: map[string][]LineRange{}, Whole: map[string]bool{}}
-	for p := range paths {
+	for _, p := range slices.Sorted(maps.Keys(paths)) { // the budget goes to the same files every time
 		rev, whole := g.Head, false
 		if c, ok := inG[p]; ok {
 			switch src, at, found := f.versionOf(ctx, c); {
