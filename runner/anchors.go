@@ -9,10 +9,10 @@ import (
 	"github.com/ctxhq/ctx/store"
 )
 
-// RepoRoot is the repository a run's failure locations are anchored in:
+// repoRoot is the repository a run's failure locations are anchored in:
 // the git work tree holding dir, else dir itself, as ctx get resolves
 // repo: paths (source.Root), found without running git.
-func RepoRoot(dir string) string {
+func repoRoot(dir string) string {
 	if top, ok := source.Top(dir); ok {
 		return top
 	}
@@ -24,7 +24,7 @@ func RepoRoot(dir string) string {
 // Options that name a repository already keep it; dir "" mints none.
 func withAnchors(opts digest.Options, dir string) digest.Options {
 	if opts.Repo == "" && dir != "" {
-		opts.Repo, opts.Dir = RepoRoot(dir), dir
+		opts.Repo, opts.Dir = repoRoot(dir), dir
 	}
 	return opts
 }
