@@ -11,6 +11,21 @@ import (
 
 const calcBase = "package calc\n\nfunc Div(a, b int) int {\n\treturn a / b\n}\n\nfunc Sub(a, b int) int {\n\treturn a - b\n}\n\nfunc Mul(a, b int) int {\n\treturn a * b\n}\n"
 
+// committed is a new git repository whose first commit holds the files
+// (path, content, path, content...).
+func committed(t *testing.T, files ...string) string {
+	t.Helper()
+	requireGit(t)
+	dir := t.TempDir()
+	git(t, dir, "init", "-q")
+	for i := 0; i+1 < len(files); i += 2 {
+		writeFile(t, dir, files[i], files[i+1])
+	}
+	git(t, dir, "add", ".")
+	git(t, dir, "commit", "-qm", "base")
+	return dir
+}
+
 // changedNames renders changes as "status path#Symbol by".
 func changedNames(cs []SymbolChange) []string {
 	var out []string
@@ -27,15 +42,8 @@ func changedNames(cs []SymbolChange) []string {
 // it is not; added files change every declaration, deleted ones every
 // declaration they had.
 func TestChangedInPerSymbol(t *testing.T) {
-	requireGit(t)
 	ctx := context.Background()
-	dir := t.TempDir()
-	git(t, dir, "init", "-q")
-	writeFile(t, dir, "calc.go", calcBase)
-	writeFile(t, dir, "old.go", "package calc\n\nfunc Old() {}\n")
-	writeFile(t, dir, "notes.md", "# notes\n")
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-qm", "base")
+	dir := committed(t, "calc.go", calcBase, "old.go", "package calc\n\nfunc Old() {}\n", "notes.md", "# notes\n")
 
 	// Generation 1: Div edited, a file added, one deleted, notes edited.
 	g1src := "package calc\n\nfunc Div(a, b int) int {\n\treturn a / (b - b)\n}\n\nfunc Sub(a, b int) int {\n\treturn a - b\n}\n\nfunc Mul(a, b int) int {\n\treturn a * b\n}\n"
@@ -84,14 +92,8 @@ func TestChangedInPerSymbol(t *testing.T) {
 // is edited now, and files added since; a file whose content in that
 // generation is gone counts whole.
 func TestSinceDiffsAgainstAnEarlierGeneration(t *testing.T) {
-	requireGit(t)
 	ctx := context.Background()
-	dir := t.TempDir()
-	git(t, dir, "init", "-q")
-	writeFile(t, dir, "calc.go", calcBase)
-	writeFile(t, dir, "keep.go", "package calc\n\nfunc Keep() {}\n")
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-qm", "base")
+	dir := committed(t, "calc.go", calcBase, "keep.go", "package calc\n\nfunc Keep() {}\n")
 	writeFile(t, dir, "keep.go", "package calc\n\nfunc Keep() { _ = 1 }\n")
 	green, err := Current(ctx, dir, nil) // keep.go edited, uncommitted
 	if err != nil {
@@ -134,13 +136,8 @@ func TestSinceDiffsAgainstAnEarlierGeneration(t *testing.T) {
 // TestChangedInHeadGone: a generation recorded on a commit the repository
 // no longer has gives per-file relations, and Since refuses it by name.
 func TestChangedInHeadGone(t *testing.T) {
-	requireGit(t)
 	ctx := context.Background()
-	dir := t.TempDir()
-	git(t, dir, "init", "-q")
-	writeFile(t, dir, "calc.go", calcBase)
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-qm", "base")
+	dir := committed(t, "calc.go", calcBase)
 	g := &Generation{Head: "0123456789012345678901234567890123456789", Changed: []Change{{Path: "calc.go", Status: " M", Hash: contentHash([]byte(calcBase))}}}
 	if got := changedNames((&ChangeFinder{Root: dir}).ChangedIn(ctx, g)); !slices.Equal(got, []string{" M calc.go file"}) {
 		t.Errorf("HEAD gone: %q", got)
