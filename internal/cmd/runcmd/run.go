@@ -163,7 +163,6 @@ func runRun(ctx context.Context, ios *cli.IO, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	opts.Repo, opts.Dir = repoRoot(dir), dir
 	req := &runner.Request{Argv: argv, Dir: dir, Session: ios.Getenv("CTX_SESSION"), Digest: opts,
 		Pipe: o.pipe, Timeout: o.timeout, Grace: o.grace, Cap: capBytes, Generation: gen}
 	switch o.stdin {
