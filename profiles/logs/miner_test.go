@@ -106,7 +106,7 @@ func TestMinerCapMemory(t *testing.T) {
 
 func TestMinerMerge(t *testing.T) {
 	users := []string{"alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"}
-	m := NewMiner(Options{})
+	m := NewMiner(Options{Off: RuleCluster})
 	var ids []int
 	for i, u := range users {
 		ids = append(ids, m.Add([]byte(fmt.Sprintf("Invalid user %s from 10.0.0.%d port 22", u, i))))
@@ -181,7 +181,7 @@ func TestMinerOrderIndependent(t *testing.T) {
 
 func testOrderIndependent(t *testing.T, lines [][]byte) {
 	partition := func(order []int) (map[string]string, []string) {
-		m := NewMiner(Options{})
+		m := NewMiner(Options{Off: RuleCluster})
 		ids := make([]int, len(lines))
 		for _, i := range order {
 			ids[i] = m.Add(lines[i])
@@ -268,7 +268,7 @@ func TestWriteTemplatesFinalTemplates(t *testing.T) {
 	}
 	in.WriteString("Overflow line one\nOverflow line two\n")
 	var out bytes.Buffer
-	if err := WriteTemplates(context.Background(), strings.NewReader(in.String()), &out, Options{MaxTemplates: DefaultMergeValues}); err != nil {
+	if err := WriteTemplates(context.Background(), strings.NewReader(in.String()), &out, Options{MaxTemplates: DefaultMergeValues, Off: RuleCluster}); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
@@ -395,7 +395,7 @@ func TestMinerMillionDistinct(t *testing.T) {
 // another variable takes the lines whose value there had a digit, which the
 // tokenizer renders as one run of variables.
 func TestMergeBesideVariable(t *testing.T) {
-	m := NewMiner(Options{})
+	m := NewMiner(Options{Off: RuleCluster})
 	var ids []int
 	for i, u := range []string{"admin", "user1", "oracle", "git", "alex", "guest", "pi", "deploy", "test", "mysql", "backup2", "zabbix"} {
 		ids = append(ids, m.Add([]byte(fmt.Sprintf("Connection closed by invalid user %s 10.0.0.%d port %d [preauth]", u, i, 4000+i))))
