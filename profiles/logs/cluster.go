@@ -52,15 +52,17 @@ const DefaultSimilarity = 0.6
 type cluster struct {
 	rep     int32    // a group holding the cluster's united lines (find it)
 	base    []string // the first member's elements, Wildcards where found variable
-	vals    []uint64 // len(base) × maxClusterValues word hashes
+	vals    []uint32 // len(base) × maxClusterValues word hashes
 	nvals   []uint8
 	pending []member
 }
 
-// member is a group of a cluster not yet united with it.
+// member is a group of a cluster not yet united with it, and the positions
+// (a bit each; templates that cluster have at most maxMergeElems elements)
+// where its template differs from the base.
 type member struct {
 	group int32
-	elems []string
+	diff  uint32
 }
 
 // leafHash is the leaf of the tree for a key split into elems: its length
@@ -177,7 +179,7 @@ func (m *Miner) newCluster(leaf uint64, id int32) {
 	n := len(m.elems)
 	m.leaves[leaf] = append(m.leaves[leaf], int32(len(m.clusters)))
 	m.clusters = append(m.clusters, cluster{rep: id, base: append([]string(nil), m.elems...),
-		vals: make([]uint64, n*maxClusterValues), nvals: make([]uint8, n)})
+		vals: make([]uint32, n*maxClusterValues), nvals: make([]uint8, n)})
 }
 
 // observe records the new group id, whose key differs from cluster ci's
@@ -200,7 +202,7 @@ func (m *Miner) observe(ci int32, id int32) {
 			grew = true
 		}
 	}
-	c.pending = append(c.pending, member{group: id, elems: append([]string(nil), m.elems...)})
+	c.pending = append(c.pending, member{group: id, diff: c.diffMask(m.elems)})
 	if !grew {
 		if len(c.pending) > maxClusterPending {
 			c.pending = c.pending[1:]
@@ -209,7 +211,7 @@ func (m *Miner) observe(ci int32, id int32) {
 	}
 	kept := c.pending[:0]
 	for _, p := range c.pending {
-		if coveredBy(c.base, p.elems) {
+		if c.covers(p.diff) {
 			m.uniteCluster(c, p.group)
 		} else {
 			kept = append(kept, p)
@@ -246,10 +248,32 @@ func (c *cluster) diffs(elems []string, dst []int) []int {
 	return dst
 }
 
+// diffMask returns the positions where elems differ from the base outside
+// its variables.
+func (c *cluster) diffMask(elems []string) uint32 {
+	var mask uint32
+	for i, b := range c.base {
+		if b != elems[i] && !varElem(b) {
+			mask |= 1 << i
+		}
+	}
+	return mask
+}
+
+// covers reports whether the base is variable at every position of mask.
+func (c *cluster) covers(mask uint32) bool {
+	for i := range c.base {
+		if mask&(1<<i) != 0 && !varElem(c.base[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // note adds the word e to the values of position i, if it is new and there
 // is room, and returns how many distinct values position i has.
 func (c *cluster) note(i int, e string) int {
-	h := fnvString(fnvOffset, e)
+	h := uint32(fnvString(fnvOffset, e))
 	vs := c.vals[i*maxClusterValues : i*maxClusterValues+int(c.nvals[i])]
 	for _, v := range vs {
 		if v == h {

@@ -356,7 +356,8 @@ func TestKeyedMerge(t *testing.T) {
 }
 
 // TestMinerMillionDistinct feeds a million distinct lines (each a template
-// of its own: ids without digits, key=value words, and words that vary) to
+// of its own: ids without digits, key=value words, and words that vary;
+// half with a first word of their own, so each starts a cluster) to
 // a Miner with the default cap, and checks the heap it holds stays bounded
 // (a tenth as many under the race detector).
 func TestMinerMillionDistinct(t *testing.T) {
@@ -374,8 +375,14 @@ func TestMinerMillionDistinct(t *testing.T) {
 	var b []byte
 	for i := 0; i < n; i++ {
 		b = b[:0]
-		b = fmt.Appendf(b, "2024-05-01 12:00:00 INFO worker %s started job kind=%s for tenant %s",
-			letters(i), letters(i/7), letters(i*31))
+		if i%2 == 0 {
+			b = fmt.Appendf(b, "2024-05-01 12:00:00 INFO worker %s started job kind=%s for tenant %s",
+				letters(i), letters(i/7), letters(i*31))
+		} else {
+			// A first word of its own: a cluster leaf of its own.
+			b = fmt.Appendf(b, "%s worker started a job of kind %s for tenant %s on node %s in zone %s",
+				letters(i), letters(i/7), letters(i*31), letters(i*17), letters(i*13))
+		}
 		m.Add(b)
 	}
 	runtime.GC()
