@@ -203,20 +203,14 @@ fields:
 		case shapeNumber:
 			fr.variable[j] = true
 			started = true
-			numbers++
-			if share(rows, in, func(f sampleField) bool { return f.nums }, j) >= frameShare {
-				numbers++ // a date, a time or an address, not a lone counter
-			}
+			numbers += numberWeight(rows, in, j)
 		case shapeBracket:
 			// A bracketed timestamp or id opens a header as a number does.
 			digits := digitShare(rows, in, j) >= frameShare
 			fr.variable[j] = digits || started && wordField(j)
 			started = started || digits
 			if digits {
-				numbers++
-				if share(rows, in, func(f sampleField) bool { return f.nums }, j) >= frameShare {
-					numbers++ // a bracketed date or time
-				}
+				numbers += numberWeight(rows, in, j)
 			}
 		case shapeWord:
 			if started && punctShare(rows, in, j) >= frameShare {
@@ -264,6 +258,16 @@ func hasAlnum(w []byte) bool {
 		}
 	}
 	return false
+}
+
+// numberWeight counts number field j as two numbers when it has more than
+// one run of digits on most lines marked in (a date, a time, an address),
+// as one when it is a lone counter or descriptor.
+func numberWeight(rows [][maxFrame]sampleField, in []bool, j int) int {
+	if share(rows, in, func(f sampleField) bool { return f.nums }, j) >= frameShare {
+		return 2
+	}
+	return 1
 }
 
 // digitRuns returns how many runs of digits b holds.
