@@ -138,13 +138,15 @@ a --data folder may itself be one system) on its Content column and on its
 raw lines, and score the grouping against the EventTemplate column.
 
 With --leave-out, each system is also scored with every choice the miner
-makes chosen on the other systems alone: its two merge thresholds, and each
-of its rules kept or switched off. The held-out mean is reported beside the
+makes chosen on the other systems alone: its merge and cluster thresholds,
+and each of its rules kept or switched off. --off RULE scores the miner with
+a rule switched off (the names are those of the ablation table). The held-out mean is reported beside the
 all-in mean (the shipped miner), with an ablation table: every system's score
 with each rule switched off in turn.`,
 		Example: `  ctx bench loghub
   ctx bench loghub --data ../shared/corpus/loghub2k --data ../shared/corpus/loghub2k-orig --leave-out
-  ctx bench loghub --data bench/testdata/heldout --data bench/testdata/heldout2`,
+  ctx bench loghub --data bench/testdata/heldout --data bench/testdata/heldout2
+  ctx bench loghub --data bench/testdata/heldout4 --off cluster`,
 		Args: exactArgs(0, "ctx bench loghub [--data DIR]... [--leave-out] [--off RULE]..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dirs := data
