@@ -54,6 +54,12 @@ func Main(cmds *Commands) int {
 // binary execs it with the same arguments (its status becomes ours); without
 // (a test's buffered IO), the need is reported as an error.
 func Run(ios *cli.IO, args []string, cmds *Commands, handOff bool) int {
+	if len(args) > 0 && handOff {
+		// A helper's command named first: hand it over before building anything.
+		if _, ok := cmds.New[args[0]]; !ok && helper.Of[args[0]] != "" {
+			return cli.Report(ios, handTo(&helper.NeededError{Name: helper.Of[args[0]], Why: "ctx " + args[0]}, args, true))
+		}
+	}
 	if path := ios.Getenv("CTX_CPUPROFILE"); path != "" {
 		// A developer aid: profile one ctx command.
 		if f, err := os.Create(path); err == nil {
@@ -171,5 +177,7 @@ what was shown and left out, and handles that return any omitted span.`,
 	root.Version = cli.Version
 	root.SetVersionTemplate(infocmd.VersionLine() + "\n")
 	root.CompletionOptions.HiddenDefaultCmd = false
+	// A command named first is not completion: no completion command to build.
+	root.CompletionOptions.DisableDefaultCmd = only != ""
 	return root
 }
