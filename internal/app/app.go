@@ -54,11 +54,9 @@ func Main(cmds *Commands) int {
 // binary execs it with the same arguments (its status becomes ours); without
 // (a test's buffered IO), the need is reported as an error.
 func Run(ios *cli.IO, args []string, cmds *Commands, handOff bool) int {
-	if len(args) > 0 && handOff {
-		// A helper's command named first: hand it over before building anything.
-		if _, ok := cmds.New[args[0]]; !ok && helper.Of[args[0]] != "" {
-			return cli.Report(ios, handTo(&helper.NeededError{Name: helper.Of[args[0]], Why: "ctx " + args[0]}, args, true))
-		}
+	if name := helperCommand(args, cmds); name != "" && handOff {
+		// A helper's command: hand it over before building anything.
+		return cli.Report(ios, handTo(&helper.NeededError{Name: helper.Of[name], Why: "ctx " + name}, args, true))
 	}
 	if path := ios.Getenv("CTX_CPUPROFILE"); path != "" {
 		// A developer aid: profile one ctx command.
@@ -86,6 +84,21 @@ func Run(ios *cli.IO, args []string, cmds *Commands, handOff bool) int {
 		err = handTo(need, args, handOff)
 	}
 	return cli.Report(ios, err)
+}
+
+// helperCommand is the helper's command args run, if cmds lacks it: named
+// first, or after help or cobra's shell-completion request.
+func helperCommand(args []string, cmds *Commands) string {
+	if len(args) > 1 && (args[0] == "help" || args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return ""
+	}
+	if _, ok := cmds.New[args[0]]; ok || helper.Of[args[0]] == "" {
+		return ""
+	}
+	return args[0]
 }
 
 // handTo runs the helper a command needs in this process's place, or says
