@@ -36,7 +36,7 @@ func Core() *Commands {
 
 // helperCommands are the helpers' commands in the order help lists them, and
 // helperShort what help says of each in a binary that does not hold it: the
-// command's own Short (cmd/ctx's TestHelperStubsMatch holds them equal).
+// command's own Short (cmd/ctx's TestHelperCommandsAreWhereCtxSends holds them equal).
 var (
 	helperCommands = []string{"bench", "mcp", "ui", "push", "pull", "remote", "py", "outline", "q", "task", "steward", "continuity", "capsule", "relay"}
 	helperShort    = map[string]string{

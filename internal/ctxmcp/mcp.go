@@ -42,8 +42,8 @@ Register it with ctx init claude --mcp (or codex), or by hand:
 
 // NewServer is the MCP server with this process as its surroundings: the
 // workspace store, the environment, and CTX_SESSION (or a fresh session) as
-// the agent session. Tools of commands not yet moved out of cmd/ctx are
-// added here.
+// the agent session. Tools of the command packages outside hosts/mcp
+// (continuity, task, q, capsule) are added here.
 func NewServer(ios *cli.IO) *mcp.Server {
 	session := ios.Getenv("CTX_SESSION")
 	if session == "" {
