@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/bench"
+	"github.com/ctxhq/ctx/internal/helper"
 	"github.com/ctxhq/ctx/profiles/logs"
 	"github.com/ctxhq/ctx/store"
 )
@@ -705,6 +706,7 @@ func benchSelf() (string, string, func(), error) {
 			return "", "", nil, err
 		}
 	}
+	self = helper.Ctx(self) // the bench runs in ctx-mcp; its subject is ctx
 	dir, err := os.MkdirTemp("", "ctx-bench-")
 	if err != nil {
 		return "", "", nil, err

@@ -11,9 +11,8 @@ import (
 	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/getcmd"
-	"github.com/ctxhq/ctx/internal/cmd/pycmd"
-	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
 	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
+	"github.com/ctxhq/ctx/internal/helper"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
 )
@@ -52,7 +51,10 @@ func runShow(ctx context.Context, ios *cli.IO, o *showOptions) error {
 		return seqcmd.Sequences.Show(ios, o.handle, o.json)
 	}
 	if strings.HasPrefix(o.handle, "py:") {
-		return pycmd.Executions.Show(ios, o.handle, o.json)
+		if getcmd.Py == nil {
+			return helper.Need(helper.MCP, "showing a py: handle")
+		}
+		return getcmd.Py.Show(ios, o.handle, o.json)
 	}
 	sh, err := ShowHandle(ctx, ios, o.handle)
 	if err != nil {
@@ -77,7 +79,7 @@ func ShowHandle(ctx context.Context, ios *cli.IO, handle string) (*runner.Shown,
 		return nil, err
 	}
 	defer st.Close()
-	if remotecmd.InPlace(t) {
+	if getcmd.Tier != nil && getcmd.Tier.InPlace(t) {
 		return nil, &store.Error{Err: fmt.Errorf("%s is in the remote, too large to cache for ctx show", handle),
 			Hint: fmt.Sprintf("copy it with `ctx pull %s`, then show it; ctx get reads its lines in place", t.Handle())}
 	}
