@@ -135,11 +135,28 @@ func (rec *Record) render() {
 	rec.Coverage, rec.Digest = c, string(text)
 }
 
-// next points at the first failing step's run.
+// next points at the first failing step's run, unless the digest already
+// does better: every byte is shown, or the step's findings end with its
+// run's own next: line, which names the lines to read.
 func (rec *Record) next(b *strings.Builder) {
-	if f := rec.FirstFailed(); f != nil && f.Run != "" {
-		fmt.Fprintf(b, "next: ctx get %s#%d\n", rec.Handle(), f.N)
+	f := rec.FirstFailed()
+	if f == nil || f.Run == "" || rec.allWhole() || hasNext(f) {
+		return
 	}
+	fmt.Fprintf(b, "next: ctx get %s#%d\n", rec.Handle(), f.N)
+}
+
+// hasNext reports whether r's findings include its digest's next: line.
+func hasNext(r *StepResult) bool {
+	if r.res == nil || r.res.Digest == nil {
+		return false
+	}
+	for _, l := range body(r.res) {
+		if strings.HasPrefix(l, "next: ") {
+			return true
+		}
+	}
+	return false
 }
 
 // allWhole reports whether the digest shows every byte the ran steps
