@@ -415,15 +415,8 @@ func putRun(tx *bolt.Tx, p *Pending, ex Exec, extra *Extra, spare *[]string) err
 				}
 			}
 		}
-		for _, sp := range extra.Spans {
-			sp.Run = run.ID
-			tok, err := sp.Token(run)
-			if err != nil {
-				return err
-			}
-			if err := putSpan(tx, tok, sp); err != nil {
-				return err
-			}
+		if err := putSpans(tx, run, extra.Spans); err != nil {
+			return err
 		}
 		if su := extra.Session; su != nil {
 			sb, _ := json.Marshal(su.Record)
@@ -437,6 +430,21 @@ func putRun(tx *bolt.Tx, p *Pending, ex Exec, extra *Extra, spare *[]string) err
 		return err
 	}
 	return tx.Bucket(bucketExecs).Put([]byte(ex.Key), eb)
+}
+
+// putSpans records span tokens of run in tx.
+func putSpans(tx *bolt.Tx, run *Run, spans []Span) error {
+	for _, sp := range spans {
+		sp.Run = run.ID
+		tok, err := sp.Token(run)
+		if err != nil {
+			return err
+		}
+		if err := putSpan(tx, tok, sp); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // StoreLarge makes the pending run's large streams pack files. It may run
