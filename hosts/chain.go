@@ -1,6 +1,7 @@
 package hosts
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -55,22 +56,13 @@ var seqArgs = []string{"--pipe", "--timeout", "--grace", "--budget", "--pressure
 func (o Options) chainPrefix() (string, bool) {
 	for _, a := range o.RunArgs {
 		name, _, _ := strings.Cut(a, "=")
-		if a != "" && a != "--" && plainWord(a, "._=:/-") && !contains(seqArgs, name) {
+		if a != "" && a != "--" && plainWord(a, "._=:/-") && !slices.Contains(seqArgs, name) {
 			return "", false
 		}
 	}
 	p := o.prefix()
 	i := strings.LastIndex(p, " run ")
 	return p[:i] + " seq " + p[i+len(" run "):], true
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // render is the replacement text of c.
