@@ -41,6 +41,9 @@ type Request struct {
 	// while the command runs; the execution records it if it is ready in
 	// time (see generationWait).
 	Generation *source.Pending
+	// Batch, when set, holds the run for Batch.Commit instead of storing it
+	// at once (see Batch).
+	Batch *Batch
 
 	// Ingest only.
 	Stdout, Stderr io.Reader // nil: empty
@@ -162,7 +165,7 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 	env.trace("capture")
 	// The digest and the commit happen even after an interrupt: what was
 	// captured is kept and summarised.
-	out, err := finish(context.WithoutCancel(ctx), env, sp, m, ex, req.digestOptions())
+	out, err := finish(context.WithoutCancel(ctx), env, sp, m, ex, req.digestOptions(), req.Batch)
 	if err != nil {
 		_ = sp.SaveResult(m)
 		return nil, &StoreError{Exit: res.Exit, Spool: sp.Dir(), Err: err}
@@ -264,7 +267,7 @@ func Ingest(ctx context.Context, env *Env, req *Request) (*Result, error) {
 	// An ingest is no agent's rerun: it never escalates a session.
 	ex := store.Exec{Argv: req.Argv, Start: env.now(), Host: env.Host, PID: env.PID, Version: env.Version,
 		Cwd: req.Dir, Note: note}
-	out, err := finish(ctx, env, sp, m, ex, req.digestOptions())
+	out, err := finish(ctx, env, sp, m, ex, req.digestOptions(), nil)
 	if err != nil {
 		return nil, err
 	}
