@@ -218,6 +218,7 @@ type SystemResult struct {
 	// the other systems alone (HeldOutMergeValues), never on this one.
 	HeldOutMergeValues int     `json:",omitempty"`
 	HeldOutKeyedValues int     `json:",omitempty"`
+	HeldOutClusterVals int     `json:",omitempty"`
 	HeldOutContent     *Scores `json:",omitempty"`
 	HeldOutRaw         *Scores `json:",omitempty"`
 	// HeldOutOff names the rules the other systems chose to switch off
@@ -242,7 +243,7 @@ type LoghubReport struct {
 	// With LoghubConfig.LeaveOut, the means of the held-out scores.
 	LeaveOutContent *Scores `json:",omitempty"`
 	LeaveOutRaw     *Scores `json:",omitempty"`
-	// Grid is the pairs of merge thresholds leave-out chose among.
+	// Grid is the merge and cluster thresholds leave-out chose among.
 	Grid []GridPoint `json:",omitempty"`
 	// Ablation is the mean over systems with each rule switched off.
 	Ablation []RuleScores `json:",omitempty"`
@@ -268,7 +269,7 @@ type LoghubConfig struct {
 	Options logs.Options
 	// LeaveOut also scores each system with every choice the miner makes
 	// chosen on the other systems alone: its thresholds
-	// (Options.MergeValues and KeyedMergeValues) from LeaveOutGrid, and
+	// (Options.MergeValues, KeyedMergeValues and ClusterValues) from LeaveOutGrid, and
 	// each of its rules (logs.RuleNames) kept or switched off, by the mean
 	// GA of the other systems. It also reports each system's score with
 	// each rule off (the ablation).
@@ -277,14 +278,16 @@ type LoghubConfig struct {
 
 // GridPoint is one choice of the miner's thresholds.
 type GridPoint struct {
-	MergeValues, KeyedMergeValues int
+	MergeValues, KeyedMergeValues, ClusterValues int
 }
 
-// LeaveOutGrid are the threshold pairs leave-out chooses among.
+// LeaveOutGrid are the threshold triples leave-out chooses among.
 var LeaveOutGrid = func() (g []GridPoint) {
 	for _, mv := range []int{3, 4, 5, 6, 8, 10, 12, 16} {
 		for _, kv := range []int{2, 3, 4, 6, 8} {
-			g = append(g, GridPoint{mv, kv})
+			for _, cv := range []int{2, 3, 4, 5, 8} {
+				g = append(g, GridPoint{mv, kv, cv})
+			}
 		}
 	}
 	return g
@@ -331,7 +334,7 @@ func RunLoghub(ctx context.Context, cfg LoghubConfig) (*LoghubReport, error) {
 			var sc, sr []Scores
 			for _, gp := range LeaveOutGrid {
 				o := cfg.Options
-				o.MergeValues, o.KeyedMergeValues = gp.MergeValues, gp.KeyedMergeValues
+				o.MergeValues, o.KeyedMergeValues, o.ClusterValues = gp.MergeValues, gp.KeyedMergeValues, gp.ClusterValues
 				sc = append(sc, mine(sys.Content, sys.Truth, o, 1).Scores)
 				sr = append(sr, mine(sys.Raw, sys.Truth, o, 1).Scores)
 			}
@@ -365,10 +368,11 @@ func RunLoghub(ctx context.Context, cfg LoghubConfig) (*LoghubReport, error) {
 			g := chooseOnOthers(gridC, gridR, i)
 			s := &rep.Systems[i]
 			s.HeldOutMergeValues, s.HeldOutKeyedValues = LeaveOutGrid[g].MergeValues, LeaveOutGrid[g].KeyedMergeValues
+			s.HeldOutClusterVals = LeaveOutGrid[g].ClusterValues
 			c, r := gridC[i][g], gridR[i][g]
 			if off := rulesOffOnOthers(rep.Systems, i); off != 0 {
 				o := cfg.Options
-				o.MergeValues, o.KeyedMergeValues = s.HeldOutMergeValues, s.HeldOutKeyedValues
+				o.MergeValues, o.KeyedMergeValues, o.ClusterValues = s.HeldOutMergeValues, s.HeldOutKeyedValues, s.HeldOutClusterVals
 				o.Off |= off
 				c = mine(systems[i].Content, systems[i].Truth, o, 1).Scores
 				r = mine(systems[i].Raw, systems[i].Truth, o, 1).Scores
@@ -398,7 +402,8 @@ func chooseOnOthers(gridC, gridR [][]Scores, held int) int {
 	dist := func(g int) int {
 		d := LeaveOutGrid[g].MergeValues - logs.DefaultMergeValues
 		e := LeaveOutGrid[g].KeyedMergeValues - logs.DefaultKeyedMergeValues
-		return max(d, -d) + max(e, -e)
+		f := LeaveOutGrid[g].ClusterValues - logs.DefaultClusterValues
+		return max(d, -d) + max(e, -e) + max(f, -f)
 	}
 	best, bestScore := 0, -1.0
 	for g := range LeaveOutGrid {
@@ -467,7 +472,7 @@ func (r *LoghubReport) WriteText(w io.Writer) error {
 		fmt.Fprintln(tw)
 	}
 	for _, s := range r.Systems {
-		chosen := fmt.Sprintf("merge at %d words, %d keyed", s.HeldOutMergeValues, s.HeldOutKeyedValues)
+		chosen := fmt.Sprintf("merge at %d words, %d keyed, cluster at %d", s.HeldOutMergeValues, s.HeldOutKeyedValues, s.HeldOutClusterVals)
 		if len(s.HeldOutOff) > 0 {
 			chosen += "; off: " + strings.Join(s.HeldOutOff, ", ")
 		}

@@ -400,6 +400,13 @@ func (sb *sandbox) compare(t *testing.T, shell string, r tableRow) {
 	if lit.code != orig.code {
 		t.Errorf("%s: literal rewrite exit status %d, original %d (%q)\n  stderr: %s", shell, lit.code, orig.code, r.expected, lit.stderr)
 	}
+	if len(d.Chains) > 0 {
+		// Which steps ran: the literal rewrite stored as many runs as the
+		// shim replayed, and the shim's replay equals the original's stdout.
+		if runs := sb.listRuns(t, dir, store); len(runs) != bytes.Count(log, []byte("\n")) {
+			t.Errorf("%s: %q stored %d runs, the shim replayed %d", shell, r.expected, len(runs), bytes.Count(log, []byte("\n")))
+		}
+	}
 	if !wholeCommand(r, d) {
 		return
 	}
@@ -473,14 +480,14 @@ func firstDiff(want, got []byte) string {
 }
 
 // shimMain is the shim's main: args are what the rewrite passed to "ctx",
-// i.e. "run" [options] "--" CMD... .
+// i.e. "run" [options] "--" CMD... or "seq" [options] "--" STEP "--" STEP... .
 func shimMain(ctxBin string, args []string) int {
 	i := slices.Index(args, "--")
-	if len(args) < 3 || args[0] != "run" || i < 0 || i == len(args)-1 {
+	if len(args) < 3 || (args[0] != "run" && args[0] != "seq") || i < 0 || i == len(args)-1 {
 		fmt.Fprintf(os.Stderr, "shim: unexpected arguments %q\n", args)
 		return 125
 	}
-	run := exec.Command(ctxBin, append([]string{"run", "--json", "--"}, args[i+1:]...)...)
+	run := exec.Command(ctxBin, append([]string{args[0], "--json"}, args[i:]...)...)
 	var js bytes.Buffer
 	run.Stdout, run.Stderr = &js, os.Stderr
 	code := 0
@@ -492,37 +499,78 @@ func shimMain(ctxBin string, args []string) int {
 		}
 		code = ee.ExitCode()
 	}
-	var rec struct {
-		Run string `json:"run"`
-	}
-	if err := json.Unmarshal(js.Bytes(), &rec); err != nil || !strings.HasPrefix(rec.Run, "run:") {
-		fmt.Fprintf(os.Stderr, "shim: ctx run --json printed %q: %v\n", js.String(), err)
+	runs, err := shimRuns(args[0], js.Bytes())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "shim: ctx %s --json printed %q: %v\n", args[0], js.String(), err)
 		return 125
 	}
+	for _, r := range runs {
+		if err := shimReplay(ctxBin, r); err != nil {
+			fmt.Fprintf(os.Stderr, "shim: %v\n", err)
+			return 125
+		}
+	}
+	return code
+}
+
+// shimRuns returns the run handles ctx run --json or ctx seq --json
+// reports: the one run, or each step's that ran, in order.
+func shimRuns(verb string, js []byte) ([]string, error) {
+	var rec struct {
+		Run    string `json:"run"`
+		Record struct {
+			Steps []struct {
+				Run string `json:"run"`
+			} `json:"steps"`
+		} `json:"record"`
+	}
+	if err := json.Unmarshal(js, &rec); err != nil {
+		return nil, err
+	}
+	if verb == "run" {
+		if !strings.HasPrefix(rec.Run, "run:") {
+			return nil, errors.New("no run handle")
+		}
+		return []string{rec.Run}, nil
+	}
+	var runs []string
+	for _, s := range rec.Record.Steps {
+		if s.Run != "" {
+			runs = append(runs, "run:"+s.Run)
+		}
+	}
+	return runs, nil
+}
+
+// shimReplay logs run and prints its stored stdout between the markers and
+// its stored stderr to stderr.
+func shimReplay(ctxBin, run string) error {
 	if lf, err := os.OpenFile(os.Getenv(shimLogEnv), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-		fmt.Fprintln(lf, rec.Run)
+		fmt.Fprintln(lf, run)
 		lf.Close()
 	}
 	get := func(stream string) ([]byte, error) {
-		c := exec.Command(ctxBin, "get", "--raw", "--full", rec.Run+"#"+stream)
+		c := exec.Command(ctxBin, "get", "--raw", "--full", run+"#"+stream)
 		c.Stderr = os.Stderr
-		return c.Output()
+		out, err := c.Output()
+		if err != nil {
+			return nil, fmt.Errorf("ctx get %s#%s: %w", run, stream, err)
+		}
+		return out, nil
 	}
 	stdout, err := get("stdout")
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "shim: ctx get %s#stdout: %v\n", rec.Run, err)
-		return 125
+		return err
 	}
 	stderr, err := get("stderr")
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "shim: ctx get %s#stderr: %v\n", rec.Run, err)
-		return 125
+		return err
 	}
 	os.Stdout.WriteString(shimBegin)
 	os.Stdout.Write(stdout)
 	os.Stdout.WriteString(shimEnd)
 	os.Stderr.Write(stderr)
-	return code
+	return nil
 }
 
 // buildCtx builds the real ctx binary from this module (the go tool is at hand

@@ -17,7 +17,8 @@ import (
 type Reason string
 
 const (
-	// ReasonWrapped: at least one command was wrapped in `ctx run --`.
+	// ReasonWrapped: at least one command was wrapped in `ctx run --`, or
+	// a run of a && list became one `ctx seq` (see [Chain]).
 	ReasonWrapped Reason = "wrapped"
 
 	// ReasonEmpty: the command is blank or only comments.
@@ -91,9 +92,13 @@ type Decision struct {
 	Command string
 	// Reason is why; see [Reason].
 	Reason Reason
-	// Sites lists the insertions, in source order. Removing len(Prefix) bytes
-	// at each Offset (shifted by the prefixes before it) gives back the input.
+	// Sites lists the insertions, in source order. Without Chains, removing
+	// len(Prefix) bytes at each Offset (shifted by the prefixes before it)
+	// gives back the input.
 	Sites []Site
+	// Chains lists the && runs replaced by one ctx seq each, in source
+	// order; see [Chain].
+	Chains []Chain
 	// Prefix is the exact text inserted at each site.
 	Prefix string
 }
@@ -163,24 +168,30 @@ func RewriteWith(cmd string, opt Options) Decision {
 	}
 	w := walker{src: cmd}
 	w.collectDefinitions(f)
+	seqPrefix, seqOK := opt.chainPrefix()
+	if seqOK {
+		d.Chains, w.inChain = findChains(f, cmd, w.defined)
+	}
 	w.stmts(f.Stmts, place{ok: true})
 	if w.ctx {
 		d.Reason = ReasonAlreadyCtx
+		d.Chains = nil
 		return d
 	}
-	if len(w.sites) == 0 {
+	if len(w.sites) == 0 && len(d.Chains) == 0 {
 		d.Reason = w.reason
 		if d.Reason == "" {
 			d.Reason = ReasonNotFlooding
 		}
 		return d
 	}
-	out := insert(cmd, d.Prefix, w.sites)
+	out := edit(cmd, d.Prefix, w.sites, seqPrefix, d.Chains)
 	// Belt and braces: the result must still parse. An insertion before a
 	// command word cannot break the grammar, but a failure here must never
 	// reach the agent as a broken command.
 	if _, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(out), ""); err != nil {
 		d.Reason = ReasonParseError
+		d.Chains = nil
 		return d
 	}
 	d.Rewrite = true
@@ -227,16 +238,25 @@ func plainWord(s, extra string) bool {
 	return s != ""
 }
 
-// insert returns src with prefix inserted before each site's offset.
-// Sites are in increasing offset order.
-func insert(src, prefix string, sites []Site) string {
+// edit returns src with prefix inserted before each site's offset and each
+// chain replaced by its ctx seq (seqPrefix). Sites and chains are each in
+// increasing offset order and never overlap.
+func edit(src, prefix string, sites []Site, seqPrefix string, chains []Chain) string {
 	var b strings.Builder
 	b.Grow(len(src) + len(sites)*len(prefix))
 	last := 0
-	for _, s := range sites {
-		b.WriteString(src[last:s.Offset])
-		b.WriteString(prefix)
-		last = s.Offset
+	for len(sites) > 0 || len(chains) > 0 {
+		if len(chains) == 0 || len(sites) > 0 && sites[0].Offset < chains[0].Offset {
+			b.WriteString(src[last:sites[0].Offset])
+			b.WriteString(prefix)
+			last = sites[0].Offset
+			sites = sites[1:]
+			continue
+		}
+		b.WriteString(src[last:chains[0].Offset])
+		b.WriteString(chains[0].render(seqPrefix))
+		last = chains[0].End
+		chains = chains[1:]
 	}
 	b.WriteString(src[last:])
 	return b.String()
@@ -268,9 +288,11 @@ type walker struct {
 	// shell's own stdout is not the transcript.
 	redirected bool
 	// ctx is set when a command word is ctx itself.
-	ctx    bool
-	sites  []Site
-	reason Reason
+	ctx bool
+	// inChain holds the simple commands a ctx seq replaces.
+	inChain map[*syntax.CallExpr]bool
+	sites   []Site
+	reason  Reason
 }
 
 // collectDefinitions records every function and alias name in f, wherever it
@@ -434,7 +456,7 @@ func (w *walker) call(c *syntax.CallExpr, s *syntax.Stmt, p place) {
 		}
 	}
 	w.words(p, c.Args...)
-	if len(c.Args) == 0 {
+	if len(c.Args) == 0 || w.inChain[c] {
 		return
 	}
 	args := make([]flood.Arg, len(c.Args))

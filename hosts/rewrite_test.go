@@ -3,11 +3,14 @@ package hosts
 import (
 	"bufio"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/ctxhq/ctx/cmdline"
 )
 
 // tableRow is one line of testdata/commands.tsv.
@@ -98,9 +101,10 @@ func checkRoundTrip(t *testing.T, in string, d Decision) {
 		}
 		return
 	}
-	if d.Reason != ReasonWrapped || len(d.Sites) == 0 {
-		t.Errorf("rewrite of %q: reason %s, %d sites", in, d.Reason, len(d.Sites))
+	if d.Reason != ReasonWrapped || len(d.Sites)+len(d.Chains) == 0 {
+		t.Errorf("rewrite of %q: reason %s, %d sites, %d chains", in, d.Reason, len(d.Sites), len(d.Chains))
 	}
+	d = undoChains(t, in, d)
 	if got := strings.ReplaceAll(d.Command, d.Prefix, ""); got != in {
 		t.Errorf("removing %q from %q gives %q, want the input back", d.Prefix, d.Command, got)
 	}
@@ -118,6 +122,59 @@ func checkRoundTrip(t *testing.T, in string, d Decision) {
 			t.Errorf("site %d of %q lacks tool or family: %+v", i, in, s)
 		}
 	}
+}
+
+// undoChains checks each chain of d against in — its steps are the
+// simple commands of in's span, in order, joined by && alone, and its
+// ctx seq splits back into exactly those steps — and returns d with every
+// chain's ctx seq put back to the span it replaced, so that the site checks
+// apply.
+func undoChains(t *testing.T, in string, d Decision) Decision {
+	t.Helper()
+	i := strings.LastIndex(d.Prefix, " run ")
+	if i < 0 {
+		t.Fatalf("prefix %q has no run", d.Prefix)
+	}
+	seqPrefix := d.Prefix[:i] + " seq " + d.Prefix[i+len(" run "):]
+	for _, c := range d.Chains {
+		span := in[c.Offset:c.End]
+		rest := span
+		for i, s := range c.Steps {
+			j := strings.Index(rest, s)
+			if j < 0 || (i == 0 && j != 0) || (i > 0 && strings.TrimSpace(rest[:j]) != "&&") {
+				t.Errorf("chain of %q: step %d %q is not the next && operand of %q", in, i+1, s, span)
+				break
+			}
+			rest = rest[j+len(s):]
+		}
+		if rest != "" {
+			t.Errorf("chain of %q: %q left after the steps", in, rest)
+		}
+		seq := c.render(seqPrefix)
+		words, err := cmdline.Split(seq)
+		at := slices.Index(words, "--")
+		if err != nil || at < 0 || !slices.Contains(words[:at], "seq") {
+			t.Errorf("chain of %q renders as %q (%v)", in, seq, err)
+			continue
+		}
+		var steps []string
+		for i, w := range words[at+1:] {
+			if (i%2 == 1) != (w == "--") {
+				t.Errorf("chain of %q: %q does not alternate steps and --", in, seq)
+			}
+			if i%2 == 0 {
+				steps = append(steps, w)
+			}
+		}
+		if !slices.Equal(steps, c.Steps) {
+			t.Errorf("chain of %q: ctx seq splits into %q, want %q", in, steps, c.Steps)
+		}
+		if !strings.Contains(d.Command, seq) {
+			t.Errorf("rewrite %q lacks chain %q", d.Command, seq)
+		}
+		d.Command = strings.Replace(d.Command, seq, span, 1)
+	}
+	return d
 }
 
 // removeSites undoes the insertions using the offsets alone.
@@ -145,7 +202,11 @@ func TestRewriteOptions(t *testing.T) {
 		{Options{Session: "3f2a-9c"}, "FOO=1 go test", "FOO=1 CTX_SESSION=3f2a-9c ctx run -- go test"},
 		{Options{Session: "bad id; rm -rf /"}, "go test", "ctx run -- go test"},
 		{Options{RunArgs: []string{"--pipe", "--timeout=20m", "$(evil)", "--"}}, "make", "ctx run --pipe --timeout=20m -- make"},
-		{Options{Session: "s1"}, "go test ./... && go vet ./...", "CTX_SESSION=s1 ctx run -- go test ./... && CTX_SESSION=s1 ctx run -- go vet ./..."},
+		{Options{Session: "s1"}, "go test ./... && go vet ./...", "CTX_SESSION=s1 ctx seq -- 'go test ./...' -- 'go vet ./...'"},
+		{Options{Session: "s1"}, "go test ./... || go vet ./...", "CTX_SESSION=s1 ctx run -- go test ./... || CTX_SESSION=s1 ctx run -- go vet ./..."},
+		{Options{Program: "/opt/ctx", RunArgs: []string{"--pipe", "--timeout=20m"}}, "make && make test", "/opt/ctx seq --pipe --timeout=20m -- make -- 'make test'"},
+		// ctx seq has no --max-output: the chain is wrapped command by command.
+		{Options{RunArgs: []string{"--max-output=1M"}}, "make && make test", "ctx run --max-output=1M -- make && ctx run --max-output=1M -- make test"},
 		{Options{Session: "s1"}, "time make", "time CTX_SESSION=s1 ctx run -- make"},
 	}
 	for _, tt := range tests {

@@ -1,5 +1,6 @@
 // Package query is ctx q: a bounded pipeline language over typed fact
-// sources (runs, tests, failures, frames, symbols, changes, generations).
+// sources (runs, tests, failures, frames, symbols, changes, changed_symbols,
+// generations).
 //
 //	from failures | where outcome == "fail" | join symbols on ... | in-changed | select test, symbol | limit 20
 //
@@ -15,10 +16,14 @@
 // The evidence graph's cross-plane relations are stages and fields here:
 // located-at (failure frame → symbol) is the locate stage, which adds the
 // innermost declaration and its anchored repo: handle; run → generation is
-// runs.generation (recorded by ctx run as the command started); changed-in
-// (symbol or file → generation) is the changes source, one row per file
-// that differed from HEAD in a generation, joined on path, with in-changed
-// narrowing the live generation to the changed lines.
+// runs.generation (recorded by every capture as the command started; the
+// other dynamic sources carry their run's); changed-in is two sources:
+// changes (file → generation, one row per file that differed from HEAD)
+// and changed_symbols (symbol → generation: the generation's hunks against
+// its HEAD inside each declaration, per file only where the generation's
+// content is gone from the work tree and HEAD). in-changed narrows rows to
+// the lines that differ from HEAD now, in-changed since run:ID to those
+// that differ from the work tree that run recorded (so commits since count).
 //
 // # Expressions: our own, not CEL
 //

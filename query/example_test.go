@@ -27,7 +27,7 @@ func (facts) Locate(_ context.Context, file string, line int) (query.Symbol, boo
 
 func (facts) RunOrdinal(context.Context, string) (int, error) { return 1, nil }
 
-func (facts) Changed(_ context.Context, _ string, from, to int) (bool, error) {
+func (facts) Changed(_ context.Context, _ string, from, to int, _ string) (bool, error) {
 	return from <= 5 && 5 <= to, nil
 }
 

@@ -27,10 +27,12 @@ type Facts interface {
 	Rows(ctx context.Context, source string, limit int) ([]Row, []string, error)
 	// Locate returns the innermost declaration holding file:line.
 	Locate(ctx context.Context, file string, line int) (Symbol, bool, error)
-	// RunOrdinal is the n of a run among the executions (1 = newest).
+	// RunOrdinal is the n of a run among the executions (1 = newest), or
+	// for a gen: handle the n of the newest execution that recorded it.
 	RunOrdinal(ctx context.Context, handle string) (int, error)
-	// Changed reports whether lines from..to of file differ from HEAD.
-	Changed(ctx context.Context, file string, from, to int) (bool, error)
+	// Changed reports whether lines from..to of file differ from HEAD, or,
+	// with since set (a run handle), from the work tree that run recorded.
+	Changed(ctx context.Context, file string, from, to int, since string) (bool, error)
 }
 
 // StageReport is what one stage did: its provenance.
@@ -78,6 +80,14 @@ func (p *Plan) Run(ctx context.Context, f Facts) (*Result, error) {
 	return res, nil
 }
 
+// since is an in-changed stage's run handle, or "" (against HEAD).
+func (s PlannedStage) since() string {
+	if s.Op == "in-changed" && len(s.Stage.Fields) == 1 {
+		return s.Stage.Fields[0]
+	}
+	return ""
+}
+
 // run applies one stage to the rows, recording what it read in rep.
 func (s PlannedStage) run(ctx context.Context, f Facts, rows []Row, rep *StageReport) ([]Row, error) {
 	var err error
@@ -90,11 +100,13 @@ func (s PlannedStage) run(ctx context.Context, f Facts, rows []Row, rep *StageRe
 		}
 	case "where":
 		rows = keep(rows, func(r Row) bool { return s.expr.eval(env{left: r}).(bool) })
-	case "join":
+	case "join", "except":
 		rep.Stage += " " + s.Source
 		var right []Row
-		if right, rep.From, err = f.Rows(ctx, s.Source, sourceCap[s.Source]); err == nil {
+		if right, rep.From, err = f.Rows(ctx, s.Source, sourceCap[s.Source]); err == nil && s.Op == "join" {
 			rows, rep.Capped = join(s, rows, right)
+		} else if err == nil {
+			rows = keep(rows, func(l Row) bool { return !matchesAny(s, l, right) })
 		}
 	case "locate":
 		err = locate(ctx, f, rows)
@@ -104,8 +116,11 @@ func (s PlannedStage) run(ctx context.Context, f Facts, rows []Row, rep *StageRe
 			if !ok {
 				return false, nil
 			}
-			return f.Changed(ctx, file, from, to)
+			return f.Changed(ctx, file, from, to, s.since())
 		})
+		if s.since() != "" {
+			rep.From = []string{s.since()}
+		}
 	case "select":
 		for i, r := range rows {
 			out := Row{}
@@ -265,6 +280,17 @@ func join(s PlannedStage, left, right []Row) (out []Row, capped bool) {
 		}
 	}
 	return out, false
+}
+
+// matchesAny reports whether any right row satisfies the stage's
+// expression with l (except).
+func matchesAny(s PlannedStage, l Row, right []Row) bool {
+	for _, r := range right {
+		if s.expr.eval(env{left: l, name: s.Source, right: r}).(bool) {
+			return true
+		}
+	}
+	return false
 }
 
 // get reads a field, following one dot into a joined row.

@@ -32,7 +32,7 @@ func (e *SyntaxError) Error() string {
 
 // Stage is one parsed stage of a pipeline.
 type Stage struct {
-	Op     string   // from, where, select, sort, limit, distinct, group, join, in-changed
+	Op     string   // from, where, select, sort, limit, distinct, group, join, except, locate, in-changed, since
 	Source string   // from, join: the source name
 	Expr   string   // where, join: the expression (see expr.go)
 	Fields []string // select, sort (a leading - sorts descending), distinct, group by
@@ -118,7 +118,7 @@ func split(q string) ([]part, error) {
 
 var sources = map[string]bool{"runs": true, "tests": true, "failures": true, "frames": true, "diagnostics": true,
 	"templates": true, "anomalies": true,
-	"symbols": true, "files": true, "changes": true, "generations": true}
+	"symbols": true, "files": true, "changes": true, "changed_symbols": true, "generations": true}
 
 func parseStage(q string, p part, first bool) (Stage, error) {
 	word, rest, _ := strings.Cut(p.text, " ")
@@ -150,11 +150,11 @@ func parseStage(q string, p part, first bool) (Stage, error) {
 			return bad(p.col+len(word), "where needs an expression")
 		}
 		st.Expr, st.exprAt = rest, restCol
-	case "join":
+	case "join", "except":
 		src, cond, ok := strings.Cut(rest, " on ")
 		src = strings.TrimSpace(src)
 		if !ok || strings.TrimSpace(cond) == "" {
-			return bad(restCol, "want join SOURCE on EXPR (the expression sees the left row's fields and the right row as r)")
+			return bad(restCol, "want %s SOURCE on EXPR (the expression sees the left row's fields and the right row by its source's name: tests.name)", word)
 		}
 		if !sources[src] {
 			return bad(restCol, "unknown source %q (sources: %s)", src, sourceList())
@@ -189,16 +189,33 @@ func parseStage(q string, p part, first bool) (Stage, error) {
 		}
 		st.N = n
 	case "since":
-		if !strings.HasPrefix(rest, "run:") || len(rest) < len("run:")+6 {
-			return bad(restCol, "want since run:ID (a run handle; rows from that run and older are dropped)")
+		gen, isGen := strings.CutPrefix(rest, "gen:")
+		if isGen && (len(gen) != 16 || strings.Trim(gen, "0123456789abcdef") != "") {
+			return bad(restCol, "want since gen:ID with the generation's 16 hex digits (from generations or runs.generation)")
+		}
+		if !isGen && (!strings.HasPrefix(rest, "run:") || len(rest) < len("run:")+6) {
+			return bad(restCol, "want since run:ID or since gen:ID (rows from that run, or the generation's newest run, and older are dropped)")
 		}
 		st.Fields = []string{rest}
-	case "in-changed", "locate":
+	case "in-changed":
+		if rest == "" {
+			break
+		}
+		h, ok := strings.CutPrefix(rest, "since ")
+		if h = strings.TrimSpace(h); !ok || !strings.HasPrefix(h, "run:") || len(h) < len("run:")+6 {
+			col := restCol
+			if ok {
+				col += strings.Index(rest, h)
+			}
+			return bad(col, "want in-changed, or in-changed since run:ID (lines that differ from the work tree that run ran against)")
+		}
+		st.Fields = []string{h}
+	case "locate":
 		if rest != "" {
 			return bad(restCol, "%s takes no arguments", word)
 		}
 	default:
-		return bad(p.col, "unknown stage %q (stages: where, select, join, locate, group by … count, sort, limit, distinct, in-changed, since)", word)
+		return bad(p.col, "unknown stage %q (stages: where, select, join, except, locate, group by … count, sort, limit, distinct, in-changed, since)", word)
 	}
 	return st, nil
 }
@@ -229,5 +246,5 @@ func fields(s string, signed bool) ([]string, error) {
 }
 
 func sourceList() string {
-	return "anomalies, changes, diagnostics, failures, files, frames, generations, runs, symbols, templates, tests"
+	return "anomalies, changed_symbols, changes, diagnostics, failures, files, frames, generations, runs, symbols, templates, tests"
 }

@@ -10,22 +10,26 @@ import (
 // Schemas are the fields of each source, in display order.
 var Schemas = map[string][]string{
 	"runs":        {"n", "run", "argv", "exit", "status", "profile", "generation"},
-	"tests":       {"n", "run", "name", "package", "outcome", "file", "line", "span"},
-	"failures":    {"n", "run", "name", "package", "outcome", "file", "line", "span"},
-	"frames":      {"n", "run", "test", "file", "line", "span"},
-	"diagnostics": {"n", "run", "tool", "file", "line", "severity", "code", "message", "span"},
-	"templates":   {"n", "run", "template", "count", "first_line", "span"},
-	"anomalies":   {"n", "run", "text", "severity", "why", "span"},
+	"tests":       {"n", "run", "generation", "name", "package", "outcome", "file", "line", "span"},
+	"failures":    {"n", "run", "generation", "name", "package", "outcome", "file", "line", "span"},
+	"frames":      {"n", "run", "generation", "test", "file", "line", "span"},
+	"diagnostics": {"n", "run", "generation", "tool", "file", "line", "severity", "code", "message", "span"},
+	"templates":   {"n", "run", "generation", "template", "count", "first_line", "span"},
+	"anomalies":   {"n", "run", "generation", "text", "severity", "why", "span"},
 	"symbols":     {"path", "name", "kind", "start", "end", "test", "handle"},
 	"files":       {"path", "lang"},
 	"changes":     {"generation", "n", "path", "status", "hash"},
-	"generations": {"n", "id", "head", "changed", "run"},
+	// changed_symbols is changed-in per declaration: one row per symbol a
+	// generation's change touched (by "lines"), or per file where that is
+	// not known (by "file", symbol "").
+	"changed_symbols": {"generation", "n", "path", "symbol", "kind", "start", "end", "status", "by"},
+	"generations":     {"n", "id", "head", "changed", "run"},
 }
 
 // sourceCap is the most rows a source yields: the static bound uses it.
 var sourceCap = map[string]int{"runs": RowCap, "tests": 2000, "failures": 2000, "frames": 2000, "diagnostics": 2000,
 	"templates": 2000, "anomalies": 2000,
-	"symbols": RowCap, "files": RowCap, "changes": 2000, "generations": 1001}
+	"symbols": RowCap, "files": RowCap, "changes": 2000, "changed_symbols": 2000, "generations": 1001}
 
 // locateFields are what the locate stage adds.
 var locateFields = []string{"symbol", "kind", "symbol_start", "symbol_end", "symbol_handle"}
@@ -84,8 +88,10 @@ func Compile(q string) (*Plan, error) {
 			}
 			ps.expr, ps.ExprCost = prg, c
 			ps.Cost = uint64(rows) * c
-		case "join":
-			if slices.Contains(fields, st.Source+"."+Schemas[st.Source][0]) {
+		case "join", "except":
+			// except is an anti-join: the rows no row of the source
+			// matches; as costly as a join, never more rows than came in.
+			if st.Op == "join" && slices.Contains(fields, st.Source+"."+Schemas[st.Source][0]) {
 				return nil, &SyntaxError{Col: st.Col, Src: q, Msg: fmt.Sprintf("%s is joined already", st.Source)}
 			}
 			prg, c, err := compileExpr(q, st, fields, st.Source)
@@ -95,10 +101,12 @@ func Compile(q string) (*Plan, error) {
 			ps.expr, ps.ExprCost = prg, c
 			right := sourceCap[st.Source]
 			ps.Cost = uint64(right) + uint64(rows)*uint64(right)*c
-			for _, f := range Schemas[st.Source] {
-				fields = append(slices.Clone(fields), st.Source+"."+f)
+			if st.Op == "join" {
+				for _, f := range Schemas[st.Source] {
+					fields = append(slices.Clone(fields), st.Source+"."+f)
+				}
+				rows = min(rows*right, RowCap)
 			}
-			rows = min(rows*right, RowCap)
 		case "locate":
 			if err := need(q, st, fields, "file", "line"); err != nil {
 				return nil, err
@@ -182,7 +190,7 @@ func (p *Plan) Explain() string {
 	for i, s := range p.Stages {
 		what := s.Op
 		switch s.Op {
-		case "from", "join":
+		case "from", "join", "except":
 			what += " " + s.Source
 		case "limit":
 			what += fmt.Sprintf(" %d", s.N)
@@ -190,7 +198,7 @@ func (p *Plan) Explain() string {
 		if s.Expr != "" {
 			what += fmt.Sprintf(" [%s] (cost ≤ %d per evaluation)", s.Expr, s.ExprCost)
 		}
-		if len(s.Fields) > 0 && s.Op != "from" && s.Op != "join" {
+		if len(s.Fields) > 0 && s.Op != "from" && s.Op != "join" && s.Op != "except" {
 			what += " " + strings.Join(s.Stage.Fields, ",")
 		}
 		fmt.Fprintf(&b, "%2d. %s\n    rows ≤ %d, cost ≤ %d, fields: %s\n", i+1, what, s.MaxRows, s.Cost, strings.Join(s.Fields, ", "))

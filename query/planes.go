@@ -33,6 +33,8 @@ type Planes struct {
 	changedAll map[string]bool
 	all        map[string]bool
 	files      []string
+	finder     *source.ChangeFinder
+	diffs      map[string]*source.Diff // in-changed since run:ID
 }
 
 var _ Facts = (*Planes)(nil)
@@ -62,7 +64,7 @@ func (p *Planes) Rows(ctx context.Context, src string, limit int) ([]Row, []stri
 			rows = append(rows, Row{"path": f, "lang": source.Lang(f)})
 		}
 		return rows, []string{"repo:"}, err
-	case "changes", "generations":
+	case "changes", "changed_symbols", "generations":
 		return p.temporal(ctx, src, limit)
 	}
 	return nil, nil, fmt.Errorf("unknown source %q", src)
@@ -86,14 +88,13 @@ func (p *Planes) dynamic(ctx context.Context, src string, limit int) ([]Row, []s
 		}
 		h := run.Handle()
 		from = append(from, h)
-		base := Row{"n": int64(i + 1), "run": h}
+		base := Row{"n": int64(i + 1), "run": h, "generation": ""}
+		if ex.Generation != nil {
+			base["generation"] = "gen:" + ex.Generation.ID
+		}
 		if src == "runs" {
 			r := clone(base)
 			r["argv"], r["exit"], r["status"], r["profile"] = strings.Join(ex.Argv, " "), int64(run.Manifest.Exit), run.Manifest.Status, ex.Profile
-			r["generation"] = ""
-			if ex.Generation != nil {
-				r["generation"] = "gen:" + ex.Generation.ID
-			}
 			rows = append(rows, r)
 			continue
 		}
@@ -338,6 +339,18 @@ const maxOrdinal = RowCap
 
 // RunOrdinal implements Facts.
 func (p *Planes) RunOrdinal(ctx context.Context, handle string) (int, error) {
+	if id, ok := strings.CutPrefix(handle, "gen:"); ok {
+		execs, err := p.Store.Execs(maxOrdinal, nil)
+		if err != nil {
+			return 0, err
+		}
+		for i, ex := range execs {
+			if ex.Generation != nil && ex.Generation.ID == id {
+				return i + 1, nil
+			}
+		}
+		return 0, fmt.Errorf("since %s: no execution among the newest %d recorded it", handle, maxOrdinal)
+	}
 	h, err := store.ParseHandle(handle)
 	if err != nil {
 		return 0, err
@@ -379,7 +392,14 @@ func (p *Planes) Locate(ctx context.Context, file string, line int) (Symbol, boo
 }
 
 // Changed implements Facts.
-func (p *Planes) Changed(ctx context.Context, file string, from, to int) (bool, error) {
+func (p *Planes) Changed(ctx context.Context, file string, from, to int, since string) (bool, error) {
+	if since != "" {
+		d, err := p.since(ctx, since)
+		if err != nil {
+			return false, err
+		}
+		return d.Changed(file, from, to), nil
+	}
 	if p.changed == nil {
 		p.changed = map[string][]source.LineRange{}
 		g, err := source.Current(ctx, p.Root, nil)
@@ -402,9 +422,57 @@ func (p *Planes) Changed(ctx context.Context, file string, from, to int) (bool, 
 	return source.Overlaps(p.changed[file], from, to), nil
 }
 
+// since is the diff of the work tree against the generation a run
+// recorded (its newest execution's), computed once per run.
+func (p *Planes) since(ctx context.Context, handle string) (*source.Diff, error) {
+	if d, ok := p.diffs[handle]; ok {
+		return d, nil
+	}
+	h, err := store.ParseHandle(handle)
+	if err != nil {
+		return nil, err
+	}
+	t, err := p.Store.Resolve(h)
+	if err != nil {
+		return nil, err
+	}
+	if t.Kind != "run" {
+		return nil, fmt.Errorf("in-changed since %s: not a run", handle)
+	}
+	execs, err := p.Store.Execs(1, func(e *store.Exec) bool { return e.Run == t.ID && e.Generation != nil })
+	if err != nil {
+		return nil, err
+	}
+	if len(execs) == 0 {
+		return nil, fmt.Errorf("in-changed since %s: the run recorded no generation (outside git, CTX_NO_GENERATION=1, or git status outlasted the command)", handle)
+	}
+	g := execs[0].Generation
+	if g.More > 0 {
+		return nil, fmt.Errorf("in-changed since %s: its generation recorded only %d of %d changed files", handle, len(g.Changed), len(g.Changed)+g.More)
+	}
+	d, err := p.changeFinder().Since(ctx, sourceGeneration(*g))
+	if err != nil {
+		return nil, err
+	}
+	if p.diffs == nil {
+		p.diffs = map[string]*source.Diff{}
+	}
+	p.diffs[handle] = d
+	return d, nil
+}
+
+func (p *Planes) changeFinder() *source.ChangeFinder {
+	if p.finder == nil {
+		p.finder = &source.ChangeFinder{Root: p.Root}
+	}
+	return p.finder
+}
+
 // temporal yields the generations (the live work tree as n = 0, then each
-// one recorded by the newest --runs executions, newest first) or their
-// changed files: a changes row is the relation changed-in, file → generation.
+// one recorded by the newest --runs executions, newest first), their
+// changed files (a changes row is the relation changed-in, file →
+// generation) or their changed declarations (changed_symbols: symbol →
+// generation, per file where the generation's content is gone).
 func (p *Planes) temporal(ctx context.Context, src string, limit int) ([]Row, []string, error) {
 	var gens []store.Generation
 	var runs []string
@@ -443,6 +511,10 @@ func (p *Planes) temporal(ctx context.Context, src string, limit int) ([]Row, []
 			rows = append(rows, Row{"n": ns[i], "id": "gen:" + g.ID, "head": g.Head, "changed": int64(len(g.Changed) + g.More), "run": runs[i]})
 			continue
 		}
+		if src == "changed_symbols" {
+			rows = append(rows, p.changedSymbols(ctx, g, ns[i])...)
+			continue
+		}
 		for _, c := range g.Changed {
 			rows = append(rows, Row{"generation": "gen:" + g.ID, "n": ns[i], "path": c.Path, "status": c.Status, "hash": c.Hash})
 		}
@@ -451,4 +523,23 @@ func (p *Planes) temporal(ctx context.Context, src string, limit int) ([]Row, []
 		rows = rows[:limit]
 	}
 	return rows, from, nil
+}
+
+// changedSymbols are the changed_symbols rows of one generation.
+func (p *Planes) changedSymbols(ctx context.Context, g store.Generation, n int64) []Row {
+	var rows []Row
+	for _, c := range p.changeFinder().ChangedIn(ctx, sourceGeneration(g)) {
+		rows = append(rows, Row{"generation": "gen:" + g.ID, "n": n, "path": c.Path, "symbol": c.Decl.Name, "kind": c.Decl.Kind,
+			"start": int64(c.Decl.Start), "end": int64(c.Decl.End), "status": c.Status, "by": c.By})
+	}
+	return rows
+}
+
+// sourceGeneration is a recorded generation as package source reads it.
+func sourceGeneration(g store.Generation) *source.Generation {
+	sg := &source.Generation{ID: g.ID, Head: g.Head}
+	for _, c := range g.Changed {
+		sg.Changed = append(sg.Changed, source.Change{Path: c.Path, Status: c.Status, Hash: c.Hash})
+	}
+	return sg
 }

@@ -45,7 +45,7 @@ func (m *memFacts) RunOrdinal(_ context.Context, handle string) (int, error) {
 	return 0, errors.New("unknown run")
 }
 
-func (m *memFacts) Changed(_ context.Context, file string, from, to int) (bool, error) {
+func (m *memFacts) Changed(_ context.Context, file string, from, to int, _ string) (bool, error) {
 	r, ok := m.changed[file]
 	return ok && r[0] <= to && from <= r[1], nil
 }
@@ -125,6 +125,11 @@ func TestGroupSortLimitWhere(t *testing.T) {
 	if got := rowsText(res); got != "TestAdd 4\n" {
 		t.Errorf("join: %q", got)
 	}
+	// except: the failures of runs 2 and older that no newer run repeated.
+	res = run(t, `from failures | where n >= 2 | limit 100 | except failures on failures.name == name && failures.n < n | select name, n`, facts())
+	if got := rowsText(res); got != "TestSub 2\n" {
+		t.Errorf("except: %q", got)
+	}
 }
 
 func TestSyntaxErrorsHavePositions(t *testing.T) {
@@ -141,6 +146,10 @@ func TestSyntaxErrorsHavePositions(t *testing.T) {
 		{"from runs || where x", "", 0},
 		{"from runs | where 'open", "unterminated string", 23},
 		{"from runs | where exit + 1", "true/false", 19},
+		{"from frames | locate | in-changed since gen:0123", "in-changed since run:ID", 41},
+		{"from frames | locate | in-changed HEAD", "in-changed since run:ID", 35},
+		{"from runs | since gen:12ab", "16 hex digits", 19},
+		{"from runs | since HEAD", "since run:ID or since gen:ID", 19},
 	}
 	for _, c := range cases {
 		_, err := Compile(c.q)

@@ -41,6 +41,9 @@ type Request struct {
 	// while the command runs; the execution records it if it is ready in
 	// time (see generationWait).
 	Generation *source.Pending
+	// Batch, when set, holds the run for Batch.Commit instead of storing it
+	// at once (see Batch).
+	Batch *Batch
 
 	// Ingest only.
 	Stdout, Stderr io.Reader // nil: empty
@@ -127,6 +130,7 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 		return nil, err
 	}
 	started = true
+	gen := startGeneration(ctx, env, req)
 	watch := req.Watch
 	if watch == nil {
 		watch = noWatch{}
@@ -154,14 +158,14 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 		return nil, &StoreError{Exit: res.Exit, Spool: sp.Dir(), Spooling: true, Err: res.SinkErr}
 	}
 	ex := store.Exec{Argv: req.Argv, Start: res.Start.UTC(), Duration: res.Duration, Host: env.Host, PID: env.PID,
-		Version: env.Version, Session: req.Session, Cwd: req.Dir, Generation: execGeneration(req.Generation, res.Duration)}
+		Version: env.Version, Session: req.Session, Cwd: req.Dir, Generation: execGeneration(gen, res.Duration)}
 	if res.Detached {
 		ex.Note = "a background process kept the output open after the command exited; its later output was not captured"
 	}
 	env.trace("capture")
 	// The digest and the commit happen even after an interrupt: what was
 	// captured is kept and summarised.
-	out, err := finish(context.WithoutCancel(ctx), env, sp, m, ex, req.Digest)
+	out, err := finish(context.WithoutCancel(ctx), env, sp, m, ex, req.digestOptions(), req.Batch)
 	if err != nil {
 		_ = sp.SaveResult(m)
 		return nil, &StoreError{Exit: res.Exit, Spool: sp.Dir(), Err: err}
@@ -263,7 +267,7 @@ func Ingest(ctx context.Context, env *Env, req *Request) (*Result, error) {
 	// An ingest is no agent's rerun: it never escalates a session.
 	ex := store.Exec{Argv: req.Argv, Start: env.now(), Host: env.Host, PID: env.PID, Version: env.Version,
 		Cwd: req.Dir, Note: note}
-	out, err := finish(ctx, env, sp, m, ex, req.Digest)
+	out, err := finish(ctx, env, sp, m, ex, req.digestOptions(), nil)
 	if err != nil {
 		return nil, err
 	}

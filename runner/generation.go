@@ -1,6 +1,9 @@
 package runner
 
 import (
+	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/ctxhq/ctx/source"
@@ -37,4 +40,27 @@ func execGeneration(p *source.Pending, took time.Duration) *store.Generation {
 		rec.Changed = append(rec.Changed, store.GenChange{Path: c.Path, Status: c.Status, Hash: c.Hash})
 	}
 	return rec
+}
+
+// startGeneration is the generation the request brings (ctx run starts it
+// before the store opens), else one started now for the work tree holding
+// the command's directory, so every front end's executions record one (the
+// MCP server, seq, scripts, jobs). None for a run recorded under another
+// directory (Where: a benchmark's copied fixture) or with
+// CTX_NO_GENERATION=1 in the environment the command gets.
+func startGeneration(ctx context.Context, env *Env, req *Request) *source.Pending {
+	if req.Generation != nil || req.Where != "" || getenv(env.Environ, "CTX_NO_GENERATION") == "1" {
+		return req.Generation
+	}
+	return source.Start(ctx, req.Dir)
+}
+
+// getenv is the value of key in environ (the last one wins, as in exec).
+func getenv(environ []string, key string) string {
+	for _, kv := range slices.Backward(environ) {
+		if v, ok := strings.CutPrefix(kv, key+"="); ok {
+			return v
+		}
+	}
+	return ""
 }

@@ -148,10 +148,11 @@ func DigestOptions(st *store.Store, budget int, pressure, profile string) (diges
 }
 
 // finish renders the digest of a finished capture from its spool and stores
-// the run with its digest and receipt in one transaction. A run whose digest
-// cannot be made is still stored (Result.DigestErr). session names the agent
-// session: the same result again in one session is shown at the next level.
-func finish(ctx context.Context, env *Env, sp *store.Spool, m store.Manifest, ex store.Exec, opts digest.Options) (*Result, error) {
+// the run with its digest and receipt in one transaction, or holds it in
+// batch for Batch.Commit. A run whose digest cannot be made is still stored
+// (Result.DigestErr). session names the agent session: the same result
+// again in one session is shown at the next level.
+func finish(ctx context.Context, env *Env, sp *store.Spool, m store.Manifest, ex store.Exec, opts digest.Options, batch *Batch) (*Result, error) {
 	st := env.Store
 	p, err := st.Prepare(sp, m)
 	if err != nil {
@@ -188,7 +189,11 @@ func finish(ctx context.Context, env *Env, sp *store.Spool, m store.Manifest, ex
 				Record: store.Session{Run: run.ID, Level: opts.Level, Count: sess.Count + 1}}
 		}
 	}
-	if _, err := st.Commit(p, ex, extra); err != nil {
+	if batch != nil {
+		if err := batch.hold(sp, m, store.Commit{Pending: p, Exec: ex, Extra: extra}); err != nil {
+			return nil, err
+		}
+	} else if _, err := st.Commit(p, ex, extra); err != nil {
 		return nil, err
 	}
 	env.trace("commit")

@@ -73,18 +73,27 @@ func Show(ctx context.Context, st *store.Store, t *store.Target, opts func() (di
 
 // Redigest renders a fresh digest of a stored run, stores it with its
 // receipt, and records it on the run's newest execution.
+// Failure locations get repo: handles against the directory the run ran
+// in, as when it was captured.
 func Redigest(ctx context.Context, st *store.Store, run *store.Run, opts digest.Options) (*digest.Result, error) {
-	res, err := digest.Make(ctx, st, run, opts)
+	execs, err := st.Execs(1, func(e *store.Exec) bool { return e.Run == run.ID })
+	if err != nil {
+		return nil, err
+	}
+	var ex *store.Exec
+	if len(execs) > 0 {
+		ex = execs[0]
+	}
+	res, err := digest.Make(ctx, st, run, withAnchors(opts, ranIn(st, run, ex)))
 	if err != nil {
 		return nil, err
 	}
 	if err := digest.Save(st, res); err != nil {
 		return nil, err
 	}
-	execs, err := st.Execs(1, func(e *store.Exec) bool { return e.Run == run.ID })
-	if err != nil || len(execs) == 0 {
-		return res, err
+	if ex == nil {
+		return res, nil
 	}
-	noteDigest(execs[0], res)
-	return res, st.UpdateExec(execs[0])
+	noteDigest(ex, res)
+	return res, st.UpdateExec(ex)
 }

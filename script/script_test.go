@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/seq"
@@ -110,6 +111,27 @@ func TestLimits(t *testing.T) {
 	}
 	if len(x.Runs) != 3 || !strings.Contains(x.Error, "run limit reached: the script may run 3 commands") {
 		t.Errorf("runs %d error %q", len(x.Runs), x.Error)
+	}
+}
+
+// TestWallLimit: the wall-clock limit stops a command and the script with a
+// clear error; the digest lists what ran, the stopped command included.
+func TestWallLimit(t *testing.T) {
+	env, dir := newEnv(t)
+	start := time.Now()
+	x, err := Run(context.Background(), env, []byte("run('echo before')\nrun('sleep 20')\nemit('never')\n"),
+		Options{Dir: dir, Pipe: true, Limits: Limits{Wall: 700 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("the script ran %s past a 700ms limit", took)
+	}
+	if x.Exit != 1 || !strings.HasPrefix(x.Error, "wall-clock limit reached") || len(x.Runs) != 2 {
+		t.Errorf("exit %d error %q runs %d", x.Exit, x.Error, len(x.Runs))
+	}
+	if !strings.Contains(x.Digest, "echo before") || !strings.Contains(x.Digest, "sleep 20") || strings.Contains(x.Digest, "never") {
+		t.Errorf("digest:\n%s", x.Digest)
 	}
 }
 

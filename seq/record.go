@@ -84,7 +84,7 @@ func (rec *Record) render() {
 	b.WriteString(rec.Handle() + " · " + plural(len(rec.Steps), "step"))
 	fmt.Fprintf(&b, " · exit %d\n", rec.Exit)
 	rows := make([][]string, len(rec.Steps))
-	var width [4]int
+	var width [5]int
 	for i, r := range rec.Steps {
 		rows[i] = stepCells(&r)
 		for j, cell := range rows[i][:len(width)] {
@@ -135,11 +135,28 @@ func (rec *Record) render() {
 	rec.Coverage, rec.Digest = c, string(text)
 }
 
-// next points at the first failing step's run.
+// next points at the first failing step's run, unless the digest already
+// does better: every byte is shown, or the step's findings end with its
+// run's own next: line, which names the lines to read.
 func (rec *Record) next(b *strings.Builder) {
-	if f := rec.FirstFailed(); f != nil && f.Run != "" {
-		fmt.Fprintf(b, "next: ctx get %s#%d\n", rec.Handle(), f.N)
+	f := rec.FirstFailed()
+	if f == nil || f.Run == "" || rec.allWhole() || hasNext(f) {
+		return
 	}
+	fmt.Fprintf(b, "next: ctx get %s#%d\n", rec.Handle(), f.N)
+}
+
+// hasNext reports whether r's findings include its digest's next: line.
+func hasNext(r *StepResult) bool {
+	if r.res == nil || r.res.Digest == nil {
+		return false
+	}
+	for _, l := range body(r.res) {
+		if strings.HasPrefix(l, "next: ") {
+			return true
+		}
+	}
+	return false
 }
 
 // allWhole reports whether the digest shows every byte the ran steps
@@ -160,17 +177,22 @@ func (rec *Record) allWhole() bool {
 	return true
 }
 
-// stepCells are a step's columns: number, name, outcome, duration bucket
-// and, for a step whose findings are not shown under it, its headline. Its
-// run is seq:ID#N (the record keeps the run id).
+// stepCells are a step's columns: number, name, outcome, duration bucket,
+// its run handle (none for a step that did not run or was not stored) and,
+// for a step whose findings are not shown under it, its headline.
+// seq:ID#N names the same run.
 func stepCells(r *StepResult) []string {
+	handle := ""
+	if r.res != nil {
+		handle = r.res.Handle()
+	}
 	switch {
 	case r.State == StateSkipped:
-		return []string{strconv.Itoa(r.N), r.Name, "skipped", "", ""}
+		return []string{strconv.Itoa(r.N), r.Name, "skipped", "", "", ""}
 	case r.Failed():
-		return []string{strconv.Itoa(r.N), r.Name, fmt.Sprintf("exit %d", r.Exit), r.Duration, ""}
+		return []string{strconv.Itoa(r.N), r.Name, fmt.Sprintf("exit %d", r.Exit), r.Duration, handle, ""}
 	}
-	return []string{strconv.Itoa(r.N), r.Name, "ok", r.Duration, r.Headline}
+	return []string{strconv.Itoa(r.N), r.Name, "ok", r.Duration, handle, r.Headline}
 }
 
 // add counts one step into the coverage.

@@ -91,6 +91,11 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 		now = time.Now
 	}
 	rec := &Record{Kind: "seq", Version: Version, Exit: 0}
+	// The steps' runs are stored together once the last step has run: one
+	// transaction instead of one per step. Until then each finished step's
+	// spool holds its output and exit status, so a ctx that dies
+	// mid-sequence loses none of them (the next ctx command recovers them).
+	batch := runner.NewBatch(env.Store)
 	stop := false
 	for i := range steps {
 		s := &steps[i]
@@ -101,7 +106,7 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 			continue
 		}
 		start := now()
-		runStep(ctx, env, s, &r, &o)
+		runStep(ctx, env, s, &r, &o, batch)
 		r.Duration = Bucket(now().Sub(start))
 		if r.Failed() {
 			if rec.Exit == 0 {
@@ -110,6 +115,9 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 			stop = r.Error != "" || !(s.ContinueOnFailure || o.KeepGoing)
 		}
 		rec.Steps = append(rec.Steps, r)
+	}
+	if err := batch.Commit(); err != nil {
+		return nil, err
 	}
 	// After an interrupt the record is still finished and stored: what ran
 	// is kept.
@@ -121,7 +129,7 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 }
 
 // runStep captures one step into r.
-func runStep(ctx context.Context, env *runner.Env, s *Step, r *StepResult, o *Options) {
+func runStep(ctx context.Context, env *runner.Env, s *Step, r *StepResult, o *Options, batch *runner.Batch) {
 	r.State = StateFailed
 	dir, err := runner.ResolveDir(o.Dir, s.Cwd)
 	if err != nil {
@@ -132,7 +140,7 @@ func runStep(ctx context.Context, env *runner.Env, s *Step, r *StepResult, o *Op
 	stepEnv := *env
 	stepEnv.Environ = append(slices.Clone(env.Environ), s.EnvList()...)
 	res, err := runner.Capture(ctx, &stepEnv, &runner.Request{Argv: s.Command(), Dir: dir, Session: o.Session,
-		Digest: o.Digest, Timeout: s.Deadline(o.Timeout), Grace: o.Grace, Pipe: o.Pipe})
+		Digest: o.Digest, Timeout: s.Deadline(o.Timeout), Grace: o.Grace, Pipe: o.Pipe, Batch: batch})
 	var se *capture.StartError
 	switch {
 	case errors.As(err, &se):

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -54,6 +55,13 @@ func TestFailingMiddleStep(t *testing.T) {
 		"skipped 1", "next: ctx get " + rec.Handle() + "#2"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("digest lacks %q:\n%s", want, d)
+		}
+	}
+	// Each ran step's row carries its run handle, the one seq:ID#N names.
+	for i, r := range rec.Steps[:2] {
+		row := regexp.MustCompile(`\n` + strconv.Itoa(i+1) + ` +[^\n]*`).FindString(d)
+		if want := "run:" + r.Run[:store.ShortLen]; !strings.Contains(row, want) {
+			t.Errorf("step %d's row %q lacks its run handle %s", i+1, row, want)
 		}
 	}
 	if !regexp.MustCompile(`\n3 +echo linted +skipped\n`).MatchString(d) {

@@ -191,6 +191,9 @@ func Resolve(root string, a Address) (*Resolved, error) {
 		o := Parse(a.Path, src)
 		d, ok := o.Find(a.Symbol)
 		if !ok {
+			d, ok = o.ForTest(a.Symbol) // a test by the name its runner printed
+		}
+		if !ok {
 			why := "its outline declares no such name"
 			if o.Partial {
 				why += " (" + o.Note + ")"

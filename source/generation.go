@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -198,19 +197,7 @@ func ChangedLines(ctx context.Context, root, path string) (ranges []LineRange, a
 	if err != nil {
 		return nil, false, fmt.Errorf("git diff %s: %w", path, err)
 	}
-	for _, m := range hunk.FindAllSubmatch(out, -1) {
-		from, _ := strconv.Atoi(string(m[1]))
-		n := 1
-		if len(m[2]) > 0 {
-			n, _ = strconv.Atoi(string(m[2]))
-		}
-		if n == 0 { // pure deletion after line from
-			ranges = append(ranges, LineRange{from + 1, from + 1})
-			continue
-		}
-		ranges = append(ranges, LineRange{from, from + n - 1})
-	}
-	return ranges, false, nil
+	return hunks(out), false, nil
 }
 
 // Overlaps reports whether any range touches lines from..to.

@@ -100,6 +100,25 @@ func (o *Outline) Find(name string) (Decl, bool) {
 	return Decl{}, false
 }
 
+// ForTest returns the declaration of the test a runner printed as id: the
+// one whose Test is id, else the one whose Test id extends with a subtest
+// or a parameter the runner appends (TestFoo/sub for TestFoo in go test,
+// tests/t.py::test_b[1] for tests/t.py::test_b in pytest, "outer › works
+// › case" for "outer › works" in jest). The longest such test wins.
+func (o *Outline) ForTest(id string) (Decl, bool) {
+	var best Decl
+	for _, d := range o.Decls {
+		if d.Test == "" || len(d.Test) <= len(best.Test) {
+			continue
+		}
+		rest, ok := strings.CutPrefix(id, d.Test)
+		if ok && (rest == "" || rest[0] == '/' || rest[0] == '[' || strings.HasPrefix(rest, " › ") || strings.HasPrefix(rest, "::")) {
+			best = d
+		}
+	}
+	return best, best.Test != ""
+}
+
 // At returns the innermost declaration whose range holds line, or false.
 func (o *Outline) At(line int) (Decl, bool) {
 	var best Decl

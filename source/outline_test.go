@@ -91,3 +91,27 @@ func TestOutlineAt(t *testing.T) {
 		t.Error("At(9) found a declaration past the end")
 	}
 }
+
+// TestForTest maps the identities test runners print, subtests and
+// parameters included, to the declaring test.
+func TestForTest(t *testing.T) {
+	o := Parse("calc_test.go", []byte("package calc\n\nimport \"testing\"\n\nfunc TestDiv(t *testing.T) {\n\tt.Run(\"zero\", nil)\n}\n\nfunc TestDivide(t *testing.T) {}\n"))
+	for id, want := range map[string]string{"TestDiv": "TestDiv", "TestDiv/zero": "TestDiv", "TestDiv/zero/deeper": "TestDiv", "TestDivide": "TestDivide", "TestDivideX": "", "TestSub": ""} {
+		d, ok := o.ForTest(id)
+		if d.Name != want || ok != (want != "") {
+			t.Errorf("ForTest(%q) = %q %v, want %q", id, d.Name, ok, want)
+		}
+	}
+	if GrammarsAvailable() {
+		py := Parse("tests/test_x.py", []byte("class TestA:\n    def test_b(self, n):\n        pass\n"))
+		if d, ok := py.ForTest("tests/test_x.py::TestA::test_b[2-3]"); !ok || d.Name != "TestA.test_b" {
+			t.Errorf("pytest parameter: %q %v", d.Name, ok)
+		}
+	}
+	dir := t.TempDir()
+	writeFile(t, dir, "calc_test.go", "package calc\n\nimport \"testing\"\n\nfunc TestDiv(t *testing.T) {\n\tt.Run(\"zero\", nil)\n}\n")
+	a, _ := ParseAddress("repo:calc_test.go#TestDiv/zero")
+	if r, err := Resolve(dir, a); err != nil || r.Address.From != 5 || r.Address.To != 7 {
+		t.Errorf("repo:calc_test.go#TestDiv/zero: %v %v", r, err)
+	}
+}

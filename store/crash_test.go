@@ -247,7 +247,7 @@ func TestCrashBetweenCommitAndMark(t *testing.T) {
 		t.Fatal(err)
 	}
 	ex := Exec{Key: sp.Meta.Exec, Start: time.Now()}
-	if _, err := s.commitTx(p, ex, nil); err != nil {
+	if _, err := s.commitTx([]Commit{{Pending: p, Exec: ex}}); err != nil {
 		t.Fatal(err)
 	}
 	sp.Unlock() // the process dies here
@@ -396,5 +396,70 @@ func TestUnsafeStoreDir(t *testing.T) {
 	defer os.Chmod(s.dir, 0o700)
 	if _, err := Open(Location{Dir: s.dir, Root: s.root}, false); !errors.Is(err, ErrUnsafe) {
 		t.Errorf("a world-writable store: %v, want ErrUnsafe", err)
+	}
+}
+
+// TestCommitBatch: several pending runs go in one transaction; each is
+// stored with its execution and its spool removed. A batch that never
+// commits (the process dies first) leaves every spool, with the exit status
+// saved, for recovery: a finished step of a sequence is never lost.
+func TestCommitBatch(t *testing.T) {
+	s := newStore(t)
+	var batch []Commit
+	var spools []*Spool
+	for i, word := range []string{"one", "two", "one"} {
+		sp := spool(t, s, []string{"echo", word}, []byte(word+"\n"))
+		p, err := s.Prepare(sp, Manifest{Argv: []string{"echo", word}, Dir: ".", Mode: "pipe", Status: StatusExited, Exit: i})
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch = append(batch, Commit{Pending: p, Exec: Exec{Start: time.Now()}})
+		spools = append(spools, sp)
+	}
+	runs, err := s.CommitBatch(batch)
+	if err != nil || len(runs) != 3 {
+		t.Fatalf("CommitBatch: %d runs, %v", len(runs), err)
+	}
+	for i, r := range runs {
+		got, err := s.GetRun(r.ID)
+		if err != nil || got.Manifest.Exit != i {
+			t.Errorf("run %d: %+v, %v", i, got, err)
+		}
+		if _, err := os.Stat(spools[i].Dir()); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("spool %d left behind: %v", i, err)
+		}
+	}
+	if execs, _ := s.Execs(0, nil); len(execs) != 3 {
+		t.Errorf("%d execution records, want 3", len(execs))
+	}
+
+	// The crash: two steps finished and saved their results, the batch
+	// never committed.
+	for i, word := range []string{"three", "four"} {
+		sp := spool(t, s, []string{"echo", word}, []byte(word+"\n"))
+		m := Manifest{Argv: []string{"echo", word}, Dir: ".", Mode: "pipe", Status: StatusExited, Exit: 3 + i}
+		if _, err := s.Prepare(sp, m); err != nil {
+			t.Fatal(err)
+		}
+		if err := sp.SaveResult(m); err != nil {
+			t.Fatal(err)
+		}
+		sp.Unlock() // the process dies here
+	}
+	rec := s.Recover()
+	if len(rec) != 2 {
+		t.Fatalf("recovered %d spools, want 2: %+v", len(rec), rec)
+	}
+	for _, r := range rec {
+		if r.Run == nil || r.Err != nil {
+			t.Fatalf("not recovered: %+v", r)
+		}
+		want := 3
+		if r.Argv[1] == "four" {
+			want = 4
+		}
+		if r.Run.Manifest.Exit != want {
+			t.Errorf("%v recovered with exit %d, want %d", r.Argv, r.Run.Manifest.Exit, want)
+		}
 	}
 }

@@ -233,17 +233,5 @@ func (s *Store) PutSpans(run *Run, spans []Span) error {
 	if len(spans) == 0 {
 		return nil
 	}
-	return s.update(func(tx *bolt.Tx) error {
-		for _, sp := range spans {
-			sp.Run = run.ID
-			tok, err := sp.Token(run)
-			if err != nil {
-				return err
-			}
-			if err := putSpan(tx, tok, sp); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return s.update(func(tx *bolt.Tx) error { return putSpans(tx, run, spans) })
 }

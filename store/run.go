@@ -249,34 +249,63 @@ func ReceiptID(data []byte) ID { return Sum(append([]byte("ctx-receipt-v1\n"), d
 // references has its record, in that same transaction. The spool is removed
 // once the run is durable.
 func (s *Store) Commit(p *Pending, ex Exec, extra *Extra) (*Run, error) {
+	runs, err := s.CommitBatch([]Commit{{Pending: p, Exec: ex, Extra: extra}})
+	if err != nil {
+		return nil, err
+	}
+	return runs[0], nil
+}
+
+// Commit is one pending run for [Store.CommitBatch], with its execution and
+// extras as [Store.Commit] takes them.
+type Commit struct {
+	Pending *Pending
+	Exec    Exec
+	Extra   *Extra
+}
+
+// CommitBatch is [Store.Commit] for several pending runs in one final
+// transaction: one open of the database and one fsync for all of them (ctx
+// seq's steps). Each spool is kept, locked, until that transaction commits
+// and removed after; if it fails every spool is kept for the caller (or the
+// next ctx command) to recover. Runs are returned in order.
+func (s *Store) CommitBatch(batch []Commit) ([]*Run, error) {
 	defer func() {
-		for _, w := range p.sp.streams {
-			w.close()
+		for _, c := range batch {
+			for _, w := range c.Pending.sp.streams {
+				w.close()
+			}
 		}
 	}()
-	run, m := p.Run, p.Run.Manifest
-	ex.Run = run.ID
-	if ex.Key == "" {
-		ex.Key = p.sp.Meta.Exec
-	}
-	if ex.Key == "" {
-		ex.Key = execKey(ex.Start)
-	}
-	ex.RawBytes = m.Stdout.Size + m.Stderr.Size + m.Stdout.Dropped + m.Stderr.Dropped
-	// A stream whose blob was stored already is not packed; if that record
-	// is gone by the final transaction (gc swept it meanwhile), the
-	// transaction fails with errNeedPack, the stream is packed and the
-	// transaction retried, so a run never commits a reference to a swept blob.
-	if err := p.StoreLarge(); err != nil {
-		return nil, err
+	for i := range batch {
+		c := &batch[i]
+		c.Exec.Run = c.Pending.Run.ID
+		if c.Exec.Key == "" {
+			c.Exec.Key = c.Pending.sp.Meta.Exec
+		}
+		if c.Exec.Key == "" {
+			c.Exec.Key = execKey(c.Exec.Start)
+		}
+		m := c.Pending.Run.Manifest
+		c.Exec.RawBytes = m.Stdout.Size + m.Stderr.Size + m.Stdout.Dropped + m.Stderr.Dropped
+		// A stream whose blob was stored already is not packed; if that
+		// record is gone by the final transaction (gc swept it meanwhile),
+		// the transaction fails with errNeedPack, the streams are packed and
+		// the transaction retried, so a run never commits a reference to a
+		// swept blob.
+		if err := c.Pending.StoreLarge(); err != nil {
+			return nil, err
+		}
 	}
 	var err error
 	for attempt := 0; ; attempt++ {
 		var spare []string
-		spare, err = s.commitTx(p, ex, extra)
+		spare, err = s.commitTx(batch)
 		if errors.Is(err, errNeedPack) && attempt == 0 {
-			if err = p.packAll(); err != nil {
-				return nil, err
+			for _, c := range batch {
+				if err = c.Pending.packAll(); err != nil {
+					return nil, err
+				}
 			}
 			continue
 		}
@@ -289,9 +318,13 @@ func (s *Store) Commit(p *Pending, ex Exec, extra *Extra) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.sp.markCommitted(run)
-	p.sp.Release()
-	return run, nil
+	runs := make([]*Run, len(batch))
+	for i, c := range batch {
+		runs[i] = c.Pending.Run
+		c.Pending.sp.markCommitted(runs[i])
+		c.Pending.sp.Release()
+	}
+	return runs, nil
 }
 
 // errNeedPack: the final transaction found a large stream's blob record gone
@@ -301,7 +334,25 @@ var errNeedPack = errors.New("a large stream must be packed again")
 // commitTx is Commit's final transaction. It returns the pack files this
 // commit made that a record already stored made redundant (removed only once
 // the transaction has committed).
-func (s *Store) commitTx(p *Pending, ex Exec, extra *Extra) (spare []string, err error) {
+func (s *Store) commitTx(batch []Commit) (spare []string, err error) {
+	err = s.update(func(tx *bolt.Tx) error {
+		spare = spare[:0]
+		for _, c := range batch {
+			if err := putRun(tx, c.Pending, c.Exec, c.Extra, &spare); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		spare = nil
+	}
+	return spare, err
+}
+
+// putRun stores one pending run and its execution in tx, adding to spare
+// the packs a record already stored made redundant.
+func putRun(tx *bolt.Tx, p *Pending, ex Exec, extra *Extra, spare *[]string) error {
 	run := p.Run
 	var small, large []*finishedStream
 	for _, fs := range p.streams {
@@ -313,85 +364,86 @@ func (s *Store) commitTx(p *Pending, ex Exec, extra *Extra) (spare []string, err
 			small = append(small, fs)
 		}
 	}
-	err = s.update(func(tx *bolt.Tx) error {
-		spare = spare[:0]
-		for _, fs := range small {
-			if err := putStream(tx, fs); err != nil {
-				return err
-			}
-		}
-		for _, fs := range large {
-			if tx.Bucket(bucketBlobs).Get(fs.id[:]) != nil {
-				// Stored already: keep that record (its pack is in use)
-				// and drop the pack this commit made, if any.
-				if fs.pack != "" {
-					spare = append(spare, fs.pack)
-				}
-				continue
-			}
-			if !fs.meta.Packed {
-				return errNeedPack
-			}
-			if err := tx.Bucket(bucketBlobs).Put(fs.id[:], fs.meta.encode(fs.id)); err != nil {
-				return err
-			}
-		}
-		if p.inter != nil {
-			if err := putSmallBlob(tx, run.Interleave, p.inter); err != nil {
-				return err
-			}
-		}
-		if err := putSmallBlob(tx, emptyID, nil); err != nil {
+	for _, fs := range small {
+		if err := putStream(tx, fs); err != nil {
 			return err
 		}
-		rb, err := json.Marshal(run)
-		if err != nil {
-			return err
-		}
-		if err := tx.Bucket(bucketRuns).Put(run.ID[:], rb); err != nil {
-			return err
-		}
-		if extra != nil {
-			for _, b := range extra.Blobs {
-				if err := putSmallBlob(tx, Sum(b), b); err != nil {
-					return err
-				}
-			}
-			if extra.Receipt != nil {
-				id := ReceiptID(extra.Receipt)
-				if tx.Bucket(bucketReceipts).Get(id[:]) == nil {
-					if err := tx.Bucket(bucketReceipts).Put(id[:], extra.Receipt); err != nil {
-						return err
-					}
-				}
-			}
-			for _, sp := range extra.Spans {
-				sp.Run = run.ID
-				tok, err := sp.Token(run)
-				if err != nil {
-					return err
-				}
-				if err := putSpan(tx, tok, sp); err != nil {
-					return err
-				}
-			}
-			if su := extra.Session; su != nil {
-				sb, _ := json.Marshal(su.Record)
-				if err := tx.Bucket(bucketSessions).Put(sessionKey(su.Session, su.Command), sb); err != nil {
-					return err
-				}
-			}
-		}
-		eb, err := json.Marshal(ex)
-		if err != nil {
-			return err
-		}
-		return tx.Bucket(bucketExecs).Put([]byte(ex.Key), eb)
-	})
-	if err != nil {
-		spare = nil
 	}
-	return spare, err
+	for _, fs := range large {
+		if tx.Bucket(bucketBlobs).Get(fs.id[:]) != nil {
+			// Stored already: keep that record (its pack is in use)
+			// and drop the pack this commit made, if any.
+			if fs.pack != "" {
+				*spare = append(*spare, fs.pack)
+			}
+			continue
+		}
+		if !fs.meta.Packed {
+			return errNeedPack
+		}
+		if err := tx.Bucket(bucketBlobs).Put(fs.id[:], fs.meta.encode(fs.id)); err != nil {
+			return err
+		}
+	}
+	if p.inter != nil {
+		if err := putSmallBlob(tx, run.Interleave, p.inter); err != nil {
+			return err
+		}
+	}
+	if err := putSmallBlob(tx, emptyID, nil); err != nil {
+		return err
+	}
+	rb, err := json.Marshal(run)
+	if err != nil {
+		return err
+	}
+	if err := tx.Bucket(bucketRuns).Put(run.ID[:], rb); err != nil {
+		return err
+	}
+	if extra != nil {
+		for _, b := range extra.Blobs {
+			if err := putSmallBlob(tx, Sum(b), b); err != nil {
+				return err
+			}
+		}
+		if extra.Receipt != nil {
+			id := ReceiptID(extra.Receipt)
+			if tx.Bucket(bucketReceipts).Get(id[:]) == nil {
+				if err := tx.Bucket(bucketReceipts).Put(id[:], extra.Receipt); err != nil {
+					return err
+				}
+			}
+		}
+		if err := putSpans(tx, run, extra.Spans); err != nil {
+			return err
+		}
+		if su := extra.Session; su != nil {
+			sb, _ := json.Marshal(su.Record)
+			if err := tx.Bucket(bucketSessions).Put(sessionKey(su.Session, su.Command), sb); err != nil {
+				return err
+			}
+		}
+	}
+	eb, err := json.Marshal(ex)
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(bucketExecs).Put([]byte(ex.Key), eb)
+}
+
+// putSpans records span tokens of run in tx.
+func putSpans(tx *bolt.Tx, run *Run, spans []Span) error {
+	for _, sp := range spans {
+		sp.Run = run.ID
+		tok, err := sp.Token(run)
+		if err != nil {
+			return err
+		}
+		if err := putSpan(tx, tok, sp); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // StoreLarge makes the pending run's large streams pack files. It may run

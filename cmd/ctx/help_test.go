@@ -6,7 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxhq/ctx/internal/app"
 	"github.com/ctxhq/ctx/internal/cmd/infocmd"
+	"github.com/ctxhq/ctx/internal/ctxmcp"
+	"github.com/ctxhq/ctx/internal/ctxremote"
+	"github.com/ctxhq/ctx/internal/helper"
 	"github.com/spf13/cobra"
 )
 
@@ -34,7 +38,7 @@ func TestEveryCommandHasExamples(t *testing.T) {
 	}
 	var out bytes.Buffer
 	ios := &IO{In: strings.NewReader(""), Out: &out, Err: &out, Getenv: func(string) string { return "" }}
-	walk(newRoot(ios, nil))
+	walk(app.NewRoot(ios, nil, ctxmcp.Commands()))
 }
 
 // TestGlossaryMatchesDocs: ctx help glossary and docs/glossary.md say the
@@ -59,6 +63,38 @@ func TestGlossaryMatchesDocs(t *testing.T) {
 		"pressure", "policy epoch", "! LOSS", "! CONFLICT", "┆", "next:"} {
 		if !strings.Contains(out.String(), "\n  "+term) {
 			t.Errorf("the glossary does not explain %q", term)
+		}
+	}
+}
+
+// TestHelperCommandsAreWhereCtxSends: every command ctx hands to a helper is
+// in that helper's table, is no core command, and ctx's stub for it says in
+// help what the command itself says.
+func TestHelperCommandsAreWhereCtxSends(t *testing.T) {
+	ios := &IO{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Getenv: func(string) string { return "" }}
+	tables := map[string]*app.Commands{helper.MCP: ctxmcp.Commands(), helper.Remote: ctxremote.Commands()}
+	core := app.NewRoot(ios, nil, app.Core())
+	full := app.NewRoot(ios, nil, ctxmcp.Commands())
+	for name, h := range helper.Of {
+		if _, ok := app.Core().New[name]; ok {
+			t.Errorf("%s is a core command and also handed to %s", name, h)
+		}
+		if _, ok := tables[h].New[name]; !ok {
+			t.Errorf("ctx hands %s to %s, which does not hold it", name, h)
+		}
+		stub, _, err := core.Find([]string{name})
+		real, _, err2 := full.Find([]string{name})
+		if err != nil || err2 != nil || stub.Name() != name || real.Name() != name {
+			t.Errorf("%s: not in the trees (%v, %v)", name, err, err2)
+			continue
+		}
+		if stub.Short != real.Short {
+			t.Errorf("ctx help says of %s %q, the command says %q", name, stub.Short, real.Short)
+		}
+	}
+	for _, c := range full.Commands() {
+		if _, core := app.Core().New[c.Name()]; !core && helper.Of[c.Name()] == "" && c.Name() != "help" && c.Name() != "completion" {
+			t.Errorf("%s is in the helpers but ctx does not know which holds it", c.Name())
 		}
 	}
 }

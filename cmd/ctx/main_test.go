@@ -11,6 +11,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/ctxhq/ctx/internal/ctxmcp"
+	"github.com/ctxhq/ctx/internal/ctxremote"
 	"github.com/ctxhq/ctx/internal/testenv"
 )
 
@@ -21,6 +23,10 @@ func TestMain(m *testing.M) {
 	os.Setenv("CTX_NO_COMPACT", "1")
 	testscript.Main(isolatedM{m}, map[string]func(){
 		"ctx": func() { os.Exit(Main()) },
+		// The helper binaries, on the scripts' PATH as they would be
+		// beside an installed ctx: ctx runs them in its place.
+		"ctx-mcp":    func() { os.Exit(ctxmcp.Main()) },
+		"ctx-remote": func() { os.Exit(ctxremote.Main()) },
 		// gen writes test output that is hard to produce portably with a shell.
 		"gen": func() { os.Exit(gen(os.Args[1:])) },
 	})

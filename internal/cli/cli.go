@@ -2,7 +2,7 @@
 // and writes (tests replace it with buffers), the exit statuses and the
 // errors that carry them, the --json encoder, argument checks, and opening the
 // workspace's store (recovering interrupted captures as it does). It holds no
-// command; cmd/ctx wires the commands, internal/cmd/<name> and the owning
+// command; internal/app wires the commands, internal/cmd/<name> and the owning
 // packages hold their behaviour.
 package cli
 

@@ -29,7 +29,13 @@ func StartDetached(ios *IO, args ...string) {
 	if err != nil {
 		return
 	}
-	cmd := exec.Command(self, args...)
+	StartDetachedProgram(ios, self, args...)
+}
+
+// StartDetachedProgram starts the program at path with args in a session of
+// its own, not waited for.
+func StartDetachedProgram(ios *IO, path string, args ...string) {
+	cmd := exec.Command(path, args...)
 	cmd.Env = os.Environ()
 	if cwd, err := ios.Getwd(); err == nil {
 		cmd.Dir = cwd

@@ -45,6 +45,16 @@ func loghubRaw(tb testing.TB) [][]byte {
 // passes and lines/s-best for the fastest pass, which is the figure to read
 // on a machine shared with other work.
 func BenchmarkMinerLoghubRaw(b *testing.B) {
+	benchMinerRaw(b, Options{})
+}
+
+// BenchmarkMinerLoghubRawNoCluster is BenchmarkMinerLoghubRaw with
+// clustering switched off, to measure what clustering costs.
+func BenchmarkMinerLoghubRawNoCluster(b *testing.B) {
+	benchMinerRaw(b, Options{Off: RuleCluster})
+}
+
+func benchMinerRaw(b *testing.B, opts Options) {
 	lines := loghubRaw(b)
 	var n int64
 	for _, l := range lines {
@@ -56,7 +66,7 @@ func BenchmarkMinerLoghubRaw(b *testing.B) {
 	best := time.Duration(math.MaxInt64)
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		m := NewMiner(Options{})
+		m := NewMiner(opts)
 		for _, l := range lines {
 			m.Add(l)
 		}

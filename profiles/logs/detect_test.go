@@ -97,8 +97,9 @@ func TestProfileFailuresInDiverseLog(t *testing.T) {
 func TestProfileOverflowChecked(t *testing.T) {
 	var b strings.Builder
 	for i := 0; i < DefaultMaxTemplates+50; i++ {
-		// Every line its own template: a word that differs by letters.
-		fmt.Fprintf(&b, "event %s happened\n", letters(i))
+		// Every line its own template: a first word that differs by
+		// letters (a leaf of its own, so clustering does not merge them).
+		fmt.Fprintf(&b, "%s event happened\n", letters(i))
 	}
 	b.WriteString("fatal: unable to access the repository\n")
 	src := evidence.BytesSource([]string{"cat", "app.log"}, 0, []byte(b.String()), nil)

@@ -128,6 +128,7 @@ type sampleField struct {
 	shape uint64
 	value uint64 // masked hash of the field's tokens
 	digit bool   // the field has a digit
+	nums  bool   // the field has more than one run of digits: not a lone counter or descriptor
 	punct bool   // the field is punctuation only, such as "-" or ":"
 	rest  uint64 // masked hash of every token after the field
 }
@@ -165,7 +166,7 @@ func learnFrame(sample [][]byte, off Rules) frame {
 		counts[i] = len(fs)
 		for j, f := range fs {
 			rows[i][j] = sampleField{shape: t.shapeOf(f), value: t.maskedHash(f.start, f.end), rest: suffix[f.end],
-				digit: hasDigit(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]),
+				digit: hasDigit(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]), nums: digitRuns(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]) >= 2,
 				punct: f.end == f.start+1 && !hasAlnum(t.buf[t.toks[f.start].start:t.toks[f.start].end])}
 		}
 	}
@@ -174,6 +175,19 @@ func learnFrame(sample [][]byte, off Rules) frame {
 		in[i] = true
 	}
 	started := false // a number field has been seen: a header, not a message
+	numbers := 0     // number fields so far
+	// wordField reports whether word or bracketed field j is a header
+	// field: a thread, host or program (sharedValues) or a level, logger or
+	// component (category). After a lone number a word is more likely the
+	// message's first word (a counter or descriptor, then a command verb):
+	// a header that names a level, logger or thread also carries a date and
+	// a time, or a time and a pid.
+	wordField := func(j int) bool {
+		if off&RuleFrameNumbers == 0 && numbers < 2 {
+			return false
+		}
+		return sharedValues(rows, in, j) || category(rows, in, j)
+	}
 fields:
 	for j := 0; j < maxFrame; j++ {
 		shape, n := dominantShape(rows, counts, in, distinct, j)
@@ -189,18 +203,22 @@ fields:
 		case shapeNumber:
 			fr.variable[j] = true
 			started = true
+			numbers += numberWeight(rows, in, j)
 		case shapeBracket:
 			// A bracketed timestamp or id opens a header as a number does.
 			digits := digitShare(rows, in, j) >= frameShare
-			fr.variable[j] = digits || started && (sharedValues(rows, in, j) || category(rows, in, j))
+			fr.variable[j] = digits || started && wordField(j)
 			started = started || digits
+			if digits {
+				numbers += numberWeight(rows, in, j)
+			}
 		case shapeWord:
 			if started && punctShare(rows, in, j) >= frameShare {
 				// A separator ("-", ":") after the header's first
 				// number ends the header: the message follows it.
 				break fields
 			}
-			fr.variable[j] = started && (sharedValues(rows, in, j) || category(rows, in, j))
+			fr.variable[j] = started && wordField(j)
 		}
 		if started && !fr.variable[j] {
 			// The message starts at the first field after the header's
@@ -240,6 +258,27 @@ func hasAlnum(w []byte) bool {
 		}
 	}
 	return false
+}
+
+// numberWeight counts number field j as two numbers when it has more than
+// one run of digits on most lines marked in (a date, a time, an address),
+// as one when it is a lone counter or descriptor.
+func numberWeight(rows [][maxFrame]sampleField, in []bool, j int) int {
+	if share(rows, in, func(f sampleField) bool { return f.nums }, j) >= frameShare {
+		return 2
+	}
+	return 1
+}
+
+// digitRuns returns how many runs of digits b holds.
+func digitRuns(b []byte) int {
+	n := 0
+	for i := range b {
+		if isDigit(b[i]) && (i == 0 || !isDigit(b[i-1])) {
+			n++
+		}
+	}
+	return n
 }
 
 // digitShare returns the share of the lines marked in whose field j has a

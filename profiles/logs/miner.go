@@ -32,6 +32,15 @@ type Options struct {
 	// values of "key=value" fields make those values variables. Zero or
 	// negative means DefaultKeyedMergeValues; it is at most MaxMergeValues.
 	KeyedMergeValues int
+	// Similarity is the share of their constant elements a new template
+	// and a cluster of its length and first word must agree on for the
+	// template to join the cluster (cluster.go). Zero or negative means
+	// DefaultSimilarity; it is at most 1.
+	Similarity float64
+	// ClusterValues is how many distinct words a cluster position must take
+	// before it is a variable. Zero or negative means DefaultClusterValues;
+	// it is between 2 and 8.
+	ClusterValues int
 	// Off switches rules off, to measure what each contributes; the zero
 	// value is the shipped miner.
 	Off Rules
@@ -102,6 +111,12 @@ type Miner struct {
 	overflow int
 	off      Rules
 
+	similarity float64            // Options.Similarity; 0 for no clustering
+	clusterN   int32              // Options.ClusterValues
+	leaves     map[uint64][]int32 // leaf hash → indices in clusters
+	clusters   []cluster
+	diff       []int // scratch for cluster.diffs
+
 	// While sampling, the first frameSampleLines lines are kept (each capped at
 	// maxLineBytes) and get provisional ids; settle learns the log's frame
 	// from them and mines them, and pend maps provisional ids to groups.
@@ -162,6 +177,19 @@ func NewMiner(opts Options) *Miner {
 	m := &Miner{max: limit, mergeN: int32(mergeN), keyedN: int32(keyedN), index: make(map[string]int32), families: make(map[uint64]int32),
 		general: make(map[uint64]int32), specific: make(map[uint64]int32), off: opts.Off, sampling: true}
 	m.tok.off = opts.Off
+	if opts.Off&RuleCluster == 0 {
+		m.similarity = opts.Similarity
+		if m.similarity <= 0 {
+			m.similarity = DefaultSimilarity
+		}
+		m.similarity = min(m.similarity, 1)
+		cn := opts.ClusterValues
+		if cn <= 0 {
+			cn = DefaultClusterValues
+		}
+		m.clusterN = int32(min(max(cn, 2), maxClusterValues))
+		m.leaves = make(map[uint64][]int32)
+	}
 	return m
 }
 
@@ -261,6 +289,10 @@ func (m *Miner) add(line []byte, n int) int {
 			return m.join(k, r)
 		}
 	}
+	ci, leaf, clustered := m.clusterOf()
+	if ci >= 0 && coveredBy(m.clusters[ci].base, m.elems) {
+		return m.join(k, m.clusters[ci].rep)
+	}
 	if len(m.groups) >= m.max {
 		m.overflow++
 		return OverflowID
@@ -287,6 +319,12 @@ func (m *Miner) add(line []byte, n int) int {
 	}
 	if m.find(id) == id { // else merge has seen to it
 		m.absorb(id, wh)
+	}
+	switch {
+	case ci >= 0:
+		m.observe(ci, id)
+	case clustered:
+		m.newCluster(leaf, id)
 	}
 	return int(id)
 }

@@ -106,7 +106,7 @@ func TestMinerCapMemory(t *testing.T) {
 
 func TestMinerMerge(t *testing.T) {
 	users := []string{"alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"}
-	m := NewMiner(Options{})
+	m := NewMiner(Options{Off: RuleCluster})
 	var ids []int
 	for i, u := range users {
 		ids = append(ids, m.Add([]byte(fmt.Sprintf("Invalid user %s from 10.0.0.%d port 22", u, i))))
@@ -181,7 +181,7 @@ func TestMinerOrderIndependent(t *testing.T) {
 
 func testOrderIndependent(t *testing.T, lines [][]byte) {
 	partition := func(order []int) (map[string]string, []string) {
-		m := NewMiner(Options{})
+		m := NewMiner(Options{Off: RuleCluster})
 		ids := make([]int, len(lines))
 		for _, i := range order {
 			ids[i] = m.Add(lines[i])
@@ -268,7 +268,7 @@ func TestWriteTemplatesFinalTemplates(t *testing.T) {
 	}
 	in.WriteString("Overflow line one\nOverflow line two\n")
 	var out bytes.Buffer
-	if err := WriteTemplates(context.Background(), strings.NewReader(in.String()), &out, Options{MaxTemplates: DefaultMergeValues}); err != nil {
+	if err := WriteTemplates(context.Background(), strings.NewReader(in.String()), &out, Options{MaxTemplates: DefaultMergeValues, Off: RuleCluster}); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
@@ -356,7 +356,8 @@ func TestKeyedMerge(t *testing.T) {
 }
 
 // TestMinerMillionDistinct feeds a million distinct lines (each a template
-// of its own: ids without digits, key=value words, and words that vary) to
+// of its own: ids without digits, key=value words, and words that vary;
+// half with a first word of their own, so each starts a cluster) to
 // a Miner with the default cap, and checks the heap it holds stays bounded
 // (a tenth as many under the race detector).
 func TestMinerMillionDistinct(t *testing.T) {
@@ -374,8 +375,14 @@ func TestMinerMillionDistinct(t *testing.T) {
 	var b []byte
 	for i := 0; i < n; i++ {
 		b = b[:0]
-		b = fmt.Appendf(b, "2024-05-01 12:00:00 INFO worker %s started job kind=%s for tenant %s",
-			letters(i), letters(i/7), letters(i*31))
+		if i%2 == 0 {
+			b = fmt.Appendf(b, "2024-05-01 12:00:00 INFO worker %s started job kind=%s for tenant %s",
+				letters(i), letters(i/7), letters(i*31))
+		} else {
+			// A first word of its own: a cluster leaf of its own.
+			b = fmt.Appendf(b, "%s worker started a job of kind %s for tenant %s on node %s in zone %s",
+				letters(i), letters(i/7), letters(i*31), letters(i*17), letters(i*13))
+		}
 		m.Add(b)
 	}
 	runtime.GC()
@@ -395,7 +402,7 @@ func TestMinerMillionDistinct(t *testing.T) {
 // another variable takes the lines whose value there had a digit, which the
 // tokenizer renders as one run of variables.
 func TestMergeBesideVariable(t *testing.T) {
-	m := NewMiner(Options{})
+	m := NewMiner(Options{Off: RuleCluster})
 	var ids []int
 	for i, u := range []string{"admin", "user1", "oracle", "git", "alex", "guest", "pi", "deploy", "test", "mysql", "backup2", "zabbix"} {
 		ids = append(ids, m.Add([]byte(fmt.Sprintf("Connection closed by invalid user %s 10.0.0.%d port %d [preauth]", u, i, 4000+i))))

@@ -36,6 +36,14 @@ const (
 	// RuleCollapse renders a run of adjacent variables as one Wildcard, so
 	// lists of any length share a template.
 	RuleCollapse
+	// RuleFrameNumbers lets a word field join the frame as a category (a
+	// level, a logger) only after two number fields: after a lone number
+	// (a counter, a descriptor) the word starts the message.
+	RuleFrameNumbers
+	// RuleCluster clusters templates Drain-style and makes a cluster
+	// position variable once it takes Options.ClusterValues words
+	// (cluster.go).
+	RuleCluster
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -47,4 +55,24 @@ var RuleNames = []struct {
 	{RuleFrame, "frame"}, {RuleMerge, "merge"}, {RuleKeyedMerge, "keyed-merge"}, {RuleSubsume, "subsume"},
 	{RuleWordValues, "word-values"}, {RuleUnits, "units"}, {RuleDateWords, "date-words"},
 	{RuleKeyValue, "key-value"}, {RulePairSplit, "pair-split"}, {RuleCollapse, "collapse"},
+	{RuleFrameNumbers, "frame-numbers"}, {RuleCluster, "cluster"},
+}
+
+// RuleNamed returns the rule RuleNames calls name.
+func RuleNamed(name string) (Rules, bool) {
+	for _, rn := range RuleNames {
+		if rn.Name == name {
+			return rn.Rule, true
+		}
+	}
+	return 0, false
+}
+
+// RuleList returns the rules' names, in RuleNames order.
+func RuleList() []string {
+	names := make([]string, len(RuleNames))
+	for i, rn := range RuleNames {
+		names[i] = rn.Name
+	}
+	return names
 }

@@ -174,7 +174,7 @@ func TestMinerSubsume(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m := NewMiner(Options{})
+			m := NewMiner(Options{Off: RuleCluster})
 			ids := addAll(m, tc.lines)
 			if got := m.Templates(); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Templates() =\n%+v\nwant\n%+v", got, tc.want)
@@ -191,7 +191,7 @@ func TestMinerSubsume(t *testing.T) {
 // TestMinerSubsumeNoNewGroup checks that a subsumed line joins the general
 // group as it arrives, without making a group of its own.
 func TestMinerSubsumeNoNewGroup(t *testing.T) {
-	m := NewMiner(Options{})
+	m := NewMiner(Options{Off: RuleCluster})
 	addAll(m, jobLines(50))
 	for _, id := range []string{"fbaaafda", "FACADE", "kQzTbWxa", "xkqzbtwr", "fbaaafda"} {
 		if got := m.Add([]byte(rareJob(id))); got != 0 {
@@ -215,7 +215,7 @@ func TestMinerSubsumeDeterministic(t *testing.T) {
 	}
 	lines = append(lines, "lease (fbaaafda) renewed for tenant b", "lease (fbaaafda) renewed for tenant q")
 	run := func() ([]int, []Template) {
-		m := NewMiner(Options{})
+		m := NewMiner(Options{Off: RuleCluster})
 		ids := addAll(m, lines)
 		for i := range ids {
 			ids[i] = m.Resolve(ids[i])

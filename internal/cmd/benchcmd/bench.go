@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/bench"
+	"github.com/ctxhq/ctx/internal/helper"
 	"github.com/ctxhq/ctx/profiles/logs"
 	"github.com/ctxhq/ctx/store"
 )
@@ -127,8 +128,10 @@ func corpusDir(ios *IO, flag string) (string, error) {
 func benchLoghubCmd(ios *IO, o *benchOptions) *cobra.Command {
 	var data []string
 	var leaveOut bool
+	var opts logs.Options
+	var off []string
 	c := &cobra.Command{
-		Use:   "loghub [--data DIR]... [--leave-out]",
+		Use:   "loghub [--data DIR]... [--leave-out] [--off RULE]...",
 		Short: "Grouping accuracy of the template miner on loghub-format systems",
 		Long: `Mine every loghub-format system under each --data folder (a subfolder with one
 *.log and one *_structured*.csv, either gzipped or not, whatever it is named;
@@ -136,14 +139,16 @@ a --data folder may itself be one system) on its Content column and on its
 raw lines, and score the grouping against the EventTemplate column.
 
 With --leave-out, each system is also scored with every choice the miner
-makes chosen on the other systems alone: its two merge thresholds, and each
-of its rules kept or switched off. The held-out mean is reported beside the
+makes chosen on the other systems alone: its merge and cluster thresholds,
+and each of its rules kept or switched off. --off RULE scores the miner with
+a rule switched off (the names are those of the ablation table). The held-out mean is reported beside the
 all-in mean (the shipped miner), with an ablation table: every system's score
 with each rule switched off in turn.`,
 		Example: `  ctx bench loghub
   ctx bench loghub --data ../shared/corpus/loghub2k --data ../shared/corpus/loghub2k-orig --leave-out
-  ctx bench loghub --data bench/testdata/heldout --data bench/testdata/heldout2`,
-		Args: exactArgs(0, "ctx bench loghub [--data DIR]... [--leave-out]"),
+  ctx bench loghub --data bench/testdata/heldout --data bench/testdata/heldout2
+  ctx bench loghub --data bench/testdata/heldout4 --off cluster`,
+		Args: exactArgs(0, "ctx bench loghub [--data DIR]... [--leave-out] [--off RULE]..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dirs := data
 			if len(dirs) == 0 {
@@ -153,7 +158,14 @@ with each rule switched off in turn.`,
 				}
 				dirs = []string{filepath.Join(root, "loghub2k"), filepath.Join(root, "loghub2k-orig")}
 			}
-			rep, err := bench.RunLoghub(cmd.Context(), bench.LoghubConfig{Dirs: dirs, LeaveOut: leaveOut})
+			for _, name := range off {
+				r, ok := logs.RuleNamed(name)
+				if !ok {
+					return fmt.Errorf("bench loghub: no miner rule %q: --off takes one of %s", name, strings.Join(logs.RuleList(), ", "))
+				}
+				opts.Off |= r
+			}
+			rep, err := bench.RunLoghub(cmd.Context(), bench.LoghubConfig{Dirs: dirs, LeaveOut: leaveOut, Options: opts})
 			if err != nil {
 				return err
 			}
@@ -162,7 +174,8 @@ with each rule switched off in turn.`,
 				names[i] = filepath.Base(d)
 			}
 			r := bench.NewReceipt("loghub", Version, map[string]any{"data": names, "leave_out": leaveOut,
-				"max_templates": logs.DefaultMaxTemplates, "merge_values": logs.DefaultMergeValues, "keyed_merge_values": logs.DefaultKeyedMergeValues})
+				"max_templates": logs.DefaultMaxTemplates, "merge_values": logs.DefaultMergeValues, "keyed_merge_values": logs.DefaultKeyedMergeValues,
+				"similarity": opts.Similarity, "cluster_values": opts.ClusterValues, "off": off})
 			r.Corpus = map[string]string{}
 			for _, d := range dirs {
 				ds, _ := bench.DigestFiles(d, nil)
@@ -191,6 +204,9 @@ with each rule switched off in turn.`,
 	}
 	c.Flags().StringArrayVar(&data, "data", nil, "a folder of loghub-format systems; repeat for more (default ../shared/corpus/loghub2k and loghub2k-orig beside the project)")
 	c.Flags().BoolVar(&leaveOut, "leave-out", false, "also score each system with thresholds and rules chosen on the others alone, and print the ablation")
+	c.Flags().Float64Var(&opts.Similarity, "similarity", 0, "Drain-style clustering: join a cluster when this share of constant elements agree (0: the default)")
+	c.Flags().IntVar(&opts.ClusterValues, "cluster-values", 0, "distinct words that make a cluster position variable (0: the default)")
+	c.Flags().StringArrayVar(&off, "off", nil, "switch a miner rule off (frame, merge, cluster, …; repeat for more), to score the miner without it")
 	return c
 }
 
@@ -690,6 +706,7 @@ func benchSelf() (string, string, func(), error) {
 			return "", "", nil, err
 		}
 	}
+	self = helper.Ctx(self) // the bench runs in ctx-mcp; its subject is ctx
 	dir, err := os.MkdirTemp("", "ctx-bench-")
 	if err != nil {
 		return "", "", nil, err

@@ -8,8 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/internal/cli"
-	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
-	"github.com/ctxhq/ctx/remote"
+	"github.com/ctxhq/ctx/internal/helper"
 	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/store"
 )
@@ -71,8 +70,11 @@ func ResolveAnywhere(ios *cli.IO, h store.Handle, raw string) (*store.Store, *st
 			}
 		}
 	}
-	if found == nil && remote.Configured(localDir) {
-		return remotecmd.Resolve(ios, h, raw)
+	if found == nil && helper.RemoteConfigured(localDir) {
+		if Tier == nil {
+			return nil, nil, helper.Need(helper.Remote, "reading "+raw+" from the remote (it is in no local store)")
+		}
+		return Tier.Resolve(ios, h, raw)
 	}
 	switch {
 	case found == nil && others == 0:

@@ -15,9 +15,8 @@ import (
 
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/jobcmd"
-	"github.com/ctxhq/ctx/internal/cmd/pycmd"
-	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
 	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
+	"github.com/ctxhq/ctx/internal/helper"
 	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/store"
 )
@@ -126,7 +125,10 @@ func runGet(ctx context.Context, ios *cli.IO, o *getOptions) error {
 			return err
 		}
 	} else if strings.HasPrefix(o.handle, "py:") {
-		if done, err := getStepped(ios, o, pycmd.Executions); done {
+		if Py == nil {
+			return helper.Need(helper.MCP, "reading a py: handle")
+		}
+		if done, err := getStepped(ios, o, *Py); done {
 			return err
 		}
 	} else if strings.HasPrefix(o.handle, "job:") {
@@ -150,8 +152,10 @@ func runGet(ctx context.Context, ios *cli.IO, o *getOptions) error {
 	if t.Kind == "receipt" {
 		return cli.WriteJSON(ios.Out, json.RawMessage(t.Receipt))
 	}
-	defer remotecmd.Trace(ios)
-	reg, err := retrieve.OpenWith(st, t, ro.RangeOf(t), func(id store.ID) (*store.Blob, error) { return remotecmd.OpenBlob(st, t, id) })
+	if Tier != nil {
+		defer Tier.Trace(ios)
+	}
+	reg, err := retrieve.OpenWith(st, t, ro.RangeOf(t), func(id store.ID) (*store.Blob, error) { return OpenBlob(st, t, id) })
 	if err != nil {
 		return err
 	}

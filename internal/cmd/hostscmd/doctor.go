@@ -10,12 +10,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/hosts"
+	"github.com/ctxhq/ctx/internal/helper"
 	"github.com/ctxhq/ctx/store"
 )
 
 // A check is one thing ctx doctor looked at.
 type check struct {
-	Check  string `json:"check"`  // path, store, hook, mcp, guide
+	Check  string `json:"check"`  // path, helper, store, hook, mcp, guide
 	Status string `json:"status"` // ok, info (nothing to do), problem
 	Detail string `json:"detail"`
 	Fix    string `json:"fix,omitempty"`
@@ -29,6 +30,9 @@ func newDoctorCmd(ios *IO) *cobra.Command {
 		Long: `Check what a working ctx setup needs, and for each problem say how to fix it:
 
   - PATH: is there a ctx on PATH, and is it this binary;
+  - helper: are the helper binaries ctx-mcp and ctx-remote (which hold
+    ctx mcp, push, pull and the other commands with heavy dependencies)
+    beside this binary or on PATH;
   - store: can this workspace's store be opened and read;
   - hook, mcp, guide: for Claude Code and Codex, project and user files: is
     ctx's hook installed, does the binary it names exist and run;
@@ -78,6 +82,7 @@ Exit status: 0 no problem found (things not installed are not problems);
 func runDoctor(ios *IO) []check {
 	var out []check
 	self, selfErr := os.Executable()
+	self = helper.Ctx(self)
 
 	// PATH.
 	onPathCtx, err := exec.LookPath("ctx")
@@ -90,6 +95,8 @@ func runDoctor(ios *IO) []check {
 	default:
 		out = append(out, check{"path", "info", fmt.Sprintf("ctx on PATH is %s, not this binary (%s)", onPathCtx, self), ""})
 	}
+
+	out = append(out, helperChecks()...)
 
 	// Store.
 	cwd, _ := ios.Getwd()
@@ -204,4 +211,19 @@ func userStoreNote(loc store.Location) string {
 		return " (the per-user store: this directory is in no git repository and has no .ctx of its own)"
 	}
 	return ""
+}
+
+// helperChecks finds the helper binaries that hold ctx's heavier commands
+// (internal/helper): without one, its commands fail with the same fix.
+func helperChecks() []check {
+	var out []check
+	for _, name := range helper.Names {
+		p, err := helper.Find(name)
+		if err != nil {
+			out = append(out, check{"helper", "problem", err.Error(), helper.InstallHint})
+			continue
+		}
+		out = append(out, check{"helper", "ok", name + " is " + p, ""})
+	}
+	return out
 }

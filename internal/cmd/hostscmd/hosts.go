@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/hosts"
+	"github.com/ctxhq/ctx/internal/helper"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -46,6 +47,7 @@ func runHook(ios *IO, host string) int {
 	if err != nil {
 		self = "ctx"
 	}
+	self = helper.Ctx(self)
 	if host == "codex" {
 		err = hosts.CodexPreToolUse(ios.In, ios.Out, self)
 	} else {
@@ -211,6 +213,7 @@ func selfPath() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	self = helper.Ctx(self)
 	if p := onPath(self); p != "" {
 		return p, nil
 	}

@@ -41,17 +41,24 @@ func NewQCmd(ios *cli.IO) *cobra.Command {
 
 Sources: runs (n = 1 is the newest), tests, failures, frames (file:line
 locations inside failed tests' output), diagnostics, templates (log
-templates), anomalies (these six from the newest --runs runs), symbols (declarations of the repository's files),
-files, changes (files differing from HEAD in each generation: the live
-tree is n = 0, then those recorded by the newest --runs executions),
-generations (the same, one row each; runs.generation names a run's).
+templates), anomalies (these six from the newest --runs runs; each row
+names its run's generation), symbols (declarations of the repository's
+files), files, changes (files differing from HEAD in each generation: the
+live tree is n = 0, then those recorded by the newest --runs executions),
+changed_symbols (the declarations each generation's change touched, by
+"lines"; by "file", symbol empty, where that generation's content of the
+file is gone from the work tree and HEAD, or ctx cannot outline it),
+generations (one row each).
 
 Stages: where EXPR, select F, ..., sort [-]F, ..., limit N,
 distinct [F, ...], group by F, ... count, join SOURCE on EXPR (the joined row
-is a map named after its source: symbols.path), locate (adds the innermost
-symbol around file:line: symbol, kind, symbol_start, symbol_end,
-symbol_handle), in-changed (keeps rows whose symbol, or line, differs from HEAD),
-since run:ID (keeps rows of runs newer than that one).
+is a map named after its source: symbols.path), except SOURCE on EXPR (keeps
+the rows no row of SOURCE matches), locate (adds the innermost symbol around
+file:line: symbol, kind, symbol_start, symbol_end, symbol_handle),
+in-changed (keeps rows whose symbol, or line, differs from HEAD),
+in-changed since run:ID (differs from the work tree that run recorded:
+commits since included), since run:ID (keeps rows of runs newer than it),
+since gen:ID (of runs newer than the newest that recorded it).
 
 EXPR: == != < <= > >= on ints and strings, && || !, + and - on ints,
 x in ["a", "b"], and on strings startsWith, endsWith, contains,
@@ -69,6 +76,11 @@ Exit status: 0 answered; 1 a syntax error (with its column), a query over
 the cost bound, or no store; 2 usage error.`,
 		Example: `  # failing frames inside functions changed since HEAD (this generation)
   ctx q 'from frames | locate | in-changed | select test, symbol, file, line, symbol_handle'
+  # ... changed since the last passing run of the same command: find it, then
+  ctx q 'from runs | where argv == "go test ./..." && exit == 0 | limit 1 | select run'
+  ctx q 'from frames | where n == 1 | locate | in-changed since run:ba3d1020ee8f | select test, symbol, symbol_handle'
+  # ... inside the symbols changed in the generation the failing run ran against
+  ctx q 'from frames | where n == 1 | limit 200 | locate | join changed_symbols on changed_symbols.generation == generation && changed_symbols.path == file && changed_symbols.symbol == symbol | select test, symbol'
   # diagnostics grouped by the symbol they fall in
   ctx q 'from diagnostics | where n == 1 | locate | group by symbol count | sort -count'
   # tests that failed in each of the last three runs
@@ -81,6 +93,11 @@ the cost bound, or no store; 2 usage error.`,
   ctx q 'from runs | where n == 1 | limit 1 | join changes on changes.generation == generation | select changes.path, changes.status'
   # the newest run's log templates, most frequent first
   ctx q 'from templates | where n == 1 | sort -count | limit 20'
+  # log templates that first appeared after generation gen:0123456789abcdef
+  # (in runs after its newest one, and in no run of it)
+  ctx q 'from templates | since gen:0123456789abcdef | limit 200 | except templates on templates.template == template && templates.generation == "gen:0123456789abcdef" | distinct template | select template'
+  # the symbols the newest run's generation changed
+  ctx q 'from runs | where n == 1 | limit 1 | join changed_symbols on changed_symbols.generation == generation | select changed_symbols.path, changed_symbols.symbol, changed_symbols.by'
   ctx q --explain 'from symbols | where kind == "function" | in-changed'`,
 		Args: cli.ExactArgs(1, "ctx q QUERY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -245,8 +262,9 @@ func AddTools(s *mcp.Server, ios *cli.IO) {
 a pipeline such as "from frames | locate | in-changed | select test, symbol,
 symbol_handle" (failing frames inside functions changed since HEAD). Sources:
 runs, tests, failures, frames, diagnostics, templates, anomalies, symbols,
-files, changes, generations. Stages: where, select, sort, limit, distinct, group by …
-count, join … on …, locate, in-changed. Queries over the static cost bound
+files, changes, changed_symbols, generations. Stages: where, select, sort,
+limit, distinct, group by … count, join … on …, except … on …, locate,
+in-changed [since run:ID], since run:ID|gen:ID. Queries over the static cost bound
 are refused with the estimate; the result is stored as a blob handle.`,
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in qInput) (*mcp.CallToolResult, any, error) {
 		var out, errb bytes.Buffer

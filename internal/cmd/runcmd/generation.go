@@ -15,13 +15,3 @@ func startGeneration(ctx context.Context, ios *cli.IO, dir string) *source.Pendi
 	}
 	return source.Start(ctx, dir)
 }
-
-// repoRoot is the repository a run's failure locations are anchored in:
-// the git work tree holding dir, else dir itself, as ctx get resolves
-// repo: paths (source.Root).
-func repoRoot(dir string) string {
-	if top, ok := source.Top(dir); ok {
-		return top
-	}
-	return dir
-}

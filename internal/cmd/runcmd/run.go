@@ -24,8 +24,8 @@ import (
 	"github.com/ctxhq/ctx/capture"
 	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/getcmd"
 	"github.com/ctxhq/ctx/internal/cmd/jobcmd"
-	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
 	"github.com/ctxhq/ctx/internal/progress"
 	"github.com/ctxhq/ctx/job"
 	"github.com/ctxhq/ctx/profiles"
@@ -163,7 +163,6 @@ func runRun(ctx context.Context, ios *cli.IO, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	opts.Repo, opts.Dir = repoRoot(dir), dir
 	req := &runner.Request{Argv: argv, Dir: dir, Session: ios.Getenv("CTX_SESSION"), Digest: opts,
 		Pipe: o.pipe, Timeout: o.timeout, Grace: o.grace, Cap: capBytes, Generation: gen}
 	switch o.stdin {
@@ -216,7 +215,7 @@ func showRun(ios *cli.IO, st *store.Store, res *runner.Result, asJSON bool) erro
 	if res.Raw {
 		cli.StartCompaction(ios)
 	}
-	remotecmd.StartPush(ios, st)
+	getcmd.StartPush(ios, st)
 	if res.DigestErr != nil {
 		h := res.Handle()
 		fmt.Fprintf(ios.Err, "ctx: the output is stored as %s, but no digest could be made: %v\n  hint: read it with `ctx get %s`\n", h, res.DigestErr, h)

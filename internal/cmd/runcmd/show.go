@@ -10,9 +10,8 @@ import (
 	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/getcmd"
-	"github.com/ctxhq/ctx/internal/cmd/pycmd"
-	"github.com/ctxhq/ctx/internal/cmd/remotecmd"
 	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
+	"github.com/ctxhq/ctx/internal/helper"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
 )
@@ -51,7 +50,10 @@ func runShow(ctx context.Context, ios *cli.IO, o *showOptions) error {
 		return seqcmd.Sequences.Show(ios, o.handle, o.json)
 	}
 	if strings.HasPrefix(o.handle, "py:") {
-		return pycmd.Executions.Show(ios, o.handle, o.json)
+		if getcmd.Py == nil {
+			return helper.Need(helper.MCP, "showing a py: handle")
+		}
+		return getcmd.Py.Show(ios, o.handle, o.json)
 	}
 	sh, err := ShowHandle(ctx, ios, o.handle)
 	if err != nil {
@@ -76,8 +78,10 @@ func ShowHandle(ctx context.Context, ios *cli.IO, handle string) (*runner.Shown,
 		return nil, err
 	}
 	defer st.Close()
-	if t, err = remotecmd.ShowTarget(ctx, st, t); err != nil {
-		return nil, err
+	if getcmd.Tier != nil {
+		if t, err = getcmd.Tier.ShowTarget(ctx, st, t); err != nil {
+			return nil, err
+		}
 	}
 	sh, err := runner.Show(ctx, st, t, func() (digest.Options, error) { return (&digestOpts{}).options(ios, st) })
 	if errors.Is(err, runner.ErrNotShowable) {

@@ -1,6 +1,6 @@
 // Command runtimes times `ctx-BUILD ARGS...` for several builds interleaved
-// (BUILDS=a,b ROUNDS=n PER=m; binaries at /tmp/i15/ctx-BUILD, a store per
-// build), reporting wall and user+sys medians: the start-up figures of
+// (BUILDS=a,b ROUNDS=n PER=m; binaries at $BIN/ctx-BUILD, BIN=/tmp/i15 by
+// default, a store per build), reporting wall and user+sys medians: the start-up figures of
 // BENCHMARKS.md, issue 15. go run ./source/testdata/runtimes run -- true
 package main
 
@@ -19,13 +19,17 @@ func main() {
 	per, _ := strconv.Atoi(os.Getenv("PER"))
 	builds := strings.Split(os.Getenv("BUILDS"), ",")
 	args := os.Args[1:]
+	bin := os.Getenv("BIN")
+	if bin == "" {
+		bin = "/tmp/i15"
+	}
 	wall := map[string][]float64{}
 	cpu := map[string][]float64{}
 	for r := 0; r < rounds; r++ {
 		for _, b := range builds {
 			for i := 0; i < per; i++ {
-				c := exec.Command("/tmp/i15/ctx-"+b, args...)
-				c.Env = append(os.Environ(), "CTX_STORE=/tmp/i15/st-"+b)
+				c := exec.Command(bin+"/ctx-"+b, args...)
+				c.Env = append(os.Environ(), "CTX_STORE="+bin+"/st-"+b)
 				t := time.Now()
 				if out, err := c.CombinedOutput(); err != nil {
 					fmt.Println(b, err, string(out))

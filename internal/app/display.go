@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"slices"
@@ -16,7 +16,7 @@ var pagedCommands = map[string]bool{"show": true, "get": false, "ls": false}
 // startDisplay puts a pager (and, for digests, colour) in front of ios.Out
 // for a reading command on a terminal, and returns what finishes it. Piped,
 // ios.Out is untouched.
-func startDisplay(ios *IO, args []string) (finish func() error) {
+func startDisplay(ios *cli.IO, args []string) (finish func() error) {
 	name, noPager, asJSON := "", false, false
 	for _, a := range args {
 		if a == "--" {

@@ -1,4 +1,4 @@
-package main
+package ctxmcp
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ import (
 	"github.com/ctxhq/ctx/store"
 )
 
-func newMCPCmd(ios *IO) *cobra.Command {
+func newMCPCmd(ios *cli.IO) *cobra.Command {
 	return &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve ctx's tools over the Model Context Protocol (stdio)",
@@ -35,22 +35,22 @@ Register it with ctx init claude --mcp (or codex), or by hand:
 		Example: "  ctx mcp",
 		Args:    cli.ExactArgs(0, "ctx mcp"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return newMCPServer(ios).Run(cmd.Context(), hostsmcp.DrainTransport{Transport: &mcp.StdioTransport{}})
+			return NewServer(ios).Run(cmd.Context(), hostsmcp.DrainTransport{Transport: &mcp.StdioTransport{}})
 		},
 	}
 }
 
-// newMCPServer is the MCP server with this process as its surroundings: the
+// NewServer is the MCP server with this process as its surroundings: the
 // workspace store, the environment, and CTX_SESSION (or a fresh session) as
-// the agent session. Tools of commands not yet moved out of cmd/ctx are
-// added here.
-func newMCPServer(ios *IO) *mcp.Server {
+// the agent session. Tools of the command packages outside hosts/mcp
+// (continuity, task, q, capsule) are added here.
+func NewServer(ios *cli.IO) *mcp.Server {
 	session := ios.Getenv("CTX_SESSION")
 	if session == "" {
 		session = hostsmcp.NewSession()
 	}
 	return hostsmcp.New(&hostsmcp.Deps{
-		Version: Version, Session: session, Getwd: ios.Getwd, Getenv: ios.Getenv,
+		Version: cli.Version, Session: session, Getwd: ios.Getwd, Getenv: ios.Getenv,
 		Open: func(create bool) (*store.Store, error) { return cli.OpenStore(ios, create) },
 		Resolve: func(h store.Handle, raw string) (*store.Store, *store.Target, error) {
 			return getcmd.ResolveAnywhere(ios, h, raw)

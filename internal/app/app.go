@@ -1,0 +1,196 @@
+// Package app is ctx's command line as a program: the command tree built
+// from a table of commands, signals, the pager, and handing a command to
+// the helper binary that holds it (internal/helper). cmd/ctx runs it with
+// the hot-path commands (Core); the helpers (cmd/ctx-mcp, cmd/ctx-remote)
+// run it with those and their own.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"slices"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ctxhq/ctx/capture"
+	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/hostscmd"
+	"github.com/ctxhq/ctx/internal/cmd/infocmd"
+	"github.com/ctxhq/ctx/internal/helper"
+)
+
+// Commands is a binary's table of subcommands: their order in help and how
+// each is built.
+type Commands struct {
+	Order []string
+	New   map[string]func(*cli.IO) *cobra.Command
+}
+
+// Add appends commands to the table (a helper's own, after Core's).
+func (c *Commands) Add(name string, build func(*cli.IO) *cobra.Command) {
+	if _, ok := c.New[name]; !ok {
+		c.Order = append(c.Order, name)
+	}
+	c.New[name] = build
+}
+
+// Main runs the program with the process's arguments and returns its exit
+// status. A command in a helper binary replaces this process with it.
+func Main(cmds *Commands) int {
+	// The host hook runs before every shell command an agent issues: answer it
+	// without building the command tree.
+	if a := os.Args[1:]; len(a) == 3 && a[0] == "hook" && a[2] == "pre-tool-use" && (a[1] == "claude" || a[1] == "codex") {
+		return hostscmd.RunHook(cli.SystemIO(), a[1])
+	}
+	return Run(cli.SystemIO(), os.Args[1:], cmds, true)
+}
+
+// Run runs one command line. With handOff, a command that needs a helper
+// binary execs it with the same arguments (its status becomes ours); without
+// (a test's buffered IO), the need is reported as an error.
+func Run(ios *cli.IO, args []string, cmds *Commands, handOff bool) int {
+	if name := helperCommand(args, cmds); name != "" && handOff {
+		// A helper's command: hand it over before building anything.
+		return cli.Report(ios, handTo(&helper.NeededError{Name: helper.Of[name], Why: "ctx " + name}, args, true))
+	}
+	if path := ios.Getenv("CTX_CPUPROFILE"); path != "" {
+		// A developer aid: profile one ctx command.
+		if f, err := os.Create(path); err == nil {
+			defer f.Close()
+			if pprof.StartCPUProfile(f) == nil {
+				defer pprof.StopCPUProfile()
+			}
+		}
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	finish := startDisplay(ios, args)
+	root := NewRoot(ios, args, cmds)
+	root.SetArgs(args)
+	root.SetIn(ios.In)
+	root.SetOut(ios.Out)
+	root.SetErr(ios.Err)
+	err := root.ExecuteContext(ctx)
+	if ferr := finish(); err == nil {
+		err = ferr
+	}
+	var need *helper.NeededError
+	if errors.As(err, &need) {
+		err = handTo(need, args, handOff)
+	}
+	return cli.Report(ios, err)
+}
+
+// helperCommand is the helper's command args run, if cmds lacks it: named
+// first, or after help or cobra's shell-completion request.
+func helperCommand(args []string, cmds *Commands) string {
+	if len(args) > 1 && (args[0] == "help" || args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return ""
+	}
+	if _, ok := cmds.New[args[0]]; ok || helper.Of[args[0]] == "" {
+		return ""
+	}
+	return args[0]
+}
+
+// handTo runs the helper a command needs in this process's place, or says
+// why it cannot.
+func handTo(need *helper.NeededError, args []string, handOff bool) error {
+	if !handOff {
+		return &cli.ExitError{Code: cli.ExitFailed, Err: need}
+	}
+	stopSignals()
+	err := helper.Exec(need.Name, args)
+	var miss *helper.MissingError
+	if errors.As(err, &miss) {
+		return &cli.ExitError{Code: cli.ExitFailed, Err: fmt.Errorf("%s needs the helper binary %s, which is neither in %s nor on PATH\n  hint: %s",
+			need.Why, miss.Name, miss.Dir, helper.InstallHint)}
+	}
+	return &cli.ExitError{Code: cli.ExitFailed, Err: err}
+}
+
+// signalContext is cancelled when ctx receives SIGINT, SIGTERM or SIGHUP,
+// with the signal as its cause, so ctx run exits 128+N for signal N.
+func signalContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			n, _ := sig.(syscall.Signal)
+			cancel(&capture.Interrupt{Signal: n})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(done)
+		cancel(nil)
+	}
+}
+
+// stopSignals gives the helper about to replace this process the default
+// signal dispositions (exec keeps ignored ones).
+func stopSignals() { signal.Reset(os.Interrupt, syscall.SIGTERM, syscall.SIGHUP) }
+
+// NewRoot is the command tree of cmds for args: only the command args names
+// when it is one (cheaper), else all; the helpers' commands cmds lacks are
+// stubs that hand the command line to their helper.
+func NewRoot(ios *cli.IO, args []string, cmds *Commands) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "ctx",
+		Short: "Run commands for coding agents: every byte kept, a small digest shown",
+		Long: `ctx runs a command, keeps every byte of its output in a local content-addressed
+store (.ctx/ at the top of the git repository, else one per-user store, or
+$CTX_STORE), and prints a small,
+deterministic digest: what ran, the findings that matter, a coverage receipt of
+what was shown and left out, and handles that return any omitted span.`,
+		Example: `  ctx run -- go test ./...
+  ctx run --shell -- 'make build 2>&1 | tee build.log'
+  ctx get run:ba3d1020ee8f#stdout:L40-52
+  ctx ls`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &cli.UsageError{Err: err} })
+	root.PersistentFlags().Bool("no-pager", false, "never page long output on a terminal")
+	// Build only the command being run when it is named first: the whole
+	// tree (every flag of every command) costs most of a millisecond, on the
+	// path of every ctx run. Help, errors and anything else get the full tree.
+	only := ""
+	if len(args) > 0 && !slices.Contains(args, "--help") && !slices.Contains(args, "-h") {
+		if _, ok := cmds.New[args[0]]; ok {
+			only = args[0]
+		} else if _, ok := helper.Of[args[0]]; ok {
+			only = args[0]
+		}
+	}
+	for _, name := range cmds.Order {
+		if only == "" || name == only {
+			root.AddCommand(cmds.New[name](ios))
+		}
+	}
+	for _, name := range helperCommands {
+		if _, ok := cmds.New[name]; !ok && (only == "" || name == only) {
+			root.AddCommand(helperStub(name))
+		}
+	}
+	// ctx --version prints what ctx version prints; ctx completion bash|zsh|
+	// fish|powershell prints a shell completion script (cobra's).
+	root.Version = cli.Version
+	root.SetVersionTemplate(infocmd.VersionLine() + "\n")
+	root.CompletionOptions.HiddenDefaultCmd = false
+	// A command named first is not completion: no completion command to build.
+	root.CompletionOptions.DisableDefaultCmd = only != ""
+	return root
+}

@@ -1,0 +1,33 @@
+package app
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/ctxhq/ctx/internal/cli"
+)
+
+// TestMissingHelper: a command of a helper that is nowhere fails with exit
+// 125 and an error naming the helper, where it was looked for and the fix —
+// whether named first or met later (a py: handle read by ctx get).
+func TestMissingHelper(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"push"}, "ctx push needs the helper binary ctx-remote"},
+		{[]string{"mcp", "--help"}, "ctx mcp needs the helper binary ctx-mcp"},
+		{[]string{"get", "py:0123456789ab"}, "reading a py: handle needs the helper binary ctx-mcp"},
+	} {
+		var out, errb bytes.Buffer
+		ios := &cli.IO{In: strings.NewReader(""), Out: &out, Err: &errb, Getwd: func() (string, error) { return t.TempDir(), nil },
+			Getenv: func(string) string { return "" }}
+		code := Run(ios, tc.args, Core(), true)
+		if code != cli.ExitFailed || !strings.Contains(errb.String(), tc.want) || !strings.Contains(errb.String(), "nor on PATH") ||
+			!strings.Contains(errb.String(), "go install") {
+			t.Errorf("ctx %s: exit %d, stderr %q; want 125 and %q with the fix", strings.Join(tc.args, " "), code, errb.String(), tc.want)
+		}
+	}
+}

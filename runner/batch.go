@@ -1,0 +1,61 @@
+package runner
+
+import (
+	"fmt"
+
+	"github.com/ctxhq/ctx/store"
+)
+
+// Batch holds finished captures whose runs are stored together, in one
+// transaction and one fsync (store.CommitBatch), instead of one each: ctx
+// seq's steps. A held capture's result is saved in its spool (fsync'd) and
+// the spool stays locked, so until Commit nothing else recovers it and, if
+// this process dies first, the next ctx command recovers it with its real
+// exit status, as any unfinished run. Its Result (run id, digest, receipt)
+// is final when held; ctx get reads the run once Commit has returned.
+type Batch struct {
+	st   *store.Store
+	held []heldRun
+}
+
+type heldRun struct {
+	sp     *store.Spool
+	commit store.Commit
+}
+
+// NewBatch is an empty batch for runs of st.
+func NewBatch(st *store.Store) *Batch { return &Batch{st: st} }
+
+// hold keeps a prepared run for Commit, its exit status saved in the spool.
+func (b *Batch) hold(sp *store.Spool, m store.Manifest, c store.Commit) error {
+	if err := sp.SaveResult(m); err != nil {
+		return fmt.Errorf("save the result in spool %s: %w", sp.Dir(), err)
+	}
+	b.held = append(b.held, heldRun{sp: sp, commit: c})
+	return nil
+}
+
+// Len is how many runs the batch holds.
+func (b *Batch) Len() int { return len(b.held) }
+
+// Commit stores every held run in one transaction. On failure each spool is
+// unlocked and kept, with its result, for the next ctx command to recover;
+// the error says so.
+func (b *Batch) Commit() error {
+	if len(b.held) == 0 {
+		return nil
+	}
+	commits := make([]store.Commit, len(b.held))
+	for i, h := range b.held {
+		commits[i] = h.commit
+	}
+	held := b.held
+	b.held = nil
+	if _, err := b.st.CommitBatch(commits); err != nil {
+		for _, h := range held {
+			h.sp.Unlock()
+		}
+		return fmt.Errorf("store %d runs: %w (their output is kept in %s's spools; the next ctx command stores it)", len(held), err, b.st.Dir())
+	}
+	return nil
+}
