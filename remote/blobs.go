@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/ctxhq/ctx/store"
 )
@@ -113,31 +114,52 @@ func (r *Remote) hasBlob(ctx context.Context, id store.ID) (bool, error) {
 // pushBlob copies a stored blob to the remote unless it is there. It
 // returns the bytes sent (0 when the blob was there).
 func (r *Remote) pushBlob(ctx context.Context, b *store.Blob) (int64, error) {
-	if ok, err := r.hasBlob(ctx, b.ID); err != nil || ok {
+	return r.putBlob(ctx, b.ID, b.Table(), b.TravelFrame)
+}
+
+// putBlob writes blob id from its frame table and its frames (fetched in
+// order, once each) unless the remote holds it: the data object, then the
+// table, which records each frame's length as sent — a compaction that
+// rewrote a frame after the table was read changes nothing the table says.
+// It returns the bytes sent (0 when the blob was there).
+func (r *Remote) putBlob(ctx context.Context, id store.ID, t *store.FrameTable, next func(int) ([]byte, error)) (int64, error) {
+	if ok, err := r.hasBlob(ctx, id); err != nil || ok {
 		return 0, err
 	}
-	t := b.Table()
 	var nb [8]byte
 	_, _ = rand.Read(nb[:])
 	nonce := hex.EncodeToString(nb[:])
-	lens := make([]int64, len(t.Frames))
+	body := &frameReader{id: id, next: next, seal: r.seal, lens: make([]int64, len(t.Frames)), t: t}
+	var data io.Reader = body
 	size := t.StoredSize()
-	if r.Encrypted() {
-		size = -1 // sealed frames are longer; the upload streams in parts
+	if r.Encrypted() || hasRaw(t) {
+		// Sealed or recompressed frames change length: a small blob is
+		// gathered first (one PUT of a known size), a large one streamed
+		// in parts.
+		size = -1
+		if t.StoredSize() <= gatherLimit {
+			b, err := io.ReadAll(body)
+			if err != nil {
+				return 0, err
+			}
+			data, size = bytes.NewReader(b), int64(len(b))
+		}
 	}
-	body := &frameReader{b: b, seal: r.seal, lens: lens}
-	dataKey := r.key("blobs", b.ID.String(), "data."+nonce)
-	if err := r.putStream(ctx, dataKey, body, size); err != nil {
+	dataKey := r.key("blobs", id.String(), "data."+nonce)
+	if err := r.putStream(ctx, dataKey, data, size); err != nil {
+		if body.err != nil {
+			return 0, body.err
+		}
 		return 0, err
 	}
-	if body.err != nil {
-		return 0, body.err
+	if body.err != nil || body.i != len(t.Frames) {
+		return 0, fmt.Errorf("push blob:%s: the upload ended after %d of %d frames: %v", id.Short(), body.i, len(t.Frames), body.err)
 	}
-	tab, err := r.seal.seal(encodeTable(b.ID, nonce, t, lens))
+	tab, err := r.seal.seal(encodeTable(id, nonce, body.sentTable(), body.lens))
 	if err != nil {
 		return 0, err
 	}
-	switch err := r.putNew(ctx, r.tableKey(b.ID), tab); {
+	switch err := r.putNew(ctx, r.tableKey(id), tab); {
 	case errors.Is(err, errExists):
 		_ = r.remove(ctx, dataKey) // another workspace's push won
 		return 0, nil
@@ -147,16 +169,35 @@ func (r *Remote) pushBlob(ctx context.Context, b *store.Blob) (int64, error) {
 	return body.sent + int64(len(tab)), nil
 }
 
-// frameReader streams a blob's stored frames, sealing each when encrypting,
-// and records each frame's length as sent.
+// gatherLimit is the largest blob whose frames are gathered in memory
+// before an upload whose size is not known in advance.
+const gatherLimit = 16 << 20
+
+// hasRaw reports whether a table records a frame stored raw (larger than
+// its bytes), which TravelFrame compresses on the way.
+func hasRaw(t *store.FrameTable) bool {
+	for _, f := range t.Frames {
+		if f.CLen > f.Len {
+			return true
+		}
+	}
+	return false
+}
+
+// frameReader streams a blob's frames, sealing each when encrypting, and
+// records each frame's stored length (before sealing) and its length as
+// sent.
 type frameReader struct {
-	b    *store.Blob
-	seal *sealer
-	lens []int64
-	i    int
-	cur  []byte
-	sent int64
-	err  error
+	id    store.ID
+	t     *store.FrameTable
+	next  func(int) ([]byte, error)
+	seal  *sealer
+	clens []uint32
+	lens  []int64
+	i     int
+	cur   []byte
+	sent  int64
+	err   error
 }
 
 func (f *frameReader) Read(p []byte) (int, error) {
@@ -164,12 +205,13 @@ func (f *frameReader) Read(p []byte) (int, error) {
 		if f.i == len(f.lens) {
 			return 0, io.EOF
 		}
-		c, err := f.b.StoredFrame(f.i)
+		c, err := f.next(f.i)
+		f.clens = append(f.clens, uint32(len(c)))
 		if err == nil {
 			c, err = f.seal.seal(c)
 		}
 		if err != nil {
-			f.err = fmt.Errorf("push blob:%s frame %d: %w", f.b.ID.Short(), f.i, err)
+			f.err = fmt.Errorf("push blob:%s frame %d: %w", f.id.Short(), f.i, err)
 			return 0, f.err
 		}
 		f.lens[f.i] = int64(len(c))
@@ -180,6 +222,16 @@ func (f *frameReader) Read(p []byte) (int, error) {
 	f.cur = f.cur[n:]
 	f.sent += int64(n)
 	return n, nil
+}
+
+// sentTable is the frame table with the stored lengths of the frames sent.
+func (f *frameReader) sentTable() *store.FrameTable {
+	t := *f.t
+	t.Frames = slices.Clone(f.t.Frames)
+	for i := range t.Frames {
+		t.Frames[i].CLen = f.clens[i]
+	}
+	return &t
 }
 
 // table reads and checks blob id's table: one GET.
@@ -219,7 +271,9 @@ func (r *Remote) OpenBlob(ctx context.Context, id store.ID) (*store.Blob, error)
 }
 
 // pullBlob copies a remote blob into the local store, verified on the way in
-// (store.PutBlobFrames). It returns the bytes fetched.
+// (store.PutBlobFrames): one GET of the data object, read frame by frame as
+// the store writes it, so a blob of any size costs one frame of memory. It
+// returns the bytes fetched.
 func (r *Remote) pullBlob(ctx context.Context, st *store.Store, id store.ID) (int64, error) {
 	if ok, err := st.HasBlob(id); err != nil || ok {
 		return 0, err
@@ -228,18 +282,25 @@ func (r *Remote) pullBlob(ctx context.Context, st *store.Store, id store.ID) (in
 	if err != nil {
 		return 0, err
 	}
-	var data []byte
+	var body io.ReadCloser = io.NopCloser(bytes.NewReader(nil))
+	var end int64
 	if len(rb.lens) > 0 {
-		end := rb.offs[len(rb.offs)-1] + rb.lens[len(rb.lens)-1]
-		if data, err = r.getRange(ctx, rb.data, 0, end); err != nil {
+		end = rb.offs[len(rb.offs)-1] + rb.lens[len(rb.lens)-1]
+		if body, err = r.openRange(ctx, rb.data, 0, end); err != nil {
 			return 0, err
 		}
 	}
+	defer body.Close()
 	err = st.PutBlobFrames(id, rb.table, func(i int) ([]byte, error) {
-		return r.seal.open(fmt.Sprintf("remote blob:%s frame %d", id.Short(), i), data[rb.offs[i]:rb.offs[i]+rb.lens[i]])
+		buf := make([]byte, rb.lens[i])
+		if _, err := io.ReadFull(body, buf); err != nil {
+			return nil, r.wrap("get", rb.data, fmt.Errorf("frame %d: %w", i, err))
+		}
+		return r.seal.open(fmt.Sprintf("remote blob:%s frame %d", id.Short(), i), buf)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("pull blob:%s: %w", id.Short(), err)
 	}
-	return int64(len(data)), nil
+	r.Requests.BytesIn.Add(end)
+	return end, nil
 }

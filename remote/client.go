@@ -145,16 +145,9 @@ func (r *Remote) get(ctx context.Context, key string) ([]byte, error) {
 
 // getRange reads n bytes of an object from off: one ranged GET.
 func (r *Remote) getRange(ctx context.Context, key string, off, n int64) ([]byte, error) {
-	r.Requests.RangeGets.Add(1)
-	opts := minio.GetObjectOptions{}
-	if err := opts.SetRange(off, off+n-1); err != nil {
-		return nil, err
-	}
-	// Core's GetObject is one request; Client.GetObject would first ask
-	// for the object's size.
-	body, _, _, err := minio.Core{Client: r.mc}.GetObject(ctx, r.cfg.Bucket, key, opts)
+	body, err := r.openRange(ctx, key, off, n)
 	if err != nil {
-		return nil, r.wrap("get", key, err)
+		return nil, err
 	}
 	defer body.Close()
 	b, err := io.ReadAll(io.LimitReader(body, n+1))
@@ -166,6 +159,23 @@ func (r *Remote) getRange(ctx context.Context, key string, off, n int64) ([]byte
 		return nil, fmt.Errorf("remote %s: asked for %d bytes at %d, got %d: %w", key, n, off, len(b), store.ErrCorrupt)
 	}
 	return b, nil
+}
+
+// openRange opens n bytes of an object from off for reading as they arrive:
+// one ranged GET. The caller closes the body (and counts the bytes it read).
+func (r *Remote) openRange(ctx context.Context, key string, off, n int64) (io.ReadCloser, error) {
+	r.Requests.RangeGets.Add(1)
+	opts := minio.GetObjectOptions{}
+	if err := opts.SetRange(off, off+n-1); err != nil {
+		return nil, err
+	}
+	// Core's GetObject is one request; Client.GetObject would first ask
+	// for the object's size.
+	body, _, _, err := minio.Core{Client: r.mc}.GetObject(ctx, r.cfg.Bucket, key, opts)
+	if err != nil {
+		return nil, r.wrap("get", key, err)
+	}
+	return body, nil
 }
 
 // exists reports whether an object exists (HEAD).

@@ -21,7 +21,8 @@
 //	execs/<run id>/<key>    execution records of the run, from every workspace
 //	receipts/<id>           receipt JSON
 //	spans/<token>           span record
-//	layers/<bucket>/<workspace>/<key hex>  records of ledger, capsules, continuity
+//	layers/<bucket>/<key hex>              capsules, snapshots, drop receipts
+//	layers/<bucket>/<workspace>/<seq hex>  rows of a workspace's logs (ledger, …)
 //	workspaces/<id>         one workspace's index: the runs it pushed
 //
 // Every object is immutable and written with If-None-Match: * except a
@@ -30,4 +31,7 @@
 // zstd checksums, whole blobs their BLAKE3 id, run records the hash of their
 // manifest, and indexes are only hints checked against the objects they
 // name.
+//
+// Remote.Backend presents the bucket as a store.Backend, so the store's one
+// test suite (store/storetest) runs against it on a real server.
 package remote

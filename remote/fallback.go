@@ -12,6 +12,9 @@ import (
 // fetches one frame, not the gigabyte (`ctx pull` copies it all).
 const CacheLimit = 64 << 20
 
+// cacheLimit is CacheLimit, lowered by tests.
+var cacheLimit int64 = CacheLimit
+
 // Fallback resolves a handle the local store does not hold. What fits
 // CacheLimit is pulled into the local store (cached: later reads are local)
 // and resolved there, with open nil. A larger run or blob is returned as a
@@ -58,7 +61,7 @@ func Fallback(ctx context.Context, st *store.Store, r *Remote, h store.Handle) (
 			return nil, nil, err
 		}
 	}
-	if size <= CacheLimit {
+	if size <= cacheLimit {
 		if _, _, err := Pull(ctx, st, r, store.Handle{Scheme: f.Kind, Prefix: f.ID.String()}); err != nil {
 			return nil, nil, err
 		}

@@ -4,13 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"filippo.io/age"
 
 	"github.com/ctxhq/ctx/internal/weedtest"
 	"github.com/ctxhq/ctx/store"
@@ -142,15 +138,7 @@ func TestBucketRefusesWrites(t *testing.T) {
 func TestEncryptedRemote(t *testing.T) {
 	srv := server(t)
 	prefix := uniquePrefix()
-	id, err := age.GenerateX25519Identity()
-	if err != nil {
-		t.Fatal(err)
-	}
-	idFile := filepath.Join(t.TempDir(), "key.txt")
-	if err := os.WriteFile(idFile, []byte(id.String()+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	enc := func(c *Config) { c.Recipients = []string{id.Recipient().String()}; c.IdentityFile = idFile }
+	enc := encrypted(t)
 	a, b := newStore(t), newStore(t)
 	secret := numbered("confidential-build-output", 20000)
 	run := capture(t, a, []string{"build"}, secret, nil)

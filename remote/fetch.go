@@ -79,6 +79,10 @@ type PullReport struct {
 	Execs int   `json:"execs"`
 	Blobs int   `json:"blobs"`
 	Bytes int64 `json:"bytes"`
+	// Records counts layer records and ledger rows stored; Missing the runs
+	// and blobs a record names that the remote does not hold.
+	Records int `json:"records,omitempty"`
+	Missing int `json:"missing,omitempty"`
 }
 
 // Pull copies what a handle names, and everything it references, into the
@@ -128,18 +132,11 @@ func (r *Remote) pullRun(ctx context.Context, st *store.Store, id store.ID, rep 
 		return fmt.Errorf("pull %s: %w", run.Handle(), err)
 	}
 	rep.Runs++
-	objs, err := r.list(ctx, "execs/"+id.String()+"/", nil)
+	execs, err := r.execs(ctx, id)
 	if err != nil {
-		return err
+		return fmt.Errorf("pull %s: %w", run.Handle(), err)
 	}
-	for _, o := range objs {
-		ex := &store.Exec{}
-		if err := r.getRecord(ctx, r.key(o.Key), ex); err != nil {
-			return fmt.Errorf("pull %s: %w", run.Handle(), err)
-		}
-		if ex.Run != id || "execs/"+id.String()+"/"+ex.Key != o.Key {
-			return fmt.Errorf("remote %s names another run or key: %w", o.Key, store.ErrCorrupt)
-		}
+	for _, ex := range execs {
 		if !ex.Receipt.IsZero() {
 			if err := r.pullReceipt(ctx, st, ex.Receipt); err != nil && !errors.Is(err, store.ErrNotFound) {
 				return err
@@ -151,6 +148,55 @@ func (r *Remote) pullRun(ctx context.Context, st *store.Store, id store.ID, rep 
 		rep.Execs++
 	}
 	return nil
+}
+
+// execs reads the execution records of run id, from every workspace, each
+// checked to name the run and the key it is stored under.
+func (r *Remote) execs(ctx context.Context, id store.ID) ([]*store.Exec, error) {
+	objs, err := r.list(ctx, "execs/"+id.String()+"/", nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []*store.Exec
+	for _, o := range objs {
+		ex := &store.Exec{}
+		if err := r.getRecord(ctx, r.key(o.Key), ex); err != nil {
+			return nil, err
+		}
+		if ex.Run != id || "execs/"+id.String()+"/"+ex.Key != o.Key {
+			return nil, fmt.Errorf("remote %s names another run or key: %w", o.Key, store.ErrCorrupt)
+		}
+		out = append(out, ex)
+	}
+	return out, nil
+}
+
+// PullReceiptOf copies the receipt of run id's newest execution that has one,
+// with the blobs it names (the digest's text), into the local store, and
+// returns it as a receipt target: what ctx show of a run too large to cache
+// reads, without copying its outputs.
+func PullReceiptOf(ctx context.Context, st *store.Store, r *Remote, id store.ID) (*store.Target, error) {
+	execs, err := r.execs(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var newest *store.Exec
+	for _, ex := range execs {
+		if !ex.Receipt.IsZero() && (newest == nil || ex.Start.After(newest.Start)) {
+			newest = ex
+		}
+	}
+	if newest == nil {
+		return nil, fmt.Errorf("run:%s: no execution in the remote recorded a digest: %w", id.Short(), store.ErrNotFound)
+	}
+	if err := r.pullReceipt(ctx, st, newest.Receipt); err != nil {
+		return nil, fmt.Errorf("pull receipt of run:%s: %w", id.Short(), err)
+	}
+	data, err := st.Receipt(newest.Receipt)
+	if err != nil {
+		return nil, err
+	}
+	return &store.Target{Kind: store.KindReceipt, ID: newest.Receipt, Receipt: data}, nil
 }
 
 func (r *Remote) pullReceipt(ctx context.Context, st *store.Store, id store.ID) error {

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"filippo.io/age"
+
 	"github.com/ctxhq/ctx/internal/testenv"
 	"github.com/ctxhq/ctx/internal/weedtest"
 	"github.com/ctxhq/ctx/store"
@@ -95,6 +97,12 @@ func newStore(t *testing.T) *store.Store {
 // capture stores a run of argv printing stdout and stderr.
 func capture(t *testing.T, s *store.Store, argv []string, stdout, stderr []byte) *store.Run {
 	t.Helper()
+	return captureExec(t, s, argv, stdout, stderr, store.Exec{Argv: argv, Start: time.Now()})
+}
+
+// captureExec is capture with the execution record given.
+func captureExec(t *testing.T, s *store.Store, argv []string, stdout, stderr []byte, ex store.Exec) *store.Run {
+	t.Helper()
 	sp, err := s.NewSpool(store.SpoolMeta{Argv: argv, Dir: ".", Mode: "pipe", Started: time.Now(), Cap: 4 << 30})
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +123,7 @@ func capture(t *testing.T, s *store.Store, argv []string, stdout, stderr []byte)
 			data = data[n:]
 		}
 	}
-	run, err := s.CommitSpool(sp, store.Manifest{Argv: argv, Dir: ".", Mode: "pipe", Status: store.StatusExited}, store.Exec{Argv: argv, Start: time.Now()})
+	run, err := s.CommitSpool(sp, store.Manifest{Argv: argv, Dir: ".", Mode: "pipe", Status: store.StatusExited}, ex)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,4 +159,19 @@ func readAll(t *testing.T, s *store.Store, id store.ID) []byte {
 
 func handle(kind store.Kind, id store.ID) store.Handle {
 	return store.Handle{Scheme: kind, Prefix: id.Short()}
+}
+
+// encrypted returns a config change that seals every object to a fresh age
+// identity, written to a key file the config names.
+func encrypted(t *testing.T) func(*Config) {
+	t.Helper()
+	id, err := age.GenerateX25519Identity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	idFile := filepath.Join(t.TempDir(), "key.txt")
+	if err := os.WriteFile(idFile, []byte(id.String()+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return func(c *Config) { c.Recipients = []string{id.Recipient().String()}; c.IdentityFile = idFile }
 }

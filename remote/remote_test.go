@@ -3,11 +3,17 @@ package remote
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
+	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ctxhq/ctx/continuity"
+	"github.com/ctxhq/ctx/ledger"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -165,6 +171,24 @@ func TestCorruptObjectsAreRefused(t *testing.T) {
 		if _, err := b.GetRun(run.ID); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("the run of a damaged blob was stored: %v", err)
 		}
+		// Read in place (the fallback for a run too large to cache): the
+		// ranged read of the damaged frame fails its zstd checksum.
+		blob, err := r.OpenBlob(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := 0
+		for i+1 < len(rb.offs) && rb.offs[i+1] <= int64(len(orig)/2) {
+			i++
+		}
+		var at int64 // frame i's first byte in the blob
+		for _, f := range rb.table.Frames[:i] {
+			at += int64(f.Len)
+		}
+		before := r.Requests.RangeGets.Load()
+		if _, err := io.ReadAll(blob.Section(at, at+10)); !errors.Is(err, store.ErrCorrupt) || r.Requests.RangeGets.Load()-before != 1 {
+			t.Fatalf("ranged read of the damaged frame %d: %v", i, err)
+		}
 	})
 	t.Run("table", func(t *testing.T) {
 		key := r.tableKey(id)
@@ -251,40 +275,193 @@ func withTimeout(d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), d)
 }
 
-// A capsule pushed from one workspace is pulled by another, checked against
-// its id, with the run it names; an altered one is refused.
-func TestCapsuleTravels(t *testing.T) {
+// Every kind of layer record travels between two workspaces sharing a
+// bucket, each checked and bringing the runs it names: a capsule, a
+// continuity snapshot, and the task ledger (A's rows into B's empty ledger,
+// then B's new row back into A's, byte for byte); an altered capsule,
+// snapshot or ledger row is refused, and a ledger that has diverged is not
+// joined.
+func TestLayerRecordsTravel(t *testing.T) {
 	srv := server(t)
 	prefix := uniquePrefix()
 	a, b := newStore(t), newStore(t)
 	r := connect(t, srv.Endpoint, prefix, nil)
 	ctx := context.Background()
-	run := capture(t, a, []string{"build"}, numbered("handoff", 500), nil)
-	rec := []byte(`{"kind":"capsule","runs":["run:` + run.ID.String() + `"]}`)
-	id := store.Sum(rec)
-	if _, err := a.PutLayerRecord(capsuleBucket, id[:], rec); err != nil {
+
+	handoff := capture(t, a, []string{"build"}, numbered("handoff", 500), nil)
+	capRec := []byte(`{"kind":"capsule","runs":["run:` + handoff.ID.String() + `"]}`)
+	capID := store.Sum(capRec)
+	if _, err := a.PutLayerRecord(capsuleBucket, capID[:], capRec); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Push(ctx, a, r)
-	if err != nil || rep.Layers != 1 {
-		t.Fatalf("push: %+v %v", rep, err)
+	sealed := capture(t, a, []string{"probe"}, numbered("probe", 200), nil)
+	snap, err := continuity.Seal([]byte(`{"runs":["run:`+sealed.ID.String()+`"]}`), "travel", continuity.SchemeIndex, time.Now())
+	if err != nil {
+		t.Fatal(err)
 	}
-	got, prep, err := PullCapsule(ctx, b, r, id.Short())
-	if err != nil || got != id || prep.Runs != 1 {
-		t.Fatalf("pull capsule: %v %+v %v", got, prep, err)
+	if err := continuity.SaveSnapshot(a, snap); err != nil {
+		t.Fatal(err)
 	}
-	stored, err := b.LayerRecord(capsuleBucket, id[:])
-	if err != nil || !bytes.Equal(stored, rec) {
+	la := &ledger.Ledger{St: a}
+	task, err := la.New("build it", []string{"make"}, ledger.Budget{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	proof := capture(t, a, []string{"make"}, []byte("ok\n"), nil)
+	if _, err := la.Verdict(task, true, proof.Handle()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Push(ctx, a, r); err != nil {
+		t.Fatal(err)
+	}
+
+	snapHandle := continuity.HandleOf(continuity.SnapScheme, snap.Digest)
+	for _, c := range []struct {
+		handle string
+		run    *store.Run
+	}{{"capsule:" + capID.Short(), handoff}, {snapHandle, sealed}, {"ledger:", proof}} {
+		name, rep, ok, err := PullLayer(ctx, b, r, c.handle)
+		if !ok || err != nil || rep.Records == 0 || rep.Runs != 1 {
+			t.Fatalf("pull %s: %s %+v %v %v", c.handle, name, rep, ok, err)
+		}
+		if _, err := b.GetRun(c.run.ID); err != nil {
+			t.Fatalf("pull %s did not bring %s: %v", c.handle, c.run.Handle(), err)
+		}
+	}
+	if stored, err := b.LayerRecord(capsuleBucket, capID[:]); err != nil || !bytes.Equal(stored, capRec) {
 		t.Fatalf("capsule record: %q %v", stored, err)
 	}
-	if _, err := b.GetRun(run.ID); err != nil {
-		t.Fatalf("the capsule's run was not pulled: %v", err)
+	if got, err := continuity.LoadSnapshot(b, snapHandle); err != nil || got.Digest != snap.Digest {
+		t.Fatalf("snapshot in b: %v", err)
 	}
-	key := r.layerKey(capsuleBucket, "", id[:], false)
-	if err := r.putOver(ctx, key, bytes.Replace(rec, []byte("capsule"), []byte("capsulE"), 1)); err != nil {
+	lb := &ledger.Ledger{St: b}
+	if tk, err := lb.Task(task); err != nil || tk.State != "done" {
+		t.Fatalf("the task in b: %+v %v", tk, err)
+	}
+	// b carries the ledger on; a pulls it back.
+	if _, err := lb.Send(task, "b", "picked up on another machine"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := PullCapsule(ctx, newStore(t), r, id.Short()); !errors.Is(err, store.ErrCorrupt) {
-		t.Fatalf("altered capsule pulled: %v", err)
+	rep, err := Push(ctx, b, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, prep, _, err := PullLayer(ctx, a, r, "ledger:"+rep.Workspace); err != nil || prep.Records != 1 {
+		t.Fatalf("a pulls b's ledger: %+v %v", prep, err)
+	}
+	if ra, rb := ledgerRows(t, a), ledgerRows(t, b); len(ra) != 3 || !slices.EqualFunc(ra, rb, bytes.Equal) {
+		t.Fatalf("the ledgers differ after the round trip:\n%q\n%q", ra, rb)
+	}
+	// Both append: neither ledger is a beginning of the other.
+	if _, err := la.Send(task, "a", "mine"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lb.Send(task, "b", "theirs"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Push(ctx, b, r); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := PullLayer(ctx, a, r, "ledger:"+rep.Workspace); !errors.Is(err, store.ErrDiverged) {
+		t.Fatalf("pull of a diverged ledger: %v", err)
+	}
+	if len(ledgerRows(t, a)) != 4 {
+		t.Fatal("a refused pull changed the ledger")
+	}
+
+	// Altered objects are refused.
+	alter := func(key string, from, to string) {
+		t.Helper()
+		body, err := r.get(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := bytes.Replace(body, []byte(from), []byte(to), 1)
+		if bytes.Equal(bad, body) {
+			t.Fatalf("%q not in %s", from, key)
+		}
+		if err := r.putOver(ctx, key, bad); err != nil {
+			t.Fatal(err)
+		}
+	}
+	alter(r.layerKey(capsuleBucket, "", capID[:], false), "capsule", "capsulE")
+	snapKey, _ := hex.DecodeString(strings.TrimPrefix(snap.Digest, continuity.JSONDigestPrefix))
+	alter(r.layerKey(continuity.SnapshotBucket, "", snapKey, false), `"runs"`, `"rUns"`)
+	alter(r.layerKey(ledgerBucket, rep.Workspace, binary.BigEndian.AppendUint64(nil, 1), true), "build it", "build IT")
+	for _, h := range []string{"capsule:" + capID.Short(), snapHandle, "ledger:" + rep.Workspace} {
+		if _, _, _, err := PullLayer(ctx, newStore(t), r, h); !errors.Is(err, store.ErrCorrupt) {
+			t.Fatalf("altered %s pulled: %v", h, err)
+		}
+	}
+}
+
+func ledgerRows(t *testing.T, s *store.Store) [][]byte {
+	t.Helper()
+	rows, err := ledger.Log.Rows(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// A push racing ctx compact: the blob is opened while its frames are stored
+// raw (a flood outran the compressor), compacted, then pushed from the
+// stale handle. The table records the frames as sent, none travels raw, and
+// the workspace that pulls it checks clean.
+func TestPushRacingCompaction(t *testing.T) {
+	srv := server(t)
+	r := connect(t, srv.Endpoint, uniquePrefix(), nil)
+	ctx := context.Background()
+	a := newStore(t)
+	sp, err := a.NewSpool(store.SpoolMeta{Argv: []string{"flood"}, Dir: ".", Mode: "pipe", Started: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := sp.Stream("stdout")
+	data := numbered("flood", 200000) // ~11 MiB in one write: frames go out raw
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	run, err := a.CommitSpool(sp, store.Manifest{Argv: []string{"flood"}, Dir: ".", Status: store.StatusExited}, store.Exec{Start: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale, err := a.Blob(run.Manifest.Stdout.Blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasRaw(stale.Table()) {
+		t.Skip("no frame was stored raw this time, so there is no race to test")
+	}
+	if n, _, err := a.Compact(); err != nil || n != 1 {
+		t.Fatalf("compact: %d %v", n, err)
+	}
+	if _, err := r.pushBlob(ctx, stale); err != nil {
+		t.Fatal(err)
+	}
+	rb, err := r.table(ctx, stale.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasRaw(rb.table) {
+		t.Fatal("the pushed table records raw frames")
+	}
+	for i, f := range rb.table.Frames {
+		if int64(f.CLen) != rb.lens[i] {
+			t.Fatalf("frame %d: the table says %d bytes, the data object holds %d", i, f.CLen, rb.lens[i])
+		}
+	}
+	if err := r.putRecord(ctx, r.key("runs", run.ID.String()), run); err != nil {
+		t.Fatal(err)
+	}
+	b := newStore(t)
+	if _, _, err := Pull(ctx, b, r, handle("run", run.ID)); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := b.Check(store.CheckOptions{}); err != nil || !rep.OK() {
+		t.Fatalf("check of the pulled copy: %v %+v", err, rep)
+	}
+	if !bytes.Equal(readAll(t, b, stale.ID), data) {
+		t.Fatal("pulled copy differs")
 	}
 }

@@ -56,7 +56,7 @@ func OpenWith(st *store.Store, t *store.Target, rng store.Range, openBlob func(s
 		if stream == "merged" {
 			run := t.Run
 			open := func() (io.Reader, error) {
-				r, _, err := st.Merged(run)
+				r, _, err := store.MergedWith(run, openBlob)
 				return r, err
 			}
 			// An ingested run's index only records the order ctx read

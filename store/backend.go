@@ -14,9 +14,9 @@ import (
 // Backend is the small contract one tier of the store keeps: content-addressed
 // blobs with ranged reads, records put, got and listed by kind, and the id
 // prefix lookup that handle resolution is built on. *Store (bbolt, the
-// embedded default) and store/mem (memory) implement it and pass one test
-// suite (store/storetest); a remote tier (S3-compatible object storage) plugs
-// in behind the same methods.
+// embedded default), store/mem (memory) and the remote tier's bucket
+// (remote.Remote.Backend, S3-compatible object storage) implement it and
+// pass one test suite (store/storetest).
 //
 // Every method is safe for concurrent use. Puts are idempotent: an id names
 // its content, so storing it again changes nothing. A record is accepted only

@@ -28,8 +28,8 @@
 //
 // The Backend interface (backend.go) is the small seam beneath: blobs with
 // ranged reads, records by kind, prefix lookup. *Store implements it, so does
-// the in-memory twin store/mem, and both pass store/storetest; the remote
-// tier plugs in there.
+// the in-memory twin store/mem and the remote tier's bucket
+// (remote.Remote.Backend), and all three pass store/storetest.
 //
 // The store must never: hold a bbolt handle across parsing or digesting (open
 // it for short transactions only, so parallel ctx processes all succeed);

@@ -26,6 +26,9 @@ var (
 	ErrRange = errors.New("out of range")
 	// ErrPinned: the record is pinned and must be unpinned before removal.
 	ErrPinned = errors.New("pinned")
+	// ErrDiverged: a layer's log holds rows another copy of it does not, so
+	// one cannot be brought up to the other (FastForwardLayerLog).
+	ErrDiverged = errors.New("logs have diverged")
 )
 
 // Error is an error with a hint for the user: what to do about it.

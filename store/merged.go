@@ -11,18 +11,24 @@ import (
 // run was recovered after a crash) it reads stdout, then stderr, and ordered
 // reports false.
 func (s *Store) Merged(run *Run) (r io.Reader, ordered bool, err error) {
-	out, err := s.Blob(run.Manifest.Stdout.Blob)
+	return MergedWith(run, s.Blob)
+}
+
+// MergedWith is Merged with the run's blobs opened by open (a run read in
+// place from another tier).
+func MergedWith(run *Run, open func(ID) (*Blob, error)) (r io.Reader, ordered bool, err error) {
+	out, err := open(run.Manifest.Stdout.Blob)
 	if err != nil {
 		return nil, false, err
 	}
-	errb, err := s.Blob(run.Manifest.Stderr.Blob)
+	errb, err := open(run.Manifest.Stderr.Blob)
 	if err != nil {
 		return nil, false, err
 	}
 	if run.Interleave.IsZero() {
 		return io.MultiReader(out.Reader(), errb.Reader()), run.Manifest.Stdout.Size == 0 || run.Manifest.Stderr.Size == 0, nil
 	}
-	ib, err := s.Blob(run.Interleave)
+	ib, err := open(run.Interleave)
 	if err != nil {
 		return nil, false, err
 	}

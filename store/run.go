@@ -3,7 +3,6 @@ package store
 import (
 	"github.com/ctxhq/ctx/internal/runstatus"
 
-	"bytes"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
@@ -616,23 +615,11 @@ func putSmallBlob(tx *bolt.Tx, id ID, data []byte) error {
 	if blobs.Get(id[:]) != nil {
 		return nil
 	}
-	meta := &blobMeta{endsWithNewline: len(data) == 0 || data[len(data)-1] == '\n'}
-	enc := zstdEncoder()
-	for i := 0; len(data) > 0; i++ {
-		n := min(len(data), FrameSize)
-		if n == FrameSize {
-			if j := bytes.LastIndexByte(data[FrameSize-frameSlack:FrameSize], '\n'); j >= 0 {
-				n = FrameSize - frameSlack + j + 1
-			}
-		}
-		c := enc.EncodeAll(data[:n], nil)
+	meta, frames := frameBytes(data)
+	for i, c := range frames {
 		if err := tx.Bucket(bucketFrames).Put(frameKey(id, i), c); err != nil {
 			return err
 		}
-		meta.Frames = append(meta.Frames, frame{Off: meta.Size, Len: uint32(n), CLen: uint32(len(c)), NL: meta.Newlines})
-		meta.Size += int64(n)
-		meta.Newlines += int64(bytes.Count(data[:n], []byte{'\n'}))
-		data = data[n:]
 	}
 	return blobs.Put(id[:], meta.encode(id))
 }

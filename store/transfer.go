@@ -1,10 +1,14 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -98,6 +102,61 @@ func (b *Blob) StoredFrame(i int) ([]byte, error) {
 	return b.fetch(i)
 }
 
+// FramesOf cuts bytes that fit in memory into frames as the store does
+// (PutBlob) and returns their table and zstd frames, for a tier that stores
+// blobs of its own.
+func FramesOf(data []byte) (*FrameTable, [][]byte) {
+	m, frames := frameBytes(data)
+	return tableOf(m), frames
+}
+
+// frameBytes cuts data into frames of about FrameSize (at a newline in the
+// last quarter when there is one) and compresses each.
+func frameBytes(data []byte) (*blobMeta, [][]byte) {
+	meta := &blobMeta{endsWithNewline: len(data) == 0 || data[len(data)-1] == '\n'}
+	var frames [][]byte
+	enc := zstdEncoder()
+	for len(data) > 0 {
+		n := min(len(data), FrameSize)
+		if n == FrameSize {
+			if j := bytes.LastIndexByte(data[FrameSize-frameSlack:FrameSize], '\n'); j >= 0 {
+				n = FrameSize - frameSlack + j + 1
+			}
+		}
+		c := enc.EncodeAll(data[:n], nil)
+		frames = append(frames, c)
+		meta.Frames = append(meta.Frames, frame{Off: meta.Size, Len: uint32(n), CLen: uint32(len(c)), NL: meta.Newlines})
+		meta.Size += int64(n)
+		meta.Newlines += int64(bytes.Count(data[:n], []byte{'\n'}))
+		data = data[n:]
+	}
+	return meta, frames
+}
+
+// TravelFrame returns frame i as one zstd frame for a copy in another tier:
+// the frame as stored, except that one the capture stored raw (its
+// compressor fell behind a flood) is compressed now, as ctx compact would,
+// so no tier keeps a flood's raw frames. A compaction may rewrite the frame
+// after the blob was opened, so the copy's table must record the length
+// returned here, not the one in Table.
+func (b *Blob) TravelFrame(i int) ([]byte, error) {
+	c, err := b.StoredFrame(i)
+	if err != nil || len(c) <= int(b.meta.Frames[i].Len) {
+		return c, err
+	}
+	raw, err := zstdDecoder().DecodeAll(c, nil)
+	if err != nil || len(raw) != int(b.meta.Frames[i].Len) {
+		return nil, damagedBlob(b.ID, fmt.Sprintf("frame %d does not decode to its recorded length", i))
+	}
+	// Compaction's encoder: the capture's fastest one leaves text of high
+	// entropy (hashes, hex) at its raw size, this one halves it, at about
+	// 100 MiB/s, above a push's upload speed.
+	if packed := betterEncoder().EncodeAll(raw, nil); len(packed) < len(c) {
+		return packed, nil
+	}
+	return c, nil
+}
+
 // BlobFrom opens a blob whose frames are fetched by fetch (from another
 // tier): reads check every frame's zstd checksum and length, and a read of
 // the whole blob its BLAKE3 id, as for a stored blob.
@@ -123,38 +182,34 @@ func (s *Store) HasBlob(id ID) (bool, error) {
 	return false, err
 }
 
-// PutBlobFrames stores blob id from its frame table and frames (fetched one
-// by one), after checking that every frame decodes to its recorded length
-// and newlines and that the whole decodes to bytes hashing to id. The frames
-// are kept in the database (as a small blob's are). A blob already stored is
-// left as it is.
-func (s *Store) PutBlobFrames(id ID, t *FrameTable, frame func(i int) ([]byte, error)) error {
+// PutBlobFrames stores blob id from its frame table and its frames, which
+// next returns in order (i = 0, 1, …; each called once), after checking that
+// every frame decodes to its recorded length and newlines and that the whole
+// decodes to bytes hashing to id. The table's stored lengths are not trusted:
+// the record keeps the lengths of the frames received. A blob storing more
+// than a pack's threshold is written frame by frame to a pack file of its own,
+// as a large capture is, so one frame at a time is held in memory; a smaller
+// one goes to the database in one transaction. Nothing of a blob that fails
+// a check is kept; a blob already stored is left as it is.
+func (s *Store) PutBlobFrames(id ID, t *FrameTable, next func(i int) ([]byte, error)) error {
 	if ok, err := s.HasBlob(id); err != nil || ok {
 		return err
 	}
-	h := newHasher()
-	dec := zstdDecoder()
+	v := &frameVerifier{id: id, t: t, meta: t.meta(), h: newHasher()}
+	if t.StoredSize() > packBytes {
+		return s.putPulledPack(v, next)
+	}
 	comp := make([][]byte, len(t.Frames))
-	var raw []byte
-	for i, f := range t.Frames {
-		c, err := frame(i)
+	for i := range t.Frames {
+		c, err := v.frame(i, next)
 		if err != nil {
-			return fmt.Errorf("blob:%s frame %d: %w", id.Short(), i, err)
+			return err
 		}
-		raw, err = dec.DecodeAll(c, raw[:0])
-		if err != nil || len(raw) != int(f.Len) {
-			return fmt.Errorf("blob:%s frame %d does not decode to its recorded length: %w", id.Short(), i, ErrCorrupt)
-		}
-		if i+1 < len(t.Frames) && t.Frames[i+1].NL-f.NL != int64(bytes.Count(raw, []byte{'\n'})) {
-			return fmt.Errorf("blob:%s frame %d does not hold its recorded newlines: %w", id.Short(), i, ErrCorrupt)
-		}
-		h.Write(raw)
 		comp[i] = c
 	}
-	if h.Sum() != id {
-		return fmt.Errorf("blob:%s: its frames do not hash to its id: %w", id.Short(), ErrCorrupt)
+	if err := v.done(); err != nil {
+		return err
 	}
-	meta := t.meta()
 	return s.update(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketBlobs).Get(id[:]) != nil {
 			return nil
@@ -164,8 +219,107 @@ func (s *Store) PutBlobFrames(id ID, t *FrameTable, frame func(i int) ([]byte, e
 				return err
 			}
 		}
-		return tx.Bucket(bucketBlobs).Put(id[:], meta.encode(id))
+		return tx.Bucket(bucketBlobs).Put(id[:], v.meta.encode(id))
 	})
+}
+
+// frameVerifier checks a blob's frames as they arrive from another tier.
+type frameVerifier struct {
+	id   ID
+	t    *FrameTable
+	meta *blobMeta // the record to store: stored lengths as received
+	h    hasher
+	raw  []byte
+}
+
+// frame fetches frame i with next and checks it against the table.
+func (v *frameVerifier) frame(i int, next func(int) ([]byte, error)) ([]byte, error) {
+	c, err := next(i)
+	if err != nil {
+		return nil, fmt.Errorf("blob:%s frame %d: %w", v.id.Short(), i, err)
+	}
+	f := v.t.Frames[i]
+	v.raw, err = zstdDecoder().DecodeAll(c, v.raw[:0])
+	if err != nil || len(v.raw) != int(f.Len) {
+		return nil, fmt.Errorf("blob:%s frame %d does not decode to its recorded length: %w", v.id.Short(), i, ErrCorrupt)
+	}
+	after := v.t.Newlines
+	if i+1 < len(v.t.Frames) {
+		after = v.t.Frames[i+1].NL
+	}
+	if after-f.NL != int64(bytes.Count(v.raw, []byte{'\n'})) {
+		return nil, fmt.Errorf("blob:%s frame %d does not hold its recorded newlines: %w", v.id.Short(), i, ErrCorrupt)
+	}
+	v.h.Write(v.raw)
+	v.meta.Frames[i].CLen = uint32(len(c))
+	return c, nil
+}
+
+// done checks the whole blob against its id.
+func (v *frameVerifier) done() error {
+	if v.h.Sum() != v.id {
+		return fmt.Errorf("blob:%s: its frames do not hash to its id: %w", v.id.Short(), ErrCorrupt)
+	}
+	return nil
+}
+
+// putPulledPack streams a blob's checked frames into a new pack file, under a
+// temporary name until it is complete and synced, then records it. A crash
+// or a failed check leaves at most a temporary file, which gc removes.
+func (s *Store) putPulledPack(v *frameVerifier, next func(int) ([]byte, error)) error {
+	v.meta.Packed, v.meta.Gen = true, newGen()
+	final := s.packPath(v.id, v.meta.Gen)
+	dir := filepath.Dir(final)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return storeErr(dir, "create pack", err)
+	}
+	tmp := filepath.Join(dir, "."+filepath.Base(final)+".tmp")
+	out, err := openNoFollow(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return storeErr(dir, "create pack", err)
+	}
+	written := tmp // removed unless the record ends up pointing at it
+	defer func() {
+		out.Close()
+		if written != "" {
+			os.Remove(written)
+		}
+	}()
+	w := bufio.NewWriterSize(out, 1<<20)
+	for i := range v.t.Frames {
+		c, err := v.frame(i, next)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(c); err != nil {
+			return storeErr(dir, "write pack", err)
+		}
+	}
+	if err := v.done(); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return storeErr(dir, "write pack", err)
+	}
+	if err := out.Sync(); err != nil {
+		return storeErr(dir, "sync pack", err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		return storeErr(dir, "store pack", err)
+	}
+	written = final
+	syncDir(dir)
+	err = s.update(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketBlobs).Get(v.id[:]) != nil {
+			return nil // stored meanwhile: ours is spare
+		}
+		written = ""
+		return tx.Bucket(bucketBlobs).Put(v.id[:], v.meta.encode(v.id))
+	})
+	if err != nil {
+		written = final
+	}
+	return err
 }
 
 // Blobs lists the blobs the run references (its streams and interleave
@@ -260,4 +414,46 @@ func (s *Store) PutSpanRecord(tok ID, sp Span) error {
 		return fmt.Errorf("span:%s does not match its record: %w", tok.Short(), ErrCorrupt)
 	}
 	return s.update(func(tx *bolt.Tx) error { return putSpan(tx, tok, sp) })
+}
+
+// FastForwardLayerLog brings a layer's append-only log up to rows, the whole
+// of another copy of it (oldest first, as stored there): the rows stored here
+// must be its first rows, byte for byte, and the rest are appended under the
+// next sequence numbers, in one transaction. It returns how many it appended.
+// A log holding a row that rows does not is ErrDiverged, and nothing is
+// written. The caller checks the rows themselves (a chained log re-derives).
+func (s *Store) FastForwardLayerLog(bucket string, rows [][]byte) (int, error) {
+	name, err := layerBucket(bucket)
+	if err != nil {
+		return 0, err
+	}
+	added := 0
+	err = s.update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(name)
+		if err != nil {
+			return err
+		}
+		n := 0
+		err = b.ForEach(func(k, v []byte) error {
+			if n >= len(rows) || !bytes.Equal(v, rows[n]) || len(k) != 8 || binary.BigEndian.Uint64(k) != uint64(n+1) {
+				return fmt.Errorf("%s: row %d here is not row %d of the copy: %w", bucket, n+1, n+1, ErrDiverged)
+			}
+			n++
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if b.Sequence() != uint64(n) {
+			return fmt.Errorf("%s: %d rows here, but %d were appended: %w", bucket, n, b.Sequence(), ErrDiverged)
+		}
+		for i := n; i < len(rows); i++ {
+			if err := b.Put(binary.BigEndian.AppendUint64(nil, uint64(i+1)), rows[i]); err != nil {
+				return err
+			}
+		}
+		added = len(rows) - n
+		return b.SetSequence(uint64(len(rows)))
+	})
+	return added, err
 }

@@ -5,6 +5,8 @@
 package ctxremote
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/internal/app"
@@ -65,6 +67,11 @@ func (tier) OpenBlob(st *store.Store, t *store.Target, id store.ID) (*store.Blob
 	return remotecmd.OpenBlob(st, t, id)
 }
 
-func (tier) InPlace(t *store.Target) bool           { return remotecmd.InPlace(t) }
+func (tier) InPlace(t *store.Target) bool { return remotecmd.InPlace(t) }
+
+func (tier) ShowTarget(ctx context.Context, st *store.Store, t *store.Target) (*store.Target, error) {
+	return remotecmd.ShowTarget(ctx, st, t)
+}
+
 func (tier) Trace(ios *cli.IO)                      { remotecmd.Trace(ios) }
 func (tier) StartPush(ios *cli.IO, st *store.Store) { remotecmd.StartPush(ios, st) }

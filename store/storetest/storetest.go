@@ -1,8 +1,10 @@
 // Package storetest is the one test suite every store.Backend passes: the
-// bbolt store and its in-memory twin (store/mem) today, the remote tier
-// tomorrow. A backend is correct when Run passes against it; the tests
-// assert only what the interface promises, so a tier cannot pass by
-// sharing the bbolt store's accidents.
+// bbolt store and its in-memory twin (store/mem) in store's tests, and the
+// remote tier — the bucket itself, on a real SeaweedFS, plain and
+// encrypted — in remote's (remote.Remote.Backend). A backend is correct when
+// Run passes against it; the tests assert only what the interface promises,
+// so a tier cannot pass by sharing the bbolt store's accidents. Every case
+// applies to every tier: none is skipped for the remote.
 package storetest
 
 import (

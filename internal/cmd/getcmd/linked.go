@@ -1,6 +1,8 @@
 package getcmd
 
 import (
+	"context"
+
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
 	"github.com/ctxhq/ctx/internal/helper"
@@ -28,6 +30,9 @@ type RemoteTier interface {
 	OpenBlob(st *store.Store, t *store.Target, id store.ID) (*store.Blob, error)
 	// InPlace reports whether t is read from the remote without a local copy.
 	InPlace(t *store.Target) bool
+	// ShowTarget is what ctx show reads for t: t, or for a run read in
+	// place, the receipt of its newest digest, copied from the remote.
+	ShowTarget(ctx context.Context, st *store.Store, t *store.Target) (*store.Target, error)
 	// Trace prints the requests made of the remote (CTX_TRACE).
 	Trace(ios *cli.IO)
 	// StartPush starts the background push after a commit when configured.

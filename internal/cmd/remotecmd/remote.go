@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -68,8 +67,8 @@ func push(ctx context.Context, ios *cli.IO, st *store.Store, r *remote.Remote, a
 			err = jerr
 		}
 	} else if rep != nil {
-		fmt.Fprintf(ios.Out, "pushed %d runs (%d blobs, %s; %d blobs were there already; %d layer records) to s3://%s/%s\n",
-			rep.Runs, rep.Blobs, humanBytes(rep.Bytes), rep.BlobsPresent, rep.Layers, r.Config().Bucket, r.Config().Prefix)
+		fmt.Fprintf(ios.Out, "pushed %d runs (%d blobs, %s; %d blobs were there already; %d layer records) to s3://%s/%s as workspace %s\n",
+			rep.Runs, rep.Blobs, humanBytes(rep.Bytes), rep.BlobsPresent, rep.Layers, r.Config().Bucket, r.Config().Prefix, rep.Workspace)
 	}
 	if err != nil {
 		return &cli.ExitError{Code: cli.ExitFailed, Err: err}
@@ -142,12 +141,17 @@ func NewPullCmd(ios *cli.IO) *cobra.Command {
 		Short: "Copy a run (and all it references) from the shared remote",
 		Long: `Copy what each handle names from the remote into this workspace's store: a run
 with its outputs, execution records and receipts; a span with its run; a blob
-or a receipt; a capsule (capsule:ID) with the runs it names. Everything is verified on the way in (frame checksums, BLAKE3
-ids, run and receipt hashes): a damaged or altered object is refused.
+or a receipt; a capsule (capsule:ID), a continuity snapshot (snap:ID) or drop
+receipt (drop:ID) with the runs and blobs it names; another workspace's task
+ledger (ledger:WORKSPACE, a prefix of the id ctx push prints; ledger: alone
+when one other workspace pushed one), appended to this workspace's ledger,
+which must be empty or a beginning of it. Everything is verified on the way in
+(frame checksums, BLAKE3 ids, run and receipt hashes, record digests, the
+ledger's chain): a damaged or altered object is refused.
 
 Exit status: 0 pulled; 1 a handle names nothing there, or no remote is
 configured; 125 an object is damaged (nothing of it is stored).`,
-		Example: "  ctx pull run:ba3d1020ee8f",
+		Example: "  ctx pull run:ba3d1020ee8f\n  ctx pull capsule:3f2a9c01b7e4 snap:77a0c1d2e3f4\n  ctx pull ledger:",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withRemote(ios, true, func(st *store.Store, r *remote.Remote) error { return pullAll(cmd.Context(), ios, st, r, args, asJSON) })
@@ -166,16 +170,15 @@ type pulled struct {
 func pullAll(ctx context.Context, ios *cli.IO, st *store.Store, r *remote.Remote, args []string, asJSON bool) error {
 	var all []pulled
 	for _, a := range args {
-		if hex, ok := strings.CutPrefix(a, "capsule:"); ok {
-			id, rep, err := remote.PullCapsule(ctx, st, r, hex)
+		if name, rep, ok, err := remote.PullLayer(ctx, st, r, a); ok {
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				all = append(all, pulled{"capsule:" + id.Short(), rep})
+				all = append(all, pulled{name, rep})
 				continue
 			}
-			fmt.Fprintf(ios.Out, "pulled capsule:%s (%d runs, %d blobs, %s)\n", id.Short(), rep.Runs, rep.Blobs, humanBytes(rep.Bytes))
+			fmt.Fprintf(ios.Out, "pulled %s (%d records, %d runs, %d blobs, %s%s)\n", name, rep.Records, rep.Runs, rep.Blobs, humanBytes(rep.Bytes), missing(rep))
 			continue
 		}
 		h, err := store.ParseHandle(a)
@@ -197,6 +200,14 @@ func pullAll(ctx context.Context, ios *cli.IO, st *store.Store, r *remote.Remote
 		return cli.WriteJSON(ios.Out, all)
 	}
 	return nil
+}
+
+// missing notes the runs and blobs a record names that the remote lacks.
+func missing(rep *remote.PullReport) string {
+	if rep.Missing == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d it names are not in the remote", rep.Missing)
 }
 
 // withRemote opens the workspace's store and its configured remote for fn.
@@ -272,6 +283,25 @@ func remoteGC(ctx context.Context, ios *cli.IO, r *remote.Remote, dry bool, grac
 func InPlace(t *store.Target) bool {
 	_, ok := remoteOpeners.Load(t)
 	return ok
+}
+
+// ShowTarget is what ctx show reads for t: t itself, or, for a run read in
+// place from the remote (too large to cache), the receipt of its newest
+// digest, copied into the local store with the digest's text — the outputs
+// stay in the remote.
+func ShowTarget(ctx context.Context, st *store.Store, t *store.Target) (*store.Target, error) {
+	if !InPlace(t) || t.Kind != store.KindRun {
+		return t, nil
+	}
+	r, err := openRemote(st)
+	if err != nil {
+		return nil, err
+	}
+	rt, err := remote.PullReceiptOf(ctx, st, r, t.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, &store.Error{Err: err, Hint: fmt.Sprintf("copy the run with `ctx pull %s`; ctx show then renders a digest of it", t.Handle())}
+	}
+	return rt, err
 }
 
 // remoteOpeners holds, for a target resolved from the remote without being

@@ -3,7 +3,6 @@ package runcmd
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -79,9 +78,10 @@ func ShowHandle(ctx context.Context, ios *cli.IO, handle string) (*runner.Shown,
 		return nil, err
 	}
 	defer st.Close()
-	if getcmd.Tier != nil && getcmd.Tier.InPlace(t) {
-		return nil, &store.Error{Err: fmt.Errorf("%s is in the remote, too large to cache for ctx show", handle),
-			Hint: fmt.Sprintf("copy it with `ctx pull %s`, then show it; ctx get reads its lines in place", t.Handle())}
+	if getcmd.Tier != nil {
+		if t, err = getcmd.Tier.ShowTarget(ctx, st, t); err != nil {
+			return nil, err
+		}
 	}
 	sh, err := runner.Show(ctx, st, t, func() (digest.Options, error) { return (&digestOpts{}).options(ios, st) })
 	if errors.Is(err, runner.ErrNotShowable) {
