@@ -253,3 +253,53 @@ func TestRemoteGCKeepsWhatAnyWorkspaceReferences(t *testing.T) {
 		t.Fatalf("unreferenced blob kept: %v", err)
 	}
 }
+
+// A capsule handed to another machine cites runs and blobs by id; remote gc
+// keeps them after every workspace index has forgotten them, so the capsule
+// still resolves where it is received.
+func TestRemoteGCKeepsWhatLayerRecordsCite(t *testing.T) {
+	srv := server(t)
+	r := connect(t, srv.Endpoint, uniquePrefix(), nil)
+	a := newStore(t)
+	ctx := context.Background()
+	cited := capture(t, a, []string{"cited"}, numbered("cited", 3000), nil)
+	byBlob := capture(t, a, []string{"by-blob"}, numbered("by-blob", 3000), nil)
+	forgotten := capture(t, a, []string{"forgotten"}, numbered("forgotten", 3000), nil)
+	rec := []byte(`{"kind":"capsule","runs":["run:` + cited.ID.String() + `"],"evidence":"blob:` +
+		byBlob.Manifest.Stdout.Blob.String() + `"}`)
+	id := store.Sum(rec)
+	if _, err := a.PutLayerRecord(capsuleBucket, id[:], rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Push(ctx, a, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []*store.Run{cited, byBlob, forgotten} {
+		if _, err := a.RemoveRun(run.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Push(ctx, a, r); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := GC(ctx, r, GCOptions{Grace: -time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.LayerRecords == 0 {
+		t.Fatalf("gc read no layer record: %+v", rep)
+	}
+	if _, err := r.GetRun(ctx, forgotten.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a run nothing references was kept: %v", err)
+	}
+	b := newStore(t)
+	if _, rep, ok, err := PullLayer(ctx, b, r, "capsule:"+id.Short()); !ok || err != nil || rep.Missing != 0 {
+		t.Fatalf("the capsule lost what it cites: %+v %v %v", rep, ok, err)
+	}
+	if _, err := b.GetRun(cited.ID); err != nil {
+		t.Fatalf("cited run: %v", err)
+	}
+	if _, err := r.table(ctx, byBlob.Manifest.Stdout.Blob); err != nil {
+		t.Fatalf("a blob the capsule names was deleted: %v", err)
+	}
+}

@@ -26,7 +26,8 @@ const DefaultGrace = 24 * time.Hour
 type GCReport struct {
 	Workspaces   int      `json:"workspaces"`
 	LiveRuns     int      `json:"live_runs"`
-	MissingRuns  int      `json:"missing_runs"` // runs an index names that the remote does not hold (reported, not fatal)
+	MissingRuns  int      `json:"missing_runs"`  // runs an index names that the remote does not hold (reported, not fatal)
+	LayerRecords int      `json:"layer_records"` // capsule, snapshot, drop and ledger records read in the mark phase
 	LiveBlobs    int      `json:"live_blobs"`
 	Deleted      []string `json:"deleted"` // keys deleted (or, with DryRun, that would be)
 	DeletedBytes int64    `json:"deleted_bytes"`
@@ -34,8 +35,9 @@ type GCReport struct {
 }
 
 // GC deletes blobs and runs that no workspace's index references. Mark: every
-// workspace index (each entry checked against the run it names) and every
-// run younger than the grace period are live, and so is every blob a live
+// workspace index (each entry checked against the run it names), every run
+// or blob a layer record names, and every run younger than the grace period
+// are live, and so is every blob a live
 // run references. Sweep: blob objects (tables and data) and run records not
 // marked and older than the grace period; data objects no table names. Local
 // gc never calls this: deleting shared objects is always this explicit
@@ -54,11 +56,14 @@ func GC(ctx context.Context, r *Remote, opts GCOptions) (*GCReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	liveBlobs := map[store.ID]bool{}
+	if err := r.markLayers(ctx, live, liveBlobs, rep); err != nil {
+		return nil, err
+	}
 	runs, err := r.list(ctx, "runs/", now)
 	if err != nil {
 		return nil, err
 	}
-	liveBlobs := map[store.ID]bool{}
 	var sweep []object
 	for _, o := range runs {
 		id, err := store.ParseID(strings.TrimPrefix(o.Key, "runs/"))
@@ -141,6 +146,37 @@ func (r *Remote) markRuns(ctx context.Context, rep *GCReport) (map[store.ID]bool
 		}
 	}
 	return live, nil
+}
+
+// markLayers marks the runs and blobs that layer records (capsules,
+// snapshots, drops, ledgers) name by full id, as ctx pull of such a record
+// would fetch them: a capsule handed to another machine keeps what it cites
+// even after every workspace index has forgotten the run. Layer records
+// themselves are never swept.
+func (r *Remote) markLayers(ctx context.Context, runs, blobs map[store.ID]bool, rep *GCReport) error {
+	objs, err := r.list(ctx, "layers/", nil)
+	if err != nil {
+		return err
+	}
+	for _, o := range objs {
+		b, err := r.get(ctx, r.key(o.Key))
+		if err == nil {
+			b, err = r.seal.open("remote "+o.Key, b)
+		}
+		if err != nil {
+			return fmt.Errorf("remote gc: %w (nothing was deleted)", err)
+		}
+		rep.LayerRecords++
+		for _, m := range runRefPattern().FindAllSubmatch(b, -1) {
+			if id, err := store.ParseID(string(m[1])); err == nil {
+				runs[id] = true
+			}
+		}
+		for _, id := range blobRefs(b) {
+			blobs[id] = true
+		}
+	}
+	return nil
 }
 
 // sweepBlobs lists blob objects to delete: those of blobs no live run
