@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/profiles"
@@ -34,7 +37,26 @@ type Planes struct {
 	all        map[string]bool
 	files      []string
 	finder     *source.ChangeFinder
-	diffs      map[string]*source.Diff // in-changed since run:ID
+	diffs      map[string]*source.Diff  // in-changed since run:ID
+	lags       map[string]time.Duration // late generations' lags, by execution key
+}
+
+// execs are the store's newest executions (up to limit, 0 for all, those
+// keep accepts), each with its late generation where it recorded none.
+func (p *Planes) execs(limit int, keep func(*store.Exec) bool) ([]*store.Exec, error) {
+	execs, err := p.Store.Execs(limit, keep)
+	if err != nil {
+		return nil, err
+	}
+	lags, err := lateFill(p.Store, execs)
+	if err != nil {
+		return nil, err
+	}
+	if p.lags == nil {
+		p.lags = map[string]time.Duration{}
+	}
+	maps.Copy(p.lags, lags)
+	return execs, nil
 }
 
 var _ Facts = (*Planes)(nil)
@@ -75,7 +97,7 @@ func (p *Planes) dynamic(ctx context.Context, src string, limit int) ([]Row, []s
 	if src != "runs" {
 		n = max(p.Runs, 1)
 	}
-	execs, err := p.Store.Execs(n, nil)
+	execs, err := p.execs(n, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -95,6 +117,7 @@ func (p *Planes) dynamic(ctx context.Context, src string, limit int) ([]Row, []s
 		if src == "runs" {
 			r := clone(base)
 			r["argv"], r["exit"], r["status"], r["profile"] = strings.Join(ex.Argv, " "), int64(run.Manifest.Exit), run.Manifest.Status, ex.Profile
+			r["generation_lag_ms"] = p.lags[ex.Key].Milliseconds()
 			rows = append(rows, r)
 			continue
 		}
@@ -340,7 +363,7 @@ const maxOrdinal = RowCap
 // RunOrdinal implements Facts.
 func (p *Planes) RunOrdinal(ctx context.Context, handle string) (int, error) {
 	if id, ok := strings.CutPrefix(handle, "gen:"); ok {
-		execs, err := p.Store.Execs(maxOrdinal, nil)
+		execs, err := p.execs(maxOrdinal, nil)
 		if err != nil {
 			return 0, err
 		}
@@ -439,10 +462,13 @@ func (p *Planes) since(ctx context.Context, handle string) (*source.Diff, error)
 	if t.Kind != "run" {
 		return nil, fmt.Errorf("in-changed since %s: not a run", handle)
 	}
-	execs, err := p.Store.Execs(1, func(e *store.Exec) bool { return e.Run == t.ID && e.Generation != nil })
+	// The newest execution of the run that has a generation, its own or a
+	// late one.
+	execs, err := p.execs(0, func(e *store.Exec) bool { return e.Run == t.ID })
 	if err != nil {
 		return nil, err
 	}
+	execs = slices.DeleteFunc(execs, func(e *store.Exec) bool { return e.Generation == nil })
 	if len(execs) == 0 {
 		return nil, fmt.Errorf("in-changed since %s: the run recorded no generation (outside git, CTX_NO_GENERATION=1, or git status outlasted the command)", handle)
 	}
@@ -476,18 +502,18 @@ func (p *Planes) changeFinder() *source.ChangeFinder {
 func (p *Planes) temporal(ctx context.Context, src string, limit int) ([]Row, []string, error) {
 	var gens []store.Generation
 	var runs []string
-	var ns []int64
+	var ns, lags []int64
 	if live, err := source.Current(ctx, p.Root, nil); err == nil {
 		rec := store.Generation{ID: live.ID, Head: live.Head}
 		for _, c := range live.Changed {
 			rec.Changed = append(rec.Changed, store.GenChange{Path: c.Path, Status: c.Status, Hash: c.Hash})
 		}
-		gens, runs, ns = append(gens, rec), append(runs, ""), append(ns, 0)
+		gens, runs, ns, lags = append(gens, rec), append(runs, ""), append(ns, 0), append(lags, 0)
 	} else if p.Store == nil {
 		return nil, nil, err
 	}
 	if p.Store != nil {
-		execs, err := p.Store.Execs(max(p.Runs, 1), nil)
+		execs, err := p.execs(max(p.Runs, 1), nil)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -501,6 +527,7 @@ func (p *Planes) temporal(ctx context.Context, src string, limit int) ([]Row, []
 			}
 			seen[ex.Generation.ID] = true
 			gens, runs, ns = append(gens, *ex.Generation), append(runs, ex.Handle()), append(ns, int64(i+1))
+			lags = append(lags, p.lags[ex.Key].Milliseconds())
 		}
 	}
 	var rows []Row
@@ -508,7 +535,7 @@ func (p *Planes) temporal(ctx context.Context, src string, limit int) ([]Row, []
 	for i, g := range gens {
 		from = append(from, "gen:"+g.ID)
 		if src == "generations" {
-			rows = append(rows, Row{"n": ns[i], "id": "gen:" + g.ID, "head": g.Head, "changed": int64(len(g.Changed) + g.More), "run": runs[i]})
+			rows = append(rows, Row{"n": ns[i], "id": "gen:" + g.ID, "head": g.Head, "changed": int64(len(g.Changed) + g.More), "run": runs[i], "lag_ms": lags[i]})
 			continue
 		}
 		if src == "changed_symbols" {

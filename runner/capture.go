@@ -154,10 +154,15 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 		_ = sp.SaveResult(m)
 		return nil, &StoreError{Exit: res.Exit, Spool: sp.Dir(), Spooling: true, Err: res.SinkErr}
 	}
+	genRec, late := execGeneration(gen, generationWait(env, res.Duration))
 	ex := store.Exec{Argv: req.Argv, Start: res.Start.UTC(), Duration: res.Duration, Host: env.Host, PID: env.PID,
-		Version: env.Version, Session: req.Session, Cwd: req.Dir, Generation: execGeneration(gen, res.Duration)}
+		Version: env.Version, Session: req.Session, Cwd: req.Dir, Generation: genRec, Key: sp.Meta.Exec}
 	if res.Detached {
 		ex.Note = "a background process kept the output open after the command exited; its later output was not captured"
+	}
+	shown := ex.Note
+	if late {
+		deferGeneration(env, &ex, Deferral{Exec: ex.Key, Root: gen.Root(), Ended: res.Start.Add(res.Duration)})
 	}
 	env.trace("capture")
 	// The digest and the commit happen even after an interrupt: what was
@@ -168,7 +173,7 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 		return nil, &StoreError{Exit: res.Exit, Spool: sp.Dir(), Err: err}
 	}
 	committed = true
-	out.Note = ex.Note
+	out.Note = shown
 	return out, nil
 }
 
