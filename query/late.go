@@ -18,9 +18,9 @@ const LateBucket = "generations.late"
 type Late struct {
 	Exec       string           `json:"exec"` // the execution record's key
 	Generation store.Generation `json:"generation"`
-	// Lag is how long after the command ended the work tree was observed:
-	// it may have changed in between.
-	Lag time.Duration `json:"lag"`
+	// Observed is when git status and the hashing ended: the work tree
+	// may have changed between the command's end and then.
+	Observed time.Time `json:"observed"`
 }
 
 // PutLate records a late generation in one transaction: a reader sees the
@@ -55,7 +55,10 @@ func LateGenerations(st *store.Store) (map[string]Late, error) {
 }
 
 // lateFill gives each execution without a generation its late one, if
-// recorded, and returns the lag of each filled execution by key.
+// recorded, and returns the lag of each filled execution by key: how long
+// after the command ended the late generation was observed (0 when it was
+// observed before the command ended, as one handed off at the start can
+// be).
 func lateFill(st *store.Store, execs []*store.Exec) (map[string]time.Duration, error) {
 	lags := map[string]time.Duration{}
 	var late map[string]Late
@@ -71,7 +74,7 @@ func lateFill(st *store.Store, execs []*store.Exec) (map[string]time.Duration, e
 		}
 		if l, ok := late[ex.Key]; ok {
 			g := l.Generation
-			ex.Generation, lags[ex.Key] = &g, l.Lag
+			ex.Generation, lags[ex.Key] = &g, max(l.Observed.Sub(ex.Start.Add(ex.Duration)), 0)
 		}
 	}
 	return lags, nil

@@ -127,7 +127,7 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 		return nil, err
 	}
 	started = true
-	gen := startGeneration(ctx, env, req)
+	gen, genNote := deferAtStart(env, startGeneration(ctx, env, req), sp.Meta.Exec)
 	watch := req.Watch
 	if watch == nil {
 		watch = noWatch{}
@@ -162,8 +162,9 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 	}
 	shown := ex.Note
 	if late {
-		deferGeneration(env, &ex, Deferral{Exec: ex.Key, Root: gen.Root(), Ended: res.Start.Add(res.Duration)})
+		genNote = handOff(env, Deferral{Exec: ex.Key, Root: gen.Root()})
 	}
+	ex.Note = joinNote(ex.Note, genNote)
 	env.trace("capture")
 	// The digest and the commit happen even after an interrupt: what was
 	// captured is kept and summarised.

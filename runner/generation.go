@@ -25,12 +25,11 @@ const (
 )
 
 // Deferral is a generation handed off because git status outlasted the
-// wait: Env.Defer computes it after the capture returns and records it for
-// the execution under Exec, with how long after Ended it was observed.
+// wait, or because it did last time (Env.DeferAtStart): Env.Defer computes
+// it outside the capture and records it for the execution under Exec.
 type Deferral struct {
-	Exec  string    // the execution record's key
-	Root  string    // the work tree's top
-	Ended time.Time // when the command ended
+	Exec string // the execution record's key
+	Root string // the work tree's top
 }
 
 // generationWait is how long to wait for the generation of a command that
@@ -75,18 +74,38 @@ func StoreGeneration(g *source.Generation) *store.Generation {
 	return rec
 }
 
-// deferGeneration hands a late generation off, or says on the execution
-// why it has none.
-func deferGeneration(env *Env, ex *store.Exec, d Deferral) {
+// handOff hands a generation to Env.Defer; the result is what the
+// execution's note says when it would not ("" when it did).
+func handOff(env *Env, d Deferral) string {
 	reason := "git status outlasted the command and no one took it over"
 	if env.Defer != nil {
 		err := env.Defer(d)
 		if err == nil {
-			return
+			return ""
 		}
 		reason = err.Error()
 	}
-	ex.Note = strings.TrimPrefix(ex.Note+"; no generation: "+reason, "; ")
+	return "no generation: " + reason
+}
+
+// deferAtStart hands the generation of a work tree whose git status was
+// late before to Env.Defer as the command starts, stopping gen: no git
+// runs in this process and ctx does not wait for one. It returns the
+// pending generation still to wait for (nil when handed off) and the note.
+func deferAtStart(env *Env, gen *source.Pending, key string) (*source.Pending, string) {
+	if gen == nil || env.Defer == nil || env.DeferAtStart == nil || !env.DeferAtStart(gen.Root()) {
+		return gen, ""
+	}
+	gen.Stop()
+	return nil, handOff(env, Deferral{Exec: key, Root: gen.Root()})
+}
+
+// joinNote appends b to an execution's note a.
+func joinNote(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
 }
 
 // startGeneration is the generation the request brings (ctx run starts it

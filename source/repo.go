@@ -79,6 +79,9 @@ func Start(ctx context.Context, dir string) *Pending {
 // Root is the top of the work tree whose generation is being computed.
 func (p *Pending) Root() string { return p.root }
 
+// Stop stops the computation (its git process killed) without waiting.
+func (p *Pending) Stop() { p.cancel() }
+
 // Wait returns the generation, waiting at most d for it; past d the
 // computation is stopped (its git process killed) and Wait fails.
 func (p *Pending) Wait(d time.Duration) (*Generation, error) {

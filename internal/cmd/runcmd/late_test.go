@@ -2,6 +2,7 @@ package runcmd
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ func TestLateBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = deferLate(st)(runner.Deferral{Exec: "k", Root: dir, Ended: time.Now()})
+	err = deferLate(st)(runner.Deferral{Exec: "k", Root: dir})
 	if err == nil || !strings.Contains(err.Error(), "still being computed") {
 		t.Errorf("a second late generation of one work tree: %v", err)
 	}
@@ -40,8 +41,8 @@ func TestLateBounded(t *testing.T) {
 }
 
 // TestFinishLate computes a real work tree's generation and records it for
-// the execution: the row carries the generation git status gives now and
-// a lag counted from the command's end.
+// the execution with the moment it was observed; a quick tree loses its
+// mark (its next executions run git status themselves again).
 func TestFinishLate(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
@@ -50,8 +51,15 @@ func TestFinishLate(t *testing.T) {
 	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
-	ended := time.Now().Add(-50 * time.Millisecond)
-	if err := finishLate(context.Background(), st.Dir(), "exec-1", dir, ended); err != nil {
+	big := lateFile(st.Dir(), dir, "big")
+	if err := os.WriteFile(big, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !lateBefore(st)(dir) {
+		t.Fatal("a marked tree is not seen as marked")
+	}
+	before := time.Now()
+	if err := finishLate(context.Background(), st.Dir(), "exec-1", dir); err != nil {
 		t.Fatal(err)
 	}
 	late, err := query.LateGenerations(st)
@@ -59,10 +67,13 @@ func TestFinishLate(t *testing.T) {
 		t.Fatal(err)
 	}
 	l, ok := late["exec-1"]
-	if !ok || len(l.Generation.ID) != 16 || l.Lag < 50*time.Millisecond || l.Lag > time.Minute {
+	if !ok || len(l.Generation.ID) != 16 || l.Observed.Before(before) || time.Since(l.Observed) < 0 {
 		t.Errorf("late generations %+v", late)
 	}
-	if err := finishLate(context.Background(), st.Dir(), "", dir, ended); err == nil {
+	if lateBefore(st)(dir) != (l.Observed.Sub(before) >= quickTree) {
+		t.Errorf("mark after a late generation observed %v after it began: %v", l.Observed.Sub(before), lateBefore(st)(dir))
+	}
+	if err := finishLate(context.Background(), st.Dir(), "", dir); err == nil {
 		t.Error("no --exec: no error")
 	}
 }
