@@ -32,7 +32,7 @@ var sourceCap = map[string]int{"runs": RowCap, "tests": 2000, "failures": 2000, 
 	"symbols": RowCap, "files": RowCap, "changes": 2000, "changed_symbols": 2000, "generations": 1001}
 
 // locateFields are what the locate stage adds.
-var locateFields = []string{"symbol", "kind", "symbol_start", "symbol_end", "symbol_handle"}
+var locateFields = []string{"symbol", "kind", "symbol_start", "symbol_end", "symbol_handle", "located_in"}
 
 // Plan is a checked query: every stage's fields and compiled expression,
 // and the static bounds, computed without reading anything.

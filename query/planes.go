@@ -37,8 +37,10 @@ type Planes struct {
 	all        map[string]bool
 	files      []string
 	finder     *source.ChangeFinder
-	diffs      map[string]*source.Diff  // in-changed since run:ID
-	lags       map[string]time.Duration // late generations' lags, by execution key
+	diffs      map[string]*source.Diff      // in-changed since run:ID
+	lags       map[string]time.Duration     // late generations' lags, by execution key
+	runGens    map[string]*store.Generation // by run handle; nil: none recorded
+	gens       map[string]*store.Generation // by id: those the dynamic sources' rows name
 }
 
 // execs are the store's newest executions (up to limit, 0 for all, those
@@ -113,6 +115,10 @@ func (p *Planes) dynamic(ctx context.Context, src string, limit int) ([]Row, []s
 		base := Row{"n": int64(i + 1), "run": h, "generation": ""}
 		if ex.Generation != nil {
 			base["generation"] = "gen:" + ex.Generation.ID
+			if p.gens == nil {
+				p.gens = map[string]*store.Generation{}
+			}
+			p.gens[ex.Generation.ID] = ex.Generation
 		}
 		if src == "runs" {
 			r := clone(base)
@@ -397,12 +403,38 @@ func (p *Planes) RunOrdinal(ctx context.Context, handle string) (int, error) {
 	return 0, fmt.Errorf("since %s: not among the newest %d executions", handle, maxOrdinal)
 }
 
-// Locate implements Facts.
-func (p *Planes) Locate(ctx context.Context, file string, line int) (Symbol, bool, error) {
+// Locate implements Facts: the line is located in the file as the run's
+// generation had it when that content is at hand (source.ContentAt), and
+// the symbol found there is given by its lines and handle today; without
+// it, in today's file.
+func (p *Planes) Locate(ctx context.Context, file string, line int, gen string) (Symbol, bool, error) {
 	if file == "" || source.Lang(file) == "" {
 		return Symbol{}, false, nil
 	}
 	o, src := p.outline(file)
+	old, ok := p.genContent(ctx, gen, file)
+	if !ok || bytes.Equal(old, src) {
+		in := LocatedToday
+		if ok {
+			in = LocatedRun
+		}
+		return declAt(o, src, file, line, in)
+	}
+	d, ok := source.Parse(file, old).At(line)
+	if !ok {
+		return Symbol{}, false, nil
+	}
+	if o != nil {
+		if now, ok := o.Find(d.Name); ok && now.Kind == d.Kind {
+			return Symbol{Name: now.Name, Kind: now.Kind, Start: now.Start, End: now.End,
+				Handle: source.LinesAddress(file, src, now.Start, now.End).String(), In: LocatedRun}, true, nil
+		}
+	}
+	return Symbol{Name: d.Name, Kind: d.Kind, Start: d.Start, End: d.End, In: LocatedGone}, true, nil
+}
+
+// declAt is the declaration of o (src's outline) holding line.
+func declAt(o *source.Outline, src []byte, file string, line int, in string) (Symbol, bool, error) {
 	if o == nil {
 		return Symbol{}, false, nil
 	}
@@ -411,7 +443,52 @@ func (p *Planes) Locate(ctx context.Context, file string, line int) (Symbol, boo
 		return Symbol{}, false, nil
 	}
 	return Symbol{Name: d.Name, Kind: d.Kind, Start: d.Start, End: d.End,
-		Handle: source.LinesAddress(file, src, d.Start, d.End).String()}, true, nil
+		Handle: source.LinesAddress(file, src, d.Start, d.End).String(), In: in}, true, nil
+}
+
+// genContent is file's content in generation gen (one the dynamic
+// sources' rows named), when that content is at hand.
+func (p *Planes) genContent(ctx context.Context, gen, file string) ([]byte, bool) {
+	g := p.gens[strings.TrimPrefix(gen, "gen:")]
+	if g == nil {
+		return nil, false
+	}
+	if g.More > 0 && !slices.ContainsFunc(g.Changed, func(c store.GenChange) bool { return c.Path == file }) {
+		return nil, false // the file may be among the changes not kept
+	}
+	return p.changeFinder().ContentAt(ctx, sourceGeneration(*g), file)
+}
+
+// runGeneration is the generation of the newest execution of the run
+// handle that has one, its own or its late one; nil when none has.
+func (p *Planes) runGeneration(handle string) (*store.Generation, error) {
+	if g, ok := p.runGens[handle]; ok {
+		return g, nil
+	}
+	h, err := store.ParseHandle(handle)
+	if err != nil {
+		return nil, err
+	}
+	t, err := p.Store.Resolve(h)
+	if err != nil {
+		return nil, err
+	}
+	if t.Kind != "run" {
+		return nil, fmt.Errorf("%s: not a run", handle)
+	}
+	execs, err := p.execs(16, func(e *store.Exec) bool { return e.Run == t.ID })
+	if err != nil {
+		return nil, err
+	}
+	var g *store.Generation
+	if i := slices.IndexFunc(execs, func(e *store.Exec) bool { return e.Generation != nil }); i >= 0 {
+		g = execs[i].Generation
+	}
+	if p.runGens == nil {
+		p.runGens = map[string]*store.Generation{}
+	}
+	p.runGens[handle] = g
+	return g, nil
 }
 
 // Changed implements Facts.
@@ -451,28 +528,13 @@ func (p *Planes) since(ctx context.Context, handle string) (*source.Diff, error)
 	if d, ok := p.diffs[handle]; ok {
 		return d, nil
 	}
-	h, err := store.ParseHandle(handle)
+	g, err := p.runGeneration(handle)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("in-changed since %w", err)
 	}
-	t, err := p.Store.Resolve(h)
-	if err != nil {
-		return nil, err
+	if g == nil {
+		return nil, fmt.Errorf("in-changed since %s: the run recorded no generation (outside git, CTX_NO_GENERATION=1, or its late generation was not computed)", handle)
 	}
-	if t.Kind != "run" {
-		return nil, fmt.Errorf("in-changed since %s: not a run", handle)
-	}
-	// The newest execution of the run that has a generation, its own or a
-	// late one.
-	execs, err := p.execs(0, func(e *store.Exec) bool { return e.Run == t.ID })
-	if err != nil {
-		return nil, err
-	}
-	execs = slices.DeleteFunc(execs, func(e *store.Exec) bool { return e.Generation == nil })
-	if len(execs) == 0 {
-		return nil, fmt.Errorf("in-changed since %s: the run recorded no generation (outside git, CTX_NO_GENERATION=1, or git status outlasted the command)", handle)
-	}
-	g := execs[0].Generation
 	if g.More > 0 {
 		return nil, fmt.Errorf("in-changed since %s: its generation recorded only %d of %d changed files", handle, len(g.Changed), len(g.Changed)+g.More)
 	}
