@@ -41,6 +41,7 @@ type Planes struct {
 	lags       map[string]time.Duration     // late generations' lags, by execution key
 	runGens    map[string]*store.Generation // by run handle; nil: none recorded
 	gens       map[string]*store.Generation // by id: those the dynamic sources' rows name
+	contents   map[string][]byte            // a file's content in a generation (nil: not at hand)
 }
 
 // execs are the store's newest executions (up to limit, 0 for all, those
@@ -456,7 +457,21 @@ func (p *Planes) genContent(ctx context.Context, gen, file string) ([]byte, bool
 	if g.More > 0 && !slices.ContainsFunc(g.Changed, func(c store.GenChange) bool { return c.Path == file }) {
 		return nil, false // the file may be among the changes not kept
 	}
-	return p.changeFinder().ContentAt(ctx, sourceGeneration(*g), file)
+	k := g.ID + "\x00" + file
+	if c, ok := p.contents[k]; ok {
+		return c, c != nil
+	}
+	c, ok := p.changeFinder().ContentAt(ctx, sourceGeneration(*g), file)
+	if !ok {
+		c = nil
+	} else if c == nil {
+		c = []byte{}
+	}
+	if p.contents == nil {
+		p.contents = map[string][]byte{}
+	}
+	p.contents[k] = c
+	return c, ok
 }
 
 // runGeneration is the generation of the newest execution of the run
