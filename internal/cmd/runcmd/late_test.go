@@ -77,3 +77,67 @@ func TestFinishLate(t *testing.T) {
 		t.Error("no --exec: no error")
 	}
 }
+
+// TestMain lets the crash test run finishLate in a child process: this
+// binary with LATE_CHILD set is that child.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv("LATE_CHILD_STORE"); dir != "" {
+		if err := finishLate(context.Background(), dir, "exec-1", os.Getenv("LATE_CHILD_ROOT")); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestFinishLateKilled: a late generation killed before it ends (here in
+// the middle of a slow git status) records nothing, and the work tree's
+// lock it held is free again.
+func TestFinishLateKilled(t *testing.T) {
+	realGit, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	st, dir := storetest.Open(t)
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	bin := t.TempDir()
+	if err := os.WriteFile(bin+"/git", []byte("#!/bin/sh\nsleep 5\nexec "+realGit+" \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := lockLate(st, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := exec.Command(self, "-test.run", "^$")
+	child.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"),
+		"LATE_CHILD_STORE="+st.Dir(), "LATE_CHILD_ROOT="+dir)
+	child.ExtraFiles = []*os.File{lock}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lock.Close() // the child holds the lock now
+	time.Sleep(300 * time.Millisecond)
+	if _, err := lockLate(st, dir); err == nil {
+		t.Error("the lock was free while the late generation ran")
+	}
+	if err := child.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = child.Wait()
+	late, err := query.LateGenerations(st)
+	if err != nil || len(late) != 0 {
+		t.Errorf("after a kill: late generations %+v, %v", late, err)
+	}
+	again, err := lockLate(st, dir)
+	if err != nil {
+		t.Errorf("the lock after the kill: %v", err)
+	} else {
+		again.Close()
+	}
+}
