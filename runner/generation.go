@@ -14,11 +14,12 @@ import (
 // How long ctx run waits, once the command has ended, for the work tree's
 // generation (computed while the command ran): as long as the command took,
 // within these bounds, so recording it at most doubles a short command or
-// adds 20 ms. Past the wait the generation is handed off (Env.Defer) and
-// recorded later beside the execution, or not at all: a large work tree
-// (its git status stats every tracked file, ~50 ms of CPU for 20,000 files
-// here) and a command shorter than that. CTX_GENERATION_WAIT (a Go
-// duration) replaces the wait: tests and benchmarks force a hand-off with 0.
+// adds 20 ms. A generation still running past the wait (a large work tree,
+// whose git status stats every tracked file: ~50 ms of CPU for 20,000 files
+// here, and a shorter command) is handed off to Env.Defer and recorded later
+// beside the execution; without Defer the execution has none.
+// CTX_GENERATION_WAIT (a Go duration) replaces the wait: tests and
+// benchmarks force a hand-off with 0.
 const (
 	generationMinWait = 20 * time.Millisecond
 	generationMaxWait = 2 * time.Second
