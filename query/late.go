@@ -55,11 +55,11 @@ func LateGenerations(st *store.Store) (map[string]Late, error) {
 }
 
 // lateFill gives each execution without a generation its late one, if
-// recorded, and returns the lag of each filled execution by key: how long
-// after the command ended the late generation was observed (0 when it was
-// observed before the command ended, as one handed off at the start can
-// be).
-func lateFill(st *store.Store, execs []*store.Exec) (map[string]time.Duration, error) {
+// recorded in late (read by load, at most once, when one is needed), and
+// returns the lag of each filled execution by key: how long after the
+// command ended the late generation was observed (0 when it was observed
+// before the command ended, as one handed off at the start can be).
+func lateFill(execs []*store.Exec, load func() (map[string]Late, error)) (map[string]time.Duration, error) {
 	lags := map[string]time.Duration{}
 	var late map[string]Late
 	for _, ex := range execs {
@@ -68,7 +68,7 @@ func lateFill(st *store.Store, execs []*store.Exec) (map[string]time.Duration, e
 		}
 		if late == nil {
 			var err error
-			if late, err = LateGenerations(st); err != nil {
+			if late, err = load(); err != nil {
 				return nil, err
 			}
 		}

@@ -38,6 +38,7 @@ type Planes struct {
 	files      []string
 	finder     *source.ChangeFinder
 	diffs      map[string]*source.Diff      // in-changed since run:ID
+	late       map[string]Late              // the store's late generations, once read
 	lags       map[string]time.Duration     // late generations' lags, by execution key
 	runGens    map[string]*store.Generation // by run handle; nil: none recorded
 	gens       map[string]*store.Generation // by id: those the dynamic sources' rows name
@@ -51,7 +52,16 @@ func (p *Planes) execs(limit int, keep func(*store.Exec) bool) ([]*store.Exec, e
 	if err != nil {
 		return nil, err
 	}
-	lags, err := lateFill(p.Store, execs)
+	lags, err := lateFill(execs, func() (map[string]Late, error) {
+		if p.late == nil {
+			l, err := LateGenerations(p.Store)
+			if err != nil {
+				return nil, err
+			}
+			p.late = l
+		}
+		return p.late, nil
+	})
 	if err != nil {
 		return nil, err
 	}
