@@ -18,7 +18,7 @@ func (facts) Rows(_ context.Context, src string, _ int) ([]query.Row, []string, 
 	}, []string{"run:ba3d1020ee8f"}, nil
 }
 
-func (facts) Locate(_ context.Context, file string, line int) (query.Symbol, bool, error) {
+func (facts) Locate(_ context.Context, file string, line int, _ string) (query.Symbol, bool, error) {
 	if line >= 4 && line <= 6 {
 		return query.Symbol{Name: "Div", Kind: "function", Start: 4, End: 6, Handle: "repo:calc.go:L4-6@f3c01c24"}, true, nil
 	}

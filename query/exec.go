@@ -17,7 +17,24 @@ type Symbol struct {
 	Name, Kind string
 	Start, End int
 	Handle     string // repo: handle with its anchor
+	// In says which content the line was located in: LocatedRun, LocatedGone
+	// or LocatedToday.
+	In string
 }
+
+// Which content locate found a row's line in (the located_in field).
+const (
+	// LocatedRun: the file as the row's run saw it (its generation's
+	// content); the symbol's lines and handle are today's (the same
+	// declaration by name and kind).
+	LocatedRun = "run"
+	// LocatedGone: the run's content, and the symbol is not in the file
+	// today; its lines are the run's and it has no handle.
+	LocatedGone = "run, gone today"
+	// LocatedToday: today's file, the run's content being unknown (no
+	// generation, or that content is no longer at hand).
+	LocatedToday = "today"
+)
 
 // Facts are what a query reads. The caller wires them to the store and
 // the work tree; tests pass an in-memory implementation.
@@ -25,8 +42,9 @@ type Facts interface {
 	// Rows returns at most limit rows of a source, and the handles they
 	// came from (provenance).
 	Rows(ctx context.Context, source string, limit int) ([]Row, []string, error)
-	// Locate returns the innermost declaration holding file:line.
-	Locate(ctx context.Context, file string, line int) (Symbol, bool, error)
+	// Locate returns the innermost declaration holding file:line as the
+	// file was in generation gen (a row's generation, gen:ID, or "").
+	Locate(ctx context.Context, file string, line int, gen string) (Symbol, bool, error)
 	// RunOrdinal is the n of a run among the executions (1 = newest), or
 	// for a gen: handle the n of the newest execution that recorded it.
 	RunOrdinal(ctx context.Context, handle string) (int, error)
@@ -167,15 +185,16 @@ func locate(ctx context.Context, f Facts, rows []Row) error {
 	for _, r := range rows {
 		file, _ := r["file"].(string)
 		line, _ := r["line"].(int64)
-		sym, ok, err := f.Locate(ctx, file, int(line))
+		gen, _ := r["generation"].(string)
+		sym, ok, err := f.Locate(ctx, file, int(line), gen)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			sym = Symbol{}
 		}
-		r["symbol"], r["kind"], r["symbol_start"], r["symbol_end"], r["symbol_handle"] =
-			sym.Name, sym.Kind, int64(sym.Start), int64(sym.End), sym.Handle
+		r["symbol"], r["kind"], r["symbol_start"], r["symbol_end"], r["symbol_handle"], r["located_in"] =
+			sym.Name, sym.Kind, int64(sym.Start), int64(sym.End), sym.Handle, sym.In
 	}
 	return nil
 }

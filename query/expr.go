@@ -446,7 +446,8 @@ func fieldType(f string) typ {
 		f = f[i+1:]
 	}
 	switch f {
-	case "n", "exit", "line", "start", "end", "changed", "count", "first_line", "symbol_start", "symbol_end":
+	case "n", "exit", "line", "start", "end", "changed", "count", "first_line", "symbol_start", "symbol_end",
+		"generation_lag_ms", "lag_ms":
 		return tInt
 	}
 	return tString

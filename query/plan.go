@@ -9,7 +9,7 @@ import (
 
 // Schemas are the fields of each source, in display order.
 var Schemas = map[string][]string{
-	"runs":        {"n", "run", "argv", "exit", "status", "profile", "generation"},
+	"runs":        {"n", "run", "argv", "exit", "status", "profile", "generation", "generation_lag_ms"},
 	"tests":       {"n", "run", "generation", "name", "package", "outcome", "file", "line", "span"},
 	"failures":    {"n", "run", "generation", "name", "package", "outcome", "file", "line", "span"},
 	"frames":      {"n", "run", "generation", "test", "file", "line", "span"},
@@ -23,7 +23,7 @@ var Schemas = map[string][]string{
 	// generation's change touched (by "lines"), or per file where that is
 	// not known (by "file", symbol "").
 	"changed_symbols": {"generation", "n", "path", "symbol", "kind", "start", "end", "status", "by"},
-	"generations":     {"n", "id", "head", "changed", "run"},
+	"generations":     {"n", "id", "head", "changed", "run", "lag_ms"},
 }
 
 // sourceCap is the most rows a source yields: the static bound uses it.
@@ -32,7 +32,7 @@ var sourceCap = map[string]int{"runs": RowCap, "tests": 2000, "failures": 2000, 
 	"symbols": RowCap, "files": RowCap, "changes": 2000, "changed_symbols": 2000, "generations": 1001}
 
 // locateFields are what the locate stage adds.
-var locateFields = []string{"symbol", "kind", "symbol_start", "symbol_end", "symbol_handle"}
+var locateFields = []string{"symbol", "kind", "symbol_start", "symbol_end", "symbol_handle", "located_in"}
 
 // Plan is a checked query: every stage's fields and compiled expression,
 // and the static bounds, computed without reading anything.

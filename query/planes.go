@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/profiles"
@@ -34,7 +37,39 @@ type Planes struct {
 	all        map[string]bool
 	files      []string
 	finder     *source.ChangeFinder
-	diffs      map[string]*source.Diff // in-changed since run:ID
+	diffs      map[string]*source.Diff      // in-changed since run:ID
+	late       map[string]Late              // the store's late generations, once read
+	lags       map[string]time.Duration     // late generations' lags, by execution key
+	runGens    map[string]*store.Generation // by run handle; nil: none recorded
+	gens       map[string]*store.Generation // by id: those the dynamic sources' rows name
+	contents   map[string][]byte            // a file's content in a generation (nil: not at hand)
+}
+
+// execs are the store's newest executions (up to limit, 0 for all, those
+// keep accepts), each with its late generation where it recorded none.
+func (p *Planes) execs(limit int, keep func(*store.Exec) bool) ([]*store.Exec, error) {
+	execs, err := p.Store.Execs(limit, keep)
+	if err != nil {
+		return nil, err
+	}
+	lags, err := lateFill(execs, func() (map[string]Late, error) {
+		if p.late == nil {
+			l, err := LateGenerations(p.Store)
+			if err != nil {
+				return nil, err
+			}
+			p.late = l
+		}
+		return p.late, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if p.lags == nil {
+		p.lags = map[string]time.Duration{}
+	}
+	maps.Copy(p.lags, lags)
+	return execs, nil
 }
 
 var _ Facts = (*Planes)(nil)
@@ -75,7 +110,7 @@ func (p *Planes) dynamic(ctx context.Context, src string, limit int) ([]Row, []s
 	if src != "runs" {
 		n = max(p.Runs, 1)
 	}
-	execs, err := p.Store.Execs(n, nil)
+	execs, err := p.execs(n, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -91,10 +126,15 @@ func (p *Planes) dynamic(ctx context.Context, src string, limit int) ([]Row, []s
 		base := Row{"n": int64(i + 1), "run": h, "generation": ""}
 		if ex.Generation != nil {
 			base["generation"] = "gen:" + ex.Generation.ID
+			if p.gens == nil {
+				p.gens = map[string]*store.Generation{}
+			}
+			p.gens[ex.Generation.ID] = ex.Generation
 		}
 		if src == "runs" {
 			r := clone(base)
 			r["argv"], r["exit"], r["status"], r["profile"] = strings.Join(ex.Argv, " "), int64(run.Manifest.Exit), run.Manifest.Status, ex.Profile
+			r["generation_lag_ms"] = p.lags[ex.Key].Milliseconds()
 			rows = append(rows, r)
 			continue
 		}
@@ -340,7 +380,7 @@ const maxOrdinal = RowCap
 // RunOrdinal implements Facts.
 func (p *Planes) RunOrdinal(ctx context.Context, handle string) (int, error) {
 	if id, ok := strings.CutPrefix(handle, "gen:"); ok {
-		execs, err := p.Store.Execs(maxOrdinal, nil)
+		execs, err := p.execs(maxOrdinal, nil)
 		if err != nil {
 			return 0, err
 		}
@@ -374,12 +414,38 @@ func (p *Planes) RunOrdinal(ctx context.Context, handle string) (int, error) {
 	return 0, fmt.Errorf("since %s: not among the newest %d executions", handle, maxOrdinal)
 }
 
-// Locate implements Facts.
-func (p *Planes) Locate(ctx context.Context, file string, line int) (Symbol, bool, error) {
+// Locate implements Facts: the line is located in the file as the run's
+// generation had it when that content is at hand (source.ContentAt), and
+// the symbol found there is given by its lines and handle today; without
+// it, in today's file.
+func (p *Planes) Locate(ctx context.Context, file string, line int, gen string) (Symbol, bool, error) {
 	if file == "" || source.Lang(file) == "" {
 		return Symbol{}, false, nil
 	}
 	o, src := p.outline(file)
+	old, ok := p.genContent(ctx, gen, file)
+	if !ok || bytes.Equal(old, src) {
+		in := LocatedToday
+		if ok {
+			in = LocatedRun
+		}
+		return declAt(o, src, file, line, in)
+	}
+	d, ok := source.Parse(file, old).At(line)
+	if !ok {
+		return Symbol{}, false, nil
+	}
+	if o != nil {
+		if now, ok := o.Find(d.Name); ok && now.Kind == d.Kind {
+			return Symbol{Name: now.Name, Kind: now.Kind, Start: now.Start, End: now.End,
+				Handle: source.LinesAddress(file, src, now.Start, now.End).String(), In: LocatedRun}, true, nil
+		}
+	}
+	return Symbol{Name: d.Name, Kind: d.Kind, Start: d.Start, End: d.End, In: LocatedGone}, true, nil
+}
+
+// declAt is the declaration of o (src's outline) holding line.
+func declAt(o *source.Outline, src []byte, file string, line int, in string) (Symbol, bool, error) {
 	if o == nil {
 		return Symbol{}, false, nil
 	}
@@ -388,7 +454,66 @@ func (p *Planes) Locate(ctx context.Context, file string, line int) (Symbol, boo
 		return Symbol{}, false, nil
 	}
 	return Symbol{Name: d.Name, Kind: d.Kind, Start: d.Start, End: d.End,
-		Handle: source.LinesAddress(file, src, d.Start, d.End).String()}, true, nil
+		Handle: source.LinesAddress(file, src, d.Start, d.End).String(), In: in}, true, nil
+}
+
+// genContent is file's content in generation gen (one the dynamic
+// sources' rows named), when that content is at hand.
+func (p *Planes) genContent(ctx context.Context, gen, file string) ([]byte, bool) {
+	g := p.gens[strings.TrimPrefix(gen, "gen:")]
+	if g == nil {
+		return nil, false
+	}
+	if g.More > 0 && !slices.ContainsFunc(g.Changed, func(c store.GenChange) bool { return c.Path == file }) {
+		return nil, false // the file may be among the changes not kept
+	}
+	k := g.ID + "\x00" + file
+	if c, ok := p.contents[k]; ok {
+		return c, c != nil
+	}
+	c, ok := p.changeFinder().ContentAt(ctx, sourceGeneration(*g), file)
+	if !ok {
+		c = nil
+	} else if c == nil {
+		c = []byte{}
+	}
+	if p.contents == nil {
+		p.contents = map[string][]byte{}
+	}
+	p.contents[k] = c
+	return c, ok
+}
+
+// runGeneration is the generation of the newest execution of the run
+// handle that has one, its own or its late one; nil when none has.
+func (p *Planes) runGeneration(handle string) (*store.Generation, error) {
+	if g, ok := p.runGens[handle]; ok {
+		return g, nil
+	}
+	h, err := store.ParseHandle(handle)
+	if err != nil {
+		return nil, err
+	}
+	t, err := p.Store.Resolve(h)
+	if err != nil {
+		return nil, err
+	}
+	if t.Kind != "run" {
+		return nil, fmt.Errorf("%s: not a run", handle)
+	}
+	execs, err := p.execs(16, func(e *store.Exec) bool { return e.Run == t.ID })
+	if err != nil {
+		return nil, err
+	}
+	var g *store.Generation
+	if i := slices.IndexFunc(execs, func(e *store.Exec) bool { return e.Generation != nil }); i >= 0 {
+		g = execs[i].Generation
+	}
+	if p.runGens == nil {
+		p.runGens = map[string]*store.Generation{}
+	}
+	p.runGens[handle] = g
+	return g, nil
 }
 
 // Changed implements Facts.
@@ -428,25 +553,13 @@ func (p *Planes) since(ctx context.Context, handle string) (*source.Diff, error)
 	if d, ok := p.diffs[handle]; ok {
 		return d, nil
 	}
-	h, err := store.ParseHandle(handle)
+	g, err := p.runGeneration(handle)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("in-changed since %w", err)
 	}
-	t, err := p.Store.Resolve(h)
-	if err != nil {
-		return nil, err
+	if g == nil {
+		return nil, fmt.Errorf("in-changed since %s: the run recorded no generation (outside git, CTX_NO_GENERATION=1, or its late generation was not computed)", handle)
 	}
-	if t.Kind != "run" {
-		return nil, fmt.Errorf("in-changed since %s: not a run", handle)
-	}
-	execs, err := p.Store.Execs(1, func(e *store.Exec) bool { return e.Run == t.ID && e.Generation != nil })
-	if err != nil {
-		return nil, err
-	}
-	if len(execs) == 0 {
-		return nil, fmt.Errorf("in-changed since %s: the run recorded no generation (outside git, CTX_NO_GENERATION=1, or git status outlasted the command)", handle)
-	}
-	g := execs[0].Generation
 	if g.More > 0 {
 		return nil, fmt.Errorf("in-changed since %s: its generation recorded only %d of %d changed files", handle, len(g.Changed), len(g.Changed)+g.More)
 	}
@@ -476,18 +589,18 @@ func (p *Planes) changeFinder() *source.ChangeFinder {
 func (p *Planes) temporal(ctx context.Context, src string, limit int) ([]Row, []string, error) {
 	var gens []store.Generation
 	var runs []string
-	var ns []int64
+	var ns, lags []int64
 	if live, err := source.Current(ctx, p.Root, nil); err == nil {
 		rec := store.Generation{ID: live.ID, Head: live.Head}
 		for _, c := range live.Changed {
 			rec.Changed = append(rec.Changed, store.GenChange{Path: c.Path, Status: c.Status, Hash: c.Hash})
 		}
-		gens, runs, ns = append(gens, rec), append(runs, ""), append(ns, 0)
+		gens, runs, ns, lags = append(gens, rec), append(runs, ""), append(ns, 0), append(lags, 0)
 	} else if p.Store == nil {
 		return nil, nil, err
 	}
 	if p.Store != nil {
-		execs, err := p.Store.Execs(max(p.Runs, 1), nil)
+		execs, err := p.execs(max(p.Runs, 1), nil)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -501,6 +614,7 @@ func (p *Planes) temporal(ctx context.Context, src string, limit int) ([]Row, []
 			}
 			seen[ex.Generation.ID] = true
 			gens, runs, ns = append(gens, *ex.Generation), append(runs, ex.Handle()), append(ns, int64(i+1))
+			lags = append(lags, p.lags[ex.Key].Milliseconds())
 		}
 	}
 	var rows []Row
@@ -508,7 +622,7 @@ func (p *Planes) temporal(ctx context.Context, src string, limit int) ([]Row, []
 	for i, g := range gens {
 		from = append(from, "gen:"+g.ID)
 		if src == "generations" {
-			rows = append(rows, Row{"n": ns[i], "id": "gen:" + g.ID, "head": g.Head, "changed": int64(len(g.Changed) + g.More), "run": runs[i]})
+			rows = append(rows, Row{"n": ns[i], "id": "gen:" + g.ID, "head": g.Head, "changed": int64(len(g.Changed) + g.More), "run": runs[i], "lag_ms": lags[i]})
 			continue
 		}
 		if src == "changed_symbols" {

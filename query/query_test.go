@@ -29,7 +29,7 @@ func (m *memFacts) Rows(_ context.Context, src string, limit int) ([]Row, []stri
 	return out, []string{"mem:" + src}, nil
 }
 
-func (m *memFacts) Locate(_ context.Context, file string, line int) (Symbol, bool, error) {
+func (m *memFacts) Locate(_ context.Context, file string, line int, _ string) (Symbol, bool, error) {
 	for _, s := range m.symbols[file] {
 		if s.Start <= line && line <= s.End {
 			return s, true, nil

@@ -130,7 +130,7 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 		return nil, err
 	}
 	started = true
-	gen := startGeneration(ctx, env, req)
+	gen, genNote := deferAtStart(env, startGeneration(ctx, env, req), sp.Meta.Exec)
 	watch := req.Watch
 	if watch == nil {
 		watch = noWatch{}
@@ -157,11 +157,17 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 		_ = sp.SaveResult(m)
 		return nil, &StoreError{Exit: res.Exit, Spool: sp.Dir(), Spooling: true, Err: res.SinkErr}
 	}
+	genRec, late := execGeneration(gen, generationWait(env, res.Duration))
 	ex := store.Exec{Argv: req.Argv, Start: res.Start.UTC(), Duration: res.Duration, Host: env.Host, PID: env.PID,
-		Version: env.Version, Session: req.Session, Cwd: req.Dir, Generation: execGeneration(gen, res.Duration)}
+		Version: env.Version, Session: req.Session, Cwd: req.Dir, Generation: genRec, Key: sp.Meta.Exec}
 	if res.Detached {
 		ex.Note = "a background process kept the output open after the command exited; its later output was not captured"
 	}
+	shown := ex.Note
+	if late {
+		genNote = handOff(env, Deferral{Exec: ex.Key, Root: gen.Root()})
+	}
+	ex.Note = joinNote(ex.Note, genNote)
 	env.trace("capture")
 	// The digest and the commit happen even after an interrupt: what was
 	// captured is kept and summarised.
@@ -171,7 +177,7 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 		return nil, &StoreError{Exit: res.Exit, Spool: sp.Dir(), Err: err}
 	}
 	committed = true
-	out.Note = ex.Note
+	out.Note = shown
 	return out, nil
 }
 

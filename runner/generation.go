@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -13,24 +14,56 @@ import (
 // How long ctx run waits, once the command has ended, for the work tree's
 // generation (computed while the command ran): as long as the command took,
 // within these bounds, so recording it at most doubles a short command or
-// adds 20 ms. Past the wait the execution is recorded without one: a large
-// work tree (its git status stats every tracked file, ~40 ms of CPU for
-// 20,000 files here) and a command shorter than that.
+// adds 20 ms. A generation still running past the wait (a large work tree,
+// whose git status stats every tracked file: ~50 ms of CPU for 20,000 files
+// here, and a shorter command) is handed off to Env.Defer and recorded later
+// beside the execution; without Defer the execution has none.
+// CTX_GENERATION_WAIT (a Go duration) replaces the wait: tests and
+// benchmarks force a hand-off with 0.
 const (
 	generationMinWait = 20 * time.Millisecond
 	generationMaxWait = 2 * time.Second
 )
 
+// Deferral is a generation handed off because git status outlasted the
+// wait, or because it did last time (Env.DeferAtStart): Env.Defer computes
+// it outside the capture and records it for the execution under Exec.
+type Deferral struct {
+	Exec string // the execution record's key
+	Root string // the work tree's top
+}
+
+// generationWait is how long to wait for the generation of a command that
+// took took.
+func generationWait(env *Env, took time.Duration) time.Duration {
+	if v := getenv(env.Environ, "CTX_GENERATION_WAIT"); v != "" {
+		if d, err := time.ParseDuration(v); err == nil && d >= 0 {
+			return d
+		}
+	}
+	return min(max(took, generationMinWait), generationMaxWait)
+}
+
 // execGeneration is the generation as an execution records it, or nil
-// (outside a git work tree, turned off, failed or late).
-func execGeneration(p *source.Pending, took time.Duration) *store.Generation {
+// (outside a git work tree, turned off, failed or late: late says git
+// status was still running when the wait ended).
+func execGeneration(p *source.Pending, wait time.Duration) (rec *store.Generation, late bool) {
 	if p == nil {
-		return nil
+		return nil, false
 	}
-	g, err := p.Wait(min(max(took, generationMinWait), generationMaxWait))
+	g, err := p.Wait(wait)
+	if errors.Is(err, source.ErrLate) {
+		return nil, true
+	}
 	if err != nil {
-		return nil
+		return nil, false
 	}
+	return StoreGeneration(g), false
+}
+
+// StoreGeneration is g as an execution record keeps it: at most
+// store.MaxGenChanges changed files, the rest counted.
+func StoreGeneration(g *source.Generation) *store.Generation {
 	rec := &store.Generation{ID: g.ID, Head: g.Head}
 	for i, c := range g.Changed {
 		if i == store.MaxGenChanges {
@@ -40,6 +73,40 @@ func execGeneration(p *source.Pending, took time.Duration) *store.Generation {
 		rec.Changed = append(rec.Changed, store.GenChange{Path: c.Path, Status: c.Status, Hash: c.Hash})
 	}
 	return rec
+}
+
+// handOff hands a generation to Env.Defer; the result is what the
+// execution's note says when it would not ("" when it did).
+func handOff(env *Env, d Deferral) string {
+	reason := "git status outlasted the command and no one took it over"
+	if env.Defer != nil {
+		err := env.Defer(d)
+		if err == nil {
+			return ""
+		}
+		reason = err.Error()
+	}
+	return "no generation: " + reason
+}
+
+// deferAtStart hands the generation of a work tree whose git status was
+// late before to Env.Defer as the command starts, stopping gen: no git
+// runs in this process and ctx does not wait for one. It returns the
+// pending generation still to wait for (nil when handed off) and the note.
+func deferAtStart(env *Env, gen *source.Pending, key string) (*source.Pending, string) {
+	if gen == nil || env.Defer == nil || env.DeferAtStart == nil || !env.DeferAtStart(gen.Root()) {
+		return gen, ""
+	}
+	gen.Stop()
+	return nil, handOff(env, Deferral{Exec: key, Root: gen.Root()})
+}
+
+// joinNote appends b to an execution's note a.
+func joinNote(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
 }
 
 // startGeneration is the generation the request brings (ctx run starts it

@@ -40,6 +40,16 @@ type Env struct {
 	Host    string
 	PID     int
 	Version string
+	// Defer, when set, takes over a generation git status had not finished
+	// when the wait ended (see Deferral), so it is recorded after the
+	// capture returns; its error says why it would not (the execution's
+	// note keeps it). Nil: such an execution records no generation.
+	Defer func(Deferral) error
+	// DeferAtStart, when set, reports whether the generation of the work
+	// tree at root should be handed to Defer as the command starts (its git
+	// status was late before: a large tree), so this process runs no git
+	// status and waits for none.
+	DeferAtStart func(root string) bool
 	// Trace, when set, is told each phase of the run as it ends (a
 	// developer's timing aid).
 	Trace func(phase string)

@@ -279,3 +279,25 @@ func (f *ChangeFinder) Since(ctx context.Context, g *Generation) (*Diff, error) 
 	}
 	return d, nil
 }
+
+// ContentAt is path's content in generation g: for a file g had changed,
+// the content it recorded (found by its hash in the work tree or at HEAD,
+// as ChangedIn finds it); for one it had not, the file at g's HEAD. ok is
+// false when that content is no longer at hand, the file did not exist
+// then, or g's HEAD is gone.
+func (f *ChangeFinder) ContentAt(ctx context.Context, g *Generation, path string) (src []byte, ok bool) {
+	for _, c := range g.Changed {
+		if c.Path != path {
+			continue
+		}
+		if c.Hash == "deleted" {
+			return nil, false
+		}
+		src, _, ok = f.versionOf(ctx, c)
+		return src, ok
+	}
+	if g.Head == "" || !f.hasCommit(ctx, g.Head) {
+		return nil, false
+	}
+	return gitShow(ctx, f.Root, g.Head, path)
+}

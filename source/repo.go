@@ -47,8 +47,12 @@ func Top(dir string) (string, bool) {
 	}
 }
 
+// ErrLate is Wait's error when the generation was not ready in time.
+var ErrLate = errors.New("late")
+
 // Pending is a generation being computed in the background.
 type Pending struct {
+	root   string // the work tree's top
 	done   chan struct{}
 	cancel context.CancelFunc
 	gen    *Generation
@@ -64,13 +68,19 @@ func Start(ctx context.Context, dir string) *Pending {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	p := &Pending{done: make(chan struct{}), cancel: cancel}
+	p := &Pending{root: top, done: make(chan struct{}), cancel: cancel}
 	go func() {
 		defer close(p.done)
 		p.gen, p.err = Current(ctx, top, nil)
 	}()
 	return p
 }
+
+// Root is the top of the work tree whose generation is being computed.
+func (p *Pending) Root() string { return p.root }
+
+// Stop stops the computation (its git process killed) without waiting.
+func (p *Pending) Stop() { p.cancel() }
 
 // Wait returns the generation, waiting at most d for it; past d the
 // computation is stopped (its git process killed) and Wait fails.
@@ -86,6 +96,6 @@ func (p *Pending) Wait(d time.Duration) (*Generation, error) {
 		return p.gen, p.err
 	case <-t.C:
 		p.cancel() // kills git; not waited for, so a late scan costs no more time
-		return nil, fmt.Errorf("the work tree's generation took over %v", d)
+		return nil, fmt.Errorf("the work tree's generation took over %v: %w", d, ErrLate)
 	}
 }

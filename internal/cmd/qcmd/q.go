@@ -48,13 +48,16 @@ live tree is n = 0, then those recorded by the newest --runs executions),
 changed_symbols (the declarations each generation's change touched, by
 "lines"; by "file", symbol empty, where that generation's content of the
 file is gone from the work tree and HEAD, or ctx cannot outline it),
-generations (one row each).
+generations (one row each; lag_ms > 0 for one observed after its command
+ended, a late generation; runs.generation_lag_ms likewise).
 
 Stages: where EXPR, select F, ..., sort [-]F, ..., limit N,
 distinct [F, ...], group by F, ... count, join SOURCE on EXPR (the joined row
 is a map named after its source: symbols.path), except SOURCE on EXPR (keeps
 the rows no row of SOURCE matches), locate (adds the innermost symbol around
-file:line: symbol, kind, symbol_start, symbol_end, symbol_handle),
+file:line, found in the file as the row's run saw it: symbol, kind,
+symbol_start, symbol_end, symbol_handle as it is today, located_in: run,
+"run, gone today" or today),
 in-changed (keeps rows whose symbol, or line, differs from HEAD),
 in-changed since run:ID (differs from the work tree that run recorded:
 commits since included), since run:ID (keeps rows of runs newer than it),

@@ -206,7 +206,7 @@ func runRun(ctx context.Context, ios *cli.IO, o *runOptions) error {
 // environment and host facts.
 func Env(ios *cli.IO, st *store.Store) *runner.Env {
 	return &runner.Env{Store: st, Now: time.Now, Environ: os.Environ(), Host: hostname(), PID: os.Getpid(),
-		Version: cli.Version, Trace: tracer(ios)}
+		Version: cli.Version, Trace: tracer(ios), Defer: deferLate(st), DeferAtStart: lateBefore(st)}
 }
 
 // showRun prints a stored run's digest (or its --json form) and exits with the

@@ -1,0 +1,141 @@
+package runcmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/query"
+	"github.com/ctxhq/ctx/runner"
+	"github.com/ctxhq/ctx/source"
+	"github.com/ctxhq/ctx/store"
+)
+
+// A late generation (git status outlasted the command) is finished by a
+// detached `ctx late-generation` in a session of its own, so ctx run
+// returns at once. It is bounded: one per execution, lateTimeout for its
+// git status and hashing, and at most one at a time per work tree (a lock
+// file the child holds until it exits; an execution that finds it taken
+// records no generation and says so in its note). A work tree whose
+// generation was late once is marked (a .big file beside the lock): its
+// next executions hand the generation off as the command starts and run no
+// git status of their own, until a late one finds the tree quick again.
+const lateTimeout = 10 * time.Second
+
+// quickTree is how fast a late generation must be for its work tree to
+// lose the mark.
+const quickTree = 10 * time.Millisecond
+
+// LateCmd is the hidden command that finishes a late generation.
+const LateCmd = "late-generation"
+
+// lateFile is the path of a work tree's lock (ext "lock") or mark ("big").
+func lateFile(storeDir, root, ext string) string {
+	return filepath.Join(storeDir, "late-"+store.Sum([]byte(root)).Short()+"."+ext)
+}
+
+// deferLate is runner.Env.Defer for the executions of st.
+func deferLate(st *store.Store) func(runner.Deferral) error {
+	return func(d runner.Deferral) error {
+		lock, err := lockLate(st, d.Root)
+		if err != nil {
+			return err
+		}
+		defer lock.Close() // the child holds its own copy of the lock
+		if f, err := os.OpenFile(lateFile(st.Dir(), d.Root, "big"), os.O_CREATE|os.O_WRONLY|syscall.O_NOFOLLOW, 0o600); err == nil {
+			f.Close()
+		}
+		self, err := exec.LookPath(os.Args[0])
+		if err != nil {
+			return fmt.Errorf("find ctx to finish the generation: %w", err)
+		}
+		if self, err = filepath.Abs(self); err != nil {
+			return fmt.Errorf("find ctx to finish the generation: %w", err)
+		}
+		cmd := exec.Command(self, LateCmd, "--store", st.Dir(), "--exec", d.Exec, "--root", d.Root)
+		cmd.Dir, cmd.Env, cmd.ExtraFiles = d.Root, os.Environ(), []*os.File{lock}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			return fmt.Errorf("start ctx to finish the generation: %w", err)
+		}
+		_ = cmd.Process.Release()
+		return nil
+	}
+}
+
+// lateBefore is runner.Env.DeferAtStart: whether the work tree is marked.
+func lateBefore(st *store.Store) func(root string) bool {
+	return func(root string) bool {
+		_, err := os.Lstat(lateFile(st.Dir(), root, "big"))
+		return err == nil
+	}
+}
+
+// lockLate takes the work tree's late-generation lock without waiting.
+func lockLate(st *store.Store, root string) (*os.File, error) {
+	f, err := os.OpenFile(lateFile(st.Dir(), root, "lock"), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("late generation lock: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, errors.New("the generation of an earlier command in this work tree was still being computed")
+		}
+		return nil, fmt.Errorf("late generation lock: %w", err)
+	}
+	return f, nil
+}
+
+// NewLateCmd is `ctx late-generation`, started by ctx itself only.
+func NewLateCmd(ios *cli.IO) *cobra.Command {
+	var dir, key, root string
+	c := &cobra.Command{
+		Use:    LateCmd,
+		Short:  "finish an execution's late generation (ctx starts it)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return finishLate(c.Context(), dir, key, root)
+		},
+	}
+	c.Flags().StringVar(&dir, "store", "", "the store's directory")
+	c.Flags().StringVar(&key, "exec", "", "the execution record's key")
+	c.Flags().StringVar(&root, "root", "", "the work tree's top")
+	return c
+}
+
+// finishLate computes the generation of root and records it for the
+// execution key with the moment it was observed. Killed midway it records
+// nothing: the row is written in one transaction at the end.
+func finishLate(ctx context.Context, dir, key, root string) error {
+	if dir == "" || key == "" || root == "" {
+		return cli.Usagef("want --store, --exec and --root")
+	}
+	syscall.CloseOnExec(3) // the lock: git need not hold it
+	ctx, cancel := context.WithTimeout(ctx, lateTimeout)
+	defer cancel()
+	began := time.Now()
+	g, err := source.Current(ctx, root, nil)
+	if err != nil {
+		return err
+	}
+	observed := time.Now()
+	if observed.Sub(began) < quickTree {
+		_ = os.Remove(lateFile(dir, root, "big"))
+	}
+	st, err := store.OpenDir(dir)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return query.PutLate(st, query.Late{Exec: key, Generation: *runner.StoreGeneration(g), Observed: observed.UTC()})
+}

@@ -1,0 +1,143 @@
+package runcmd
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctxhq/ctx/query"
+	"github.com/ctxhq/ctx/runner"
+	"github.com/ctxhq/ctx/store/storetest"
+)
+
+// TestLateBounded: while one late generation of a work tree is being
+// computed (its lock held), another is declined with the reason instead
+// of starting a second git; once the lock is released one is taken again.
+func TestLateBounded(t *testing.T) {
+	st, dir := storetest.Open(t)
+	held, err := lockLate(st, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = deferLate(st)(runner.Deferral{Exec: "k", Root: dir})
+	if err == nil || !strings.Contains(err.Error(), "still being computed") {
+		t.Errorf("a second late generation of one work tree: %v", err)
+	}
+	other, err := lockLate(st, dir+"/elsewhere")
+	if err != nil {
+		t.Errorf("another work tree's lock: %v", err)
+	} else {
+		other.Close()
+	}
+	held.Close()
+	again, err := lockLate(st, dir)
+	if err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	again.Close()
+}
+
+// TestFinishLate computes a real work tree's generation and records it for
+// the execution with the moment it was observed; a quick tree loses its
+// mark (its next executions run git status themselves again).
+func TestFinishLate(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	st, dir := storetest.Open(t)
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	big := lateFile(st.Dir(), dir, "big")
+	if err := os.WriteFile(big, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !lateBefore(st)(dir) {
+		t.Fatal("a marked tree is not seen as marked")
+	}
+	before := time.Now()
+	if err := finishLate(context.Background(), st.Dir(), "exec-1", dir); err != nil {
+		t.Fatal(err)
+	}
+	late, err := query.LateGenerations(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, ok := late["exec-1"]
+	if !ok || len(l.Generation.ID) != 16 || l.Observed.Before(before) || time.Since(l.Observed) < 0 {
+		t.Errorf("late generations %+v", late)
+	}
+	if lateBefore(st)(dir) != (l.Observed.Sub(before) >= quickTree) {
+		t.Errorf("mark after a late generation observed %v after it began: %v", l.Observed.Sub(before), lateBefore(st)(dir))
+	}
+	if err := finishLate(context.Background(), st.Dir(), "", dir); err == nil {
+		t.Error("no --exec: no error")
+	}
+}
+
+// TestMain lets the crash test run finishLate in a child process: this
+// binary with LATE_CHILD set is that child.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv("LATE_CHILD_STORE"); dir != "" {
+		if err := finishLate(context.Background(), dir, "exec-1", os.Getenv("LATE_CHILD_ROOT")); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestFinishLateKilled: a late generation killed before it ends (here in
+// the middle of a slow git status) records nothing, and the work tree's
+// lock it held is free again.
+func TestFinishLateKilled(t *testing.T) {
+	realGit, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	st, dir := storetest.Open(t)
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	bin := t.TempDir()
+	if err := os.WriteFile(bin+"/git", []byte("#!/bin/sh\nsleep 5\nexec "+realGit+" \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := lockLate(st, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := exec.Command(self, "-test.run", "^$")
+	child.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"),
+		"LATE_CHILD_STORE="+st.Dir(), "LATE_CHILD_ROOT="+dir)
+	child.ExtraFiles = []*os.File{lock}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lock.Close() // the child holds the lock now
+	time.Sleep(300 * time.Millisecond)
+	if _, err := lockLate(st, dir); err == nil {
+		t.Error("the lock was free while the late generation ran")
+	}
+	if err := child.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = child.Wait()
+	late, err := query.LateGenerations(st)
+	if err != nil || len(late) != 0 {
+		t.Errorf("after a kill: late generations %+v, %v", late, err)
+	}
+	again, err := lockLate(st, dir)
+	if err != nil {
+		t.Errorf("the lock after the kill: %v", err)
+	} else {
+		again.Close()
+	}
+}

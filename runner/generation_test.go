@@ -1,0 +1,115 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctxhq/ctx/store"
+)
+
+// TestLateGenerationHandedOff: with the wait forced to 0 and git slower
+// than the command, git status is late; the capture hands it to Env.Defer with the key the
+// execution record is committed under, the work tree's top and the end of
+// the command, records no generation itself, and when Defer declines, the
+// execution's note says why (the capture's own note, shown to the agent,
+// stays empty).
+func TestLateGenerationHandedOff(t *testing.T) {
+	env, dir := gitEnv(t)
+	slowGit(t)
+	env.Environ = append(env.Environ, "CTX_GENERATION_WAIT=0")
+	for _, decline := range []bool{false, true} {
+		var got []Deferral
+		env.Defer = func(d Deferral) error {
+			got = append(got, d)
+			if decline {
+				return errors.New("busy")
+			}
+			return nil
+		}
+		res, err := Capture(context.Background(), env, &Request{Argv: []string{"true"}, Dir: dir, Pipe: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		execs, err := env.Store.Execs(1, func(x *store.Exec) bool { return x.Run == res.Run.ID })
+		if err != nil || len(execs) != 1 {
+			t.Fatalf("execs %v %v", execs, err)
+		}
+		ex := execs[0]
+		if len(got) != 1 {
+			t.Fatalf("decline %v: Defer called %d times", decline, len(got))
+		}
+		d := got[0]
+		top, _ := filepath.EvalSymlinks(dir)
+		root, _ := filepath.EvalSymlinks(d.Root)
+		if d.Exec != ex.Key || root != top {
+			t.Errorf("deferral %+v for execution %s in %s", d, ex.Key, top)
+		}
+		if ex.Generation != nil {
+			t.Errorf("a late generation recorded on the execution itself: %+v", ex.Generation)
+		}
+		if want := "no generation: busy"; decline != strings.Contains(ex.Note, want) || res.Note != "" {
+			t.Errorf("decline %v: execution note %q, capture note %q", decline, ex.Note, res.Note)
+		}
+	}
+}
+
+// TestDeferAtStart: a work tree whose generation was late before is handed
+// off as the command starts, even with all the time in the world to wait:
+// no git status runs in the capture and the execution records none itself.
+func TestDeferAtStart(t *testing.T) {
+	env, dir := gitEnv(t)
+	for _, big := range []bool{false, true} {
+		var got []Deferral
+		env.Defer = func(d Deferral) error { got = append(got, d); return nil }
+		env.DeferAtStart = func(string) bool { return big }
+		res, err := Capture(context.Background(), env, &Request{Argv: []string{"sleep", "0.2"}, Dir: dir, Pipe: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		execs, err := env.Store.Execs(1, func(x *store.Exec) bool { return x.Run == res.Run.ID })
+		if err != nil || len(execs) != 1 {
+			t.Fatalf("execs %v %v", execs, err)
+		}
+		if ex := execs[0]; big != (len(got) == 1) || big == (ex.Generation != nil) || len(got) == 1 && got[0].Exec != ex.Key {
+			t.Errorf("marked %v: deferrals %+v, execution %s generation %+v", big, got, ex.Key, ex.Generation)
+		}
+	}
+}
+
+// gitEnv is a runner environment in a fresh git work tree, its clock a
+// second further at each reading (so executions sort as they ran).
+func gitEnv(t *testing.T) (*Env, string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	env, dir := newEnv(t)
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	env.Now = func() time.Time { clock = clock.Add(time.Second); return clock }
+	return env, dir
+}
+
+// slowGit puts a git first on PATH that waits half a second and then runs
+// the real one: a large tree's git status, in a small one.
+func slowGit(t *testing.T) {
+	t.Helper()
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	bin := t.TempDir()
+	script := "#!/bin/sh\nsleep 0.5\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
