@@ -26,11 +26,12 @@ func Core() *Commands {
 		"contract": storecmd.NewContractCmd, "templates": infocmd.NewTemplatesCmd, "hook": hostscmd.NewHookCmd,
 		"init": hostscmd.NewInitCmd, "doctor": hostscmd.NewDoctorCmd, "stats": statscmd.NewCmd, "compact": storecmd.NewCompactCmd, "check": storecmd.NewCheckCmd,
 		"version": infocmd.NewVersionCmd, "glossary": infocmd.NewGlossaryTopic,
-		"seq": func(ios *cli.IO) *cobra.Command { return seqcmd.NewCmd(ios, runcmd.Env) },
-		"job": func(ios *cli.IO) *cobra.Command { return jobcmd.NewCmd(ios, runcmd.Env) },
+		"seq":          func(ios *cli.IO) *cobra.Command { return seqcmd.NewCmd(ios, runcmd.Env) },
+		"job":          func(ios *cli.IO) *cobra.Command { return jobcmd.NewCmd(ios, runcmd.Env) },
+		runcmd.LateCmd: runcmd.NewLateCmd,
 	}}
 	c.Order = []string{"run", "get", "show", "ls", "ingest", "gc", "pin", "unpin", "rm", "receipts", "contract",
-		"templates", "hook", "init", "doctor", "stats", "check", "compact", "version", "glossary", "seq", "job"}
+		"templates", "hook", "init", "doctor", "stats", "check", "compact", "version", "glossary", "seq", "job", runcmd.LateCmd}
 	return c
 }
 

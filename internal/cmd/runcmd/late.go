@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/helper"
 	"github.com/ctxhq/ctx/query"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/source"
@@ -60,6 +61,7 @@ func deferLate(st *store.Store) func(runner.Deferral) error {
 		if self, err = filepath.Abs(self); err != nil {
 			return fmt.Errorf("find ctx to finish the generation: %w", err)
 		}
+		self = helper.Ctx(self) // the MCP server and ctx py run in ctx-mcp, which has no late-generation
 		cmd := exec.Command(self, LateCmd, "--store", st.Dir(), "--exec", d.Exec, "--root", d.Root)
 		cmd.Dir, cmd.Env, cmd.ExtraFiles = d.Root, os.Environ(), []*os.File{lock}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
