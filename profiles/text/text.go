@@ -47,19 +47,25 @@ const MaxErrorGroups = 2000
 func Parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 	g := &evidence.Graph{Profile: Name, Version: Version}
 	for _, st := range src.Streams {
-		if st.Size == 0 {
+		// The head, not the size: a running capture's size is known only
+		// at its end, and this parse should run alongside it.
+		head := st.Head()
+		if len(head) == 0 {
 			continue
 		}
-		if !lines.Printable(st.Head) {
-			g.Add(evidence.Item{Kind: evidence.KindBinary, Name: st.Name, Count: int(min(st.Size, 1<<62)),
-				Attrs: map[string]string{"type": Sniff(st.Head)}})
+		if !lines.Printable(head) {
+			g.Add(evidence.Item{Kind: evidence.KindBinary, Name: st.Name, Count: int(min(st.Size(), 1<<62)),
+				Attrs: map[string]string{"type": Sniff(head)}})
 			continue
 		}
-		g.Add(evidence.Item{Kind: evidence.KindRegion, Name: st.Name, Why: "stream", Count: st.Lines,
-			Span: evidence.Span{Stream: st.Name, From: 1, To: max(st.Lines, 1)}})
+		region := len(g.Items)
+		g.Add(evidence.Item{Kind: evidence.KindRegion, Name: st.Name, Why: "stream", Span: evidence.Span{Stream: st.Name, From: 1}})
 		if err := errorLines(ctx, g, st); err != nil {
 			return nil, err
 		}
+		// The line count once the stream has been read to its end.
+		n := st.Lines()
+		g.Items[region].Count, g.Items[region].Span.To = n, max(n, 1)
 	}
 	return g, nil
 }
