@@ -147,17 +147,21 @@ func DigestOptions(st *store.Store, budget int, pressure, profile string) (diges
 		ContractDir: filepath.Join(st.Dir(), "contracts")}, nil
 }
 
-// finish renders the digest of a finished capture from its spool and stores
-// the run with its digest and receipt in one transaction. A run whose digest
+// finish renders the digest of a finished capture from its spool (from the
+// parse that ran alongside the capture, when live is set and it counts) and
+// stores the run with its digest and receipt in one transaction. A run whose digest
 // cannot be made is still stored (Result.DigestErr). session names the agent
 // session: the same result again in one session is shown at the next level.
-func finish(ctx context.Context, env *Env, sp *store.Spool, m store.Manifest, ex store.Exec, opts digest.Options) (*Result, error) {
+func finish(ctx context.Context, env *Env, sp *store.Spool, m store.Manifest, ex store.Exec, opts digest.Options, live *digest.Live) (*Result, error) {
 	st := env.Store
 	p, err := st.Prepare(sp, m)
 	if err != nil {
 		return nil, err
 	}
 	env.trace("prepare")
+	if live != nil {
+		live.Settle(p.Run.Manifest)
+	}
 	run := p.Run
 	key := commandKey(run.Manifest.Argv, run.Manifest.Dir)
 	var sess store.Session
@@ -173,8 +177,18 @@ func finish(ctx context.Context, env *Env, sp *store.Spool, m store.Manifest, ex
 	// from the spool.
 	stored := make(chan error, 1)
 	go func() { stored <- p.StoreLarge() }()
-	res, derr := digest.Make(ctx, p, run, opts)
-	env.trace("digest")
+	var res *digest.Result
+	var derr error
+	if live != nil {
+		res, derr = live.Make(ctx, p, run, opts)
+	} else {
+		res, derr = digest.Make(ctx, p, run, opts)
+	}
+	if live != nil && live.Counted() {
+		env.trace("digest (parsed live)")
+	} else {
+		env.trace("digest")
+	}
 	if err := <-stored; err != nil {
 		return nil, err
 	}

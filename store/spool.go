@@ -307,6 +307,18 @@ func (w *StreamWriter) notePos() {
 	_, _ = w.posF.WriteAt(b[:], 0)
 }
 
+// ReadAt reads the stream's bytes from offset off, from the spool file. It is
+// safe from another goroutine for bytes whose Write has returned (the caller
+// orders the two) while the stream has received no more than its cap: past
+// the cap the ring overwrites them. A digest that parses the output while
+// the command runs reads it this way.
+func (w *StreamWriter) ReadAt(p []byte, off int64) (int, error) {
+	if w.raw == nil {
+		return 0, io.EOF
+	}
+	return w.raw.ReadAt(p, rawBase+off)
+}
+
 // Total is the number of bytes the stream received, kept or not.
 func (w *StreamWriter) Total() int64 { return w.total }
 
