@@ -74,7 +74,8 @@ type Result struct {
 	// capture (a background process kept the output open).
 	Note string
 	// Raw is set when some frames were stored uncompressed (a flood outran
-	// the compressor): the caller may start a compaction.
+	// the compressor) or large spool files were left to delete: the caller
+	// may start a compaction, which does both.
 	Raw bool
 }
 
@@ -206,7 +207,7 @@ func finish(ctx context.Context, env *Env, sp *store.Spool, m store.Manifest, ex
 		return nil, err
 	}
 	env.trace("commit")
-	out := &Result{Run: run, Exit: run.Manifest.Exit, Status: run.Manifest.Status, Digest: res, Raw: p.HasRaw()}
+	out := &Result{Run: run, Exit: run.Manifest.Exit, Status: run.Manifest.Status, Digest: res, Raw: p.HasRaw() || p.LeftTrash()}
 	if derr != nil {
 		out.Digest, out.DigestErr = nil, derr
 	}
