@@ -71,8 +71,7 @@ type Live struct {
 type liveStream struct {
 	w     Spooled
 	n     int64        // bytes written and readable from the spool
-	nl    int64        // newlines among them
-	last  byte         // the last byte written
+	need  int64        // the n a waiting reader waits for (0: none waits)
 	head  []byte       // the first bytes, up to evidence.HeadSize
 	given bool         // head handed to the promise
 	read  atomic.Int64 // the furthest any reader has read (tests check the parse keeps up)
@@ -127,7 +126,12 @@ func (t *liveTap) Write(p []byte) (int, error) {
 		l.startLocked()
 	}
 	l.giveHeadsLocked()
-	l.cond.Broadcast()
+	if s.need > 0 && s.n >= s.need {
+		// Wake the reader only once what it waits for is there: a pty
+		// delivers a flood a few KiB at a time.
+		s.need = 0
+		l.cond.Broadcast()
+	}
 	return n, err
 }
 
@@ -285,6 +289,7 @@ func (r *liveReader) Read(p []byte) (int, error) {
 	l := r.l
 	l.mu.Lock()
 	for !l.void && !l.ended && r.s.n-r.off < want {
+		r.s.need = r.off + want
 		l.cond.Wait()
 	}
 	void, avail := l.void, r.s.n-r.off
