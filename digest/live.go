@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -152,9 +153,17 @@ func (l *Live) startLocked() {
 	l.result = make(chan liveResult, 1)
 	src := l.promise.Source()
 	go func() {
-		chain := profiles.Detect(snapshot, l.force)
-		g, err := profiles.ExtractChain(ctx, src, chain)
-		l.result <- liveResult{chain: chain, graph: g, err: err}
+		var r liveResult
+		defer func() {
+			// Detection is not guarded as parsers are: a panic voids this
+			// parse, and the digest after the end meets it where it always did.
+			if p := recover(); p != nil {
+				r = liveResult{err: fmt.Errorf("live parse: %v", p)}
+			}
+			l.result <- r
+		}()
+		r.chain = profiles.Detect(snapshot, l.force)
+		r.graph, r.err = profiles.ExtractChain(ctx, src, r.chain)
 	}()
 }
 
