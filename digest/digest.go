@@ -77,6 +77,12 @@ func Make(ctx context.Context, st Blobs, run *store.Run, opts Options) (*Result,
 	if err != nil {
 		return nil, err
 	}
+	return digestGraph(st, run, g, infos, opts)
+}
+
+// digestGraph renders the digest of a run from the graph its profile
+// extracted: the contract, the plan and the renderer.
+func digestGraph(st Blobs, run *store.Run, g *evidence.Graph, infos []plan.StreamInfo, opts Options) (*Result, error) {
 	g.Seal(run.Handle())
 	var anchors map[string]string
 	if opts.Repo != "" {
@@ -302,7 +308,7 @@ func firstDiff(got, want []byte) string {
 
 // Source adapts a stored run to what profiles read.
 func Source(st Blobs, run *store.Run) (*evidence.Source, []plan.StreamInfo, error) {
-	src := &evidence.Source{Argv: run.Manifest.Argv, Exit: run.Manifest.Exit}
+	var streams []evidence.Stream
 	var infos []plan.StreamInfo
 	for _, name := range []string{evidence.Stdout, evidence.Stderr} {
 		ref, _ := run.StreamBlob(name)
@@ -314,18 +320,18 @@ func Source(st Blobs, run *store.Run) (*evidence.Source, []plan.StreamInfo, erro
 		if err != nil {
 			return nil, nil, err
 		}
-		src.Streams = append(src.Streams, evidence.Stream{Name: name, Size: b.Size(), Lines: int(b.Lines()), Head: head,
-			Open: func() (io.ReadCloser, error) {
+		streams = append(streams, evidence.NewStream(name, b.Size(), int(b.Lines()), head,
+			func() (io.ReadCloser, error) {
 				b, err := st.Blob(ref.Blob)
 				if err != nil {
 					return nil, err
 				}
 				return io.NopCloser(b.Reader()), nil
-			}})
+			}))
 		infos = append(infos, plan.StreamInfo{Name: name, Size: b.Size(), Lines: b.Lines(), Dropped: ref.Dropped,
 			Binary: b.Size() > 0 && !lines.Printable(head)})
 	}
-	return src, infos, nil
+	return evidence.NewSource(run.Manifest.Argv, run.Manifest.Exit, streams), infos, nil
 }
 
 // lineSource reads lines of a run's streams for the renderer.

@@ -114,16 +114,19 @@ func Detect(src *evidence.Source, force string) []Choice {
 // nothing in non-empty output, hands over to the next in the chain, and the
 // graph records that loss of precision.
 func Extract(ctx context.Context, src *evidence.Source, force string) (*evidence.Graph, error) {
+	return ExtractChain(ctx, src, Detect(src, force))
+}
+
+// ExtractChain parses src with a chain Detect returned, as Extract does. A
+// capture parsed while it runs is detected from its heads as they were when
+// the parse began; the chain is detected again at the end, and the parse
+// counts only if SameChain says both agree.
+func ExtractChain(ctx context.Context, src *evidence.Source, chain []Choice) (*evidence.Graph, error) {
 	var losses []evidence.Loss
-	chain := Detect(src, force)
-	nonEmpty := false
-	for _, st := range src.Streams {
-		nonEmpty = nonEmpty || st.Size > 0
-	}
 	for i, c := range chain {
 		g, err := safeParse(ctx, c.Profile, src)
 		last := i == len(chain)-1
-		if err == nil && (len(g.Items) > 0 || !nonEmpty || last) {
+		if err == nil && (len(g.Items) > 0 || empty(src) || last) {
 			g.Losses = append(losses, g.Losses...)
 			return g, nil
 		}
@@ -142,6 +145,31 @@ func Extract(ctx context.Context, src *evidence.Source, force string) (*evidence
 			Detail: fmt.Sprintf("%s/%d %s; fell back to %s/%d", c.Profile.Name, c.Profile.Version, why, next.Name, next.Version)})
 	}
 	panic("unreachable: the chain ends with text, which always parses")
+}
+
+// empty reports whether every stream is empty. It asks after the parse, not
+// before: a running capture's sizes are known only at its end.
+func empty(src *evidence.Source) bool {
+	for _, st := range src.Streams {
+		if st.Size() > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// SameChain reports whether two detection chains name the same profiles,
+// chosen the same way, in the same order.
+func SameChain(a, b []Choice) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Profile.Name != b[i].Profile.Name || a[i].Profile.Version != b[i].Profile.Version || a[i].By != b[i].By {
+			return false
+		}
+	}
+	return true
 }
 
 // safeParse runs a parser, turning a panic into an error so one bad parser

@@ -129,6 +129,9 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The output is parsed while it is captured (see digest.Live).
+	live := digest.NewLive(req.Argv, req.Digest.Profile, capBytes)
+	defer live.Abandon()
 	started = true
 	gen, genNote := deferAtStart(env, startGeneration(ctx, env, req), sp.Meta.Exec)
 	watch := req.Watch
@@ -137,7 +140,7 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 	}
 	res, err := capture.Run(ctx, capture.Options{
 		Argv: req.Argv, Dir: req.Dir, Env: ChildEnv(env.Environ), Stdin: stdin, Pipe: req.Pipe,
-		Timeout: req.Timeout, Grace: req.Grace, Stdout: watch.Tap(outW), Stderr: watch.Tap(errW), Cols: 200, Rows: 50,
+		Timeout: req.Timeout, Grace: req.Grace, Stdout: watch.Tap(live.Tap(0, outW)), Stderr: watch.Tap(live.Tap(1, errW)), Cols: 200, Rows: 50,
 	})
 	watch.Stop()
 	var se *capture.StartError
@@ -171,7 +174,7 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 	env.trace("capture")
 	// The digest and the commit happen even after an interrupt: what was
 	// captured is kept and summarised.
-	out, err := finish(context.WithoutCancel(ctx), env, sp, m, ex, req.digestOptions(), req.Batch)
+	out, err := finish(context.WithoutCancel(ctx), env, sp, m, ex, req.digestOptions(), req.Batch, live)
 	if err != nil {
 		_ = sp.SaveResult(m)
 		return nil, &StoreError{Exit: res.Exit, Spool: sp.Dir(), Err: err}
@@ -273,7 +276,7 @@ func Ingest(ctx context.Context, env *Env, req *Request) (*Result, error) {
 	// An ingest is no agent's rerun: it never escalates a session.
 	ex := store.Exec{Argv: req.Argv, Start: env.now(), Host: env.Host, PID: env.PID, Version: env.Version,
 		Cwd: req.Dir, Note: note}
-	out, err := finish(ctx, env, sp, m, ex, req.digestOptions(), nil)
+	out, err := finish(ctx, env, sp, m, ex, req.digestOptions(), nil, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -84,7 +84,8 @@ type Result struct {
 	// capture (a background process kept the output open).
 	Note string
 	// Raw is set when some frames were stored uncompressed (a flood outran
-	// the compressor): the caller may start a compaction.
+	// the compressor) or large spool files were left to delete: the caller
+	// may start a compaction, which does both.
 	Raw bool
 }
 
@@ -157,18 +158,22 @@ func DigestOptions(st *store.Store, budget int, pressure, profile string) (diges
 		ContractDir: filepath.Join(st.Dir(), "contracts")}, nil
 }
 
-// finish renders the digest of a finished capture from its spool and stores
-// the run with its digest and receipt in one transaction, or holds it in
-// batch for Batch.Commit. A run whose digest cannot be made is still stored
-// (Result.DigestErr). session names the agent session: the same result
-// again in one session is shown at the next level.
-func finish(ctx context.Context, env *Env, sp *store.Spool, m store.Manifest, ex store.Exec, opts digest.Options, batch *Batch) (*Result, error) {
+// finish renders the digest of a finished capture from its spool (from the
+// parse that ran alongside the capture, when live is set and it counts) and
+// stores the run with its digest and receipt in one transaction, or holds it
+// in batch for Batch.Commit. A run whose digest cannot be made is still
+// stored (Result.DigestErr). session names the agent session: the same
+// result again in one session is shown at the next level.
+func finish(ctx context.Context, env *Env, sp *store.Spool, m store.Manifest, ex store.Exec, opts digest.Options, batch *Batch, live *digest.Live) (*Result, error) {
 	st := env.Store
 	p, err := st.Prepare(sp, m)
 	if err != nil {
 		return nil, err
 	}
 	env.trace("prepare")
+	if live != nil {
+		live.Settle(p.Run.Manifest)
+	}
 	run := p.Run
 	key := commandKey(run.Manifest.Argv, run.Manifest.Dir)
 	var sess store.Session
@@ -184,8 +189,18 @@ func finish(ctx context.Context, env *Env, sp *store.Spool, m store.Manifest, ex
 	// from the spool.
 	stored := make(chan error, 1)
 	go func() { stored <- p.StoreLarge() }()
-	res, derr := digest.Make(ctx, p, run, opts)
-	env.trace("digest")
+	var res *digest.Result
+	var derr error
+	if live != nil {
+		res, derr = live.Make(ctx, p, run, opts)
+	} else {
+		res, derr = digest.Make(ctx, p, run, opts)
+	}
+	if live != nil && live.Counted() {
+		env.trace("digest (parsed live)")
+	} else {
+		env.trace("digest")
+	}
 	if err := <-stored; err != nil {
 		return nil, err
 	}
@@ -207,7 +222,7 @@ func finish(ctx context.Context, env *Env, sp *store.Spool, m store.Manifest, ex
 		return nil, err
 	}
 	env.trace("commit")
-	out := &Result{Run: run, Exit: run.Manifest.Exit, Status: run.Manifest.Status, Digest: res, Raw: p.HasRaw()}
+	out := &Result{Run: run, Exit: run.Manifest.Exit, Status: run.Manifest.Status, Digest: res, Raw: p.HasRaw() || p.LeftTrash()}
 	if derr != nil {
 		out.Digest, out.DigestErr = nil, derr
 	}

@@ -296,6 +296,10 @@ func (s *Store) checkSpools(note, bad func(h, format string, args ...any)) {
 			bad(p, "not a spool directory (%s)", e.Type())
 			continue
 		}
+		if strings.HasPrefix(e.Name(), trashPrefix) {
+			note(p, "spool files of a stored run, left for the background compaction to delete")
+			continue
+		}
 		note(p, "a capture in progress, or one the next ctx command recovers")
 	}
 	q, _ := os.ReadDir(filepath.Join(s.dir, quarantineName))

@@ -10,11 +10,15 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Compact recompresses every blob holding frames that a flood left stored raw.
+// Compact deletes the large spool files committed runs left in the trash,
+// then recompresses every blob holding frames that a flood left stored raw.
 // It returns how many blobs it compacted and the bytes saved. It is safe to
 // run beside other ctx processes: it holds the maintenance lease, and returns
 // ErrBusy at once when another gc or compaction holds it.
 func (s *Store) Compact() (int, int64, error) {
+	// Large spool files of committed runs first: deleting them is the
+	// cheapest thing a background job does for the disk.
+	s.sweepTrash()
 	release, err := s.lease(false)
 	if err != nil {
 		return 0, 0, err

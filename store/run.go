@@ -517,11 +517,13 @@ func (s *Store) CommitSpool(sp *Spool, m Manifest, ex Exec) (*Run, error) {
 	return s.Commit(p, ex, nil)
 }
 
-// Release removes a committed spool and drops its lock.
+// Release removes a committed spool and drops its lock. A large raw file is
+// moved aside first, for a background process to delete (see trashBytes).
 func (sp *Spool) Release() {
 	for _, w := range sp.streams {
 		w.close()
 	}
+	sp.trashed = sp.moveLarge()
 	_ = os.RemoveAll(sp.dir)
 	if sp.lock != nil {
 		sp.lock.Close()

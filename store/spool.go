@@ -34,6 +34,7 @@ type Spool struct {
 	pending    uint64
 
 	streams map[string]*StreamWriter
+	trashed bool // Release left large files in the trash
 }
 
 // SpoolMeta is written when a capture starts, so a crashed capture can be
@@ -307,6 +308,18 @@ func (w *StreamWriter) notePos() {
 	_, _ = w.posF.WriteAt(b[:], 0)
 }
 
+// ReadAt reads the stream's bytes from offset off, from the spool file. It is
+// safe from another goroutine for bytes whose Write has returned (the caller
+// orders the two) while the stream has received no more than its cap: past
+// the cap the ring overwrites them. A digest that parses the output while
+// the command runs reads it this way.
+func (w *StreamWriter) ReadAt(p []byte, off int64) (int, error) {
+	if w.raw == nil {
+		return 0, io.EOF
+	}
+	return w.raw.ReadAt(p, rawBase+off)
+}
+
 // Total is the number of bytes the stream received, kept or not.
 func (w *StreamWriter) Total() int64 { return w.total }
 
@@ -495,4 +508,58 @@ func (sp *Spool) SaveResult(m Manifest) error {
 		return err
 	}
 	return f.Sync()
+}
+
+// trashBytes is the raw spool size from which a committed spool's file is
+// moved to the trash rather than deleted: deleting a page-cached GiB takes
+// 0.4-0.7 s on a 2-core machine, which the command's caller would wait for
+// after its run is already stored. The trash is a dot directory beside the
+// spools, so recovery never takes it for a capture (and removes what a
+// sweep missed after an hour, as it does any dot directory).
+const trashBytes = 64 << 20
+
+// moveLarge moves the committed spool's large raw files to a trash
+// directory of its own, and reports whether it moved any.
+func (sp *Spool) moveLarge() bool {
+	trash := filepath.Join(filepath.Dir(sp.dir), trashPrefix+filepath.Base(sp.dir))
+	moved := false
+	for name, w := range sp.streams {
+		if w.raw == nil || w.total < trashBytes {
+			continue
+		}
+		if !moved {
+			if err := os.Mkdir(trash, 0o700); err != nil {
+				return false
+			}
+		}
+		if os.Rename(filepath.Join(sp.dir, name+".raw"), filepath.Join(trash, name+".raw")) == nil {
+			moved = true
+		}
+	}
+	if !moved {
+		_ = os.Remove(trash)
+	}
+	return moved
+}
+
+// trashPrefix names the directories Release leaves for SweepTrash.
+const trashPrefix = ".trash-"
+
+// LeftTrash reports whether committing the run left large spool files to
+// delete: a background compaction (which sweeps them first) is then worth
+// starting.
+func (p *Pending) LeftTrash() bool { return p.sp.trashed }
+
+// sweepTrash deletes what committed spools left in the trash.
+func (s *Store) sweepTrash() {
+	root := filepath.Join(s.dir, spoolName)
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if e.IsDir() && strings.HasPrefix(e.Name(), trashPrefix) {
+			_ = os.RemoveAll(filepath.Join(root, e.Name()))
+		}
+	}
 }

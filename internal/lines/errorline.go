@@ -65,6 +65,14 @@ func MayLookLikeError(line []byte) bool {
 // CleanLooksLikeError is LooksLikeError for a line already passed through
 // Clean (and cut to a few KiB by the caller when it can be long).
 func CleanLooksLikeError(clean []byte) bool {
+	if !hasMarkerWord(clean) {
+		return false // the patterns below cost microseconds a line
+	}
+	return matchesErrorPatterns(clean)
+}
+
+// matchesErrorPatterns is CleanLooksLikeError by the patterns alone.
+func matchesErrorPatterns(clean []byte) bool {
 	if errCalmRE.Match(clean) {
 		return false
 	}
@@ -79,6 +87,58 @@ func CleanLooksLikeError(clean []byte) bool {
 		// Code (a struct field `Error: err,`, a call): only an upper-case
 		// marker counts.
 		return errUpperRE.Match(clean)
+	}
+	return true
+}
+
+// markerWords are the words, in lower case, of which every match of the error
+// patterns holds one: a marker (err covers error and errors, fail failed and
+// failure, crit critical, abort aborted; Error and Exception end a class
+// name) or a word of a failure phrase.
+var markerWords = [...]string{"err", "fatal", "panic", "fail", "crit", "emerg", "alert", "severe",
+	"exception", "abort", "traceback", "segmentation fault", "core dumped", "undefined reference",
+	"no such file", "permission denied", "command not found", "out of memory"}
+
+// markersByFirst lists markerWords by their first letter (a literal, so
+// nothing runs at start-up).
+var markersByFirst = [256][]string{
+	'e': {"err", "emerg", "exception"}, 'f': {"fatal", "fail"}, 'p': {"panic", "permission denied"},
+	'c': {"crit", "core dumped", "command not found"}, 'a': {"alert", "abort"}, 's': {"severe", "segmentation fault"},
+	't': {"traceback"}, 'u': {"undefined reference"}, 'n': {"no such file"}, 'o': {"out of memory"},
+}
+
+// hasMarkerWord reports whether an ASCII line holds one of markerWords in
+// any case: a necessary condition for the patterns, checked in a pass over
+// its bytes. A line with other bytes says true: the patterns' case folding
+// knows letters beyond ASCII (the Kelvin sign is a k, ſ an s).
+func hasMarkerWord(line []byte) bool {
+	for i, c := range line {
+		if c >= 0x80 {
+			return true
+		}
+		for _, w := range markersByFirst[c|0x20] {
+			if hasFoldPrefix(line[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasFoldPrefix reports whether b starts with the lower-case word w, ASCII
+// letters compared in either case.
+func hasFoldPrefix(b []byte, w string) bool {
+	if len(b) < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		c := b[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[j] {
+			return false
+		}
 	}
 	return true
 }

@@ -1,6 +1,13 @@
 package lines
 
-import "testing"
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // TestCleanLooksLikeError checks where a marker must stand for a line to report an
 // error.
@@ -53,5 +60,95 @@ func TestLooksLikeError(t *testing.T) {
 		if got := MayLookLikeError([]byte(line)); want && !got {
 			t.Errorf("MayLookLikeError(%q) = false for an error line", line)
 		}
+	}
+}
+
+// TestMarkerPrefilterIsExact: skipping the patterns for a line without a
+// marker word changes no answer, over every distinct line of the
+// repository's captured outputs and the shared corpus (escapes, non-ASCII;
+// a quarter of them also upper- and lower-cased).
+func TestMarkerPrefilterIsExact(t *testing.T) {
+	var files []string
+	for _, root := range []string{"../../profiles", "../../../shared/corpus"} {
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() && !strings.HasSuffix(p, ".go") {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	n, hits := 0, 0
+	seen := map[string]bool{}
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			if seen[string(line)] {
+				continue
+			}
+			seen[string(line)] = true
+			variants := [][]byte{line}
+			if len(seen)%4 == 0 { // every fourth distinct line in both cases too
+				variants = append(variants, bytes.ToUpper(line), bytes.ToLower(line))
+			}
+			for _, l := range variants {
+				clean := Clean(l)
+				if len(clean) > maxErrorLine {
+					clean = clean[:maxErrorLine]
+				}
+				want := matchesErrorPatterns(clean)
+				if got := CleanLooksLikeError(clean); got != want {
+					t.Fatalf("%s: %q: %v with the prefilter, %v by the patterns", p, clean, got, want)
+				}
+				n++
+				if want {
+					hits++
+				}
+			}
+		}
+	}
+	if n < 50000 || hits < 1000 {
+		t.Fatalf("only %d lines (%d error lines) checked", n, hits)
+	}
+	t.Logf("%d lines, %d of them error lines, agree", n, hits)
+}
+
+// FuzzMarkerPrefilter: the prefilter never changes CleanLooksLikeError.
+func FuzzMarkerPrefilter(f *testing.F) {
+	for _, s := range []string{"error: x", "ſevere: disk", "TRACEBAC\u212a (most recent call last)", "a b c", "level=CRIT x", "0 errors"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if CleanLooksLikeError(b) != matchesErrorPatterns(b) {
+			t.Fatalf("%q: the prefilter changes the answer", b)
+		}
+	})
+}
+
+// TestMarkersByFirst: the table lists every marker word under its first
+// letter, and nothing else.
+func TestMarkersByFirst(t *testing.T) {
+	n := 0
+	for c, ws := range markersByFirst {
+		for _, w := range ws {
+			n++
+			if w[0] != byte(c) {
+				t.Errorf("%q listed under %q", w, rune(c))
+			}
+		}
+	}
+	for _, w := range markerWords {
+		found := false
+		for _, x := range markersByFirst[w[0]] {
+			found = found || x == w
+		}
+		if !found {
+			t.Errorf("%q missing from the table", w)
+		}
+	}
+	if n != len(markerWords) {
+		t.Errorf("%d words in the table, %d marker words", n, len(markerWords))
 	}
 }

@@ -101,7 +101,7 @@ func subcommand(args []string) []string {
 // matchContent looks for libtest's or nextest's own lines in the stream heads.
 func matchContent(src *evidence.Source) bool {
 	for _, st := range src.Streams {
-		h := st.Head
+		h := st.Head()
 		if len(h) == 0 {
 			continue
 		}

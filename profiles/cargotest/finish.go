@@ -153,7 +153,7 @@ func (p *parser) verdict(g *evidence.Graph, explicitFail, buildErr bool, incompl
 	for _, b := range p.blocks {
 		anyResult = anyResult || b.result != nil
 	}
-	killed := p.src.Exit == 124 || p.src.Exit >= 128
+	killed := p.src.Exit() == 124 || p.src.Exit() >= 128
 	switch {
 	case explicitFail:
 		g.Verdict = "fail"
@@ -162,15 +162,15 @@ func (p *parser) verdict(g *evidence.Graph, explicitFail, buildErr bool, incompl
 	case len(incomplete) > 0:
 	case !anyResult:
 	case killed:
-	case p.src.Exit != 0:
-		g.Lose("partial-parse", "exit status %d, yet every test result in the output passed", p.src.Exit)
+	case p.src.Exit() != 0:
+		g.Lose("partial-parse", "exit status %d, yet every test result in the output passed", p.src.Exit())
 	default:
 		g.Verdict = "pass"
 	}
 	if len(incomplete) > 0 {
-		g.Lose("partial-parse", "output ends before %s reported a result%s", strings.Join(capList(incomplete, 5), ", "), exitNote(p.src.Exit))
+		g.Lose("partial-parse", "output ends before %s reported a result%s", strings.Join(capList(incomplete, 5), ", "), exitNote(p.src.Exit()))
 	} else if killed && anyResult && g.Verdict == "" {
-		g.Lose("partial-parse", "the run was stopped%s; binaries after the last result may be missing", exitNote(p.src.Exit))
+		g.Lose("partial-parse", "the run was stopped%s; binaries after the last result may be missing", exitNote(p.src.Exit()))
 	}
 }
 

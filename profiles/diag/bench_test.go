@@ -46,7 +46,7 @@ func BenchmarkContent(b *testing.B) {
 		data = append(data, d...)
 	}
 	src := evidence.BytesSource(nil, 1, data, nil)
-	b.SetBytes(int64(len(src.Streams[0].Head)))
+	b.SetBytes(int64(len(src.Streams[0].Head())))
 	for i := 0; i < b.N; i++ {
 		Content(src)
 	}

@@ -47,6 +47,9 @@ func Parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 		}
 		p.endStream()
 	}
+	// The exit status once the streams are read: a capture parsed while it
+	// runs knows it only at its end.
+	p.exit = src.Exit()
 	return p.finish()
 }
 
@@ -135,7 +138,6 @@ func newParser(src *evidence.Source) *parser {
 	return &parser{
 		g:        &evidence.Graph{Profile: Name, Version: Version, Tool: tool, Items: []evidence.Item{}},
 		argvTool: tool,
-		exit:     src.Exit,
 		cur:      -1,
 		lastTop:  -1,
 		keys:     map[string]bool{},

@@ -136,7 +136,7 @@ func firstArg(args []string) string {
 func Content(src *evidence.Source) bool {
 	strong, shaped, other := 0, 0, 0
 	for _, st := range src.Streams {
-		head := st.Head
+		head := st.Head()
 		if len(head) == evidence.HeadSize {
 			if i := bytes.LastIndexByte(head, '\n'); i > 0 {
 				head = head[:i]

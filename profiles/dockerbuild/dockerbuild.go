@@ -68,7 +68,7 @@ func matchArgv(argv []string) bool {
 
 func matchContent(src *evidence.Source) bool {
 	for _, st := range src.Streams {
-		h := string(st.Head)
+		h := string(st.Head())
 		if strings.Contains(h, "#1 [internal] load build definition") || strings.Contains(h, "[internal] load .dockerignore") ||
 			strings.HasPrefix(h, "Step 1/") || strings.Contains(h, "\nStep 1/") ||
 			strings.Contains(h, "Sending build context to Docker daemon") {
@@ -149,7 +149,7 @@ func Parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 	if len(p.steps) == 0 && p.final == "" {
 		return nil, fmt.Errorf("dockerbuild: no build steps in the output")
 	}
-	return p.finish(src.Exit), nil
+	return p.finish(src.Exit()), nil
 }
 
 func (p *parser) get(id, n int) *step {

@@ -169,7 +169,7 @@ func (p *logParser) miss(n int) {
 
 func parseLog(ctx context.Context, g *evidence.Graph, c command, st evidence.Stream) error {
 	p := &logParser{c: c, stream: st.Name, index: make(map[string]*fileAcc)}
-	if st.Size > 0 && st.Open != nil {
+	if len(st.Head()) > 0 && st.Open != nil { // not Size: it waits for the end of a running capture
 		rc, err := st.Open()
 		if err != nil {
 			return fmt.Errorf("open %s: %w", st.Name, err)
@@ -188,7 +188,7 @@ func parseLog(ctx context.Context, g *evidence.Graph, c command, st evidence.Str
 		p.cur.to = p.lastContent(p.cur.to)
 	}
 	content := len(p.commits) + len(p.files)
-	if p.unknown > 0 && p.unknown > content*4 && p.unknown*2 > max(st.Lines, 1) {
+	if p.unknown > 0 && p.unknown > content*4 && p.unknown*2 > max(st.Lines(), 1) {
 		return fmt.Errorf("git %s output: %d lines not recognised", c.kind, p.unknown)
 	}
 	p.items(g)

@@ -135,7 +135,7 @@ func firstLines(head []byte, n int) []string {
 // matchContent claims output whose first line only git writes: a diff
 // header, a commit header, or the first line of git status.
 func matchContent(src *evidence.Source) bool {
-	return sniff(src.Stream(evidence.Stdout).Head) != ""
+	return sniff(src.Stream(evidence.Stdout).Head()) != ""
 }
 
 func sniff(head []byte) string {
@@ -184,7 +184,7 @@ func parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 	c := commandOf(cmdline.Normalize(src.Argv))
 	out := src.Stream(evidence.Stdout)
 	if c.kind == "" {
-		c.kind = sniff(out.Head)
+		c.kind = sniff(out.Head())
 		if c.kind == "" {
 			return nil, fmt.Errorf("git output: not a diff, log or status")
 		}
@@ -204,8 +204,8 @@ func parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 	g.Items = g.Items[:len(g.Items)-1]
 	stderrItems(ctx, g, src)
 	g.Items = append(g.Items, sum)
-	if src.Exit >= 124 {
-		g.Lose("partial-parse", "git stopped with exit status %d: the output may be cut short", src.Exit)
+	if src.Exit() >= 124 {
+		g.Lose("partial-parse", "git stopped with exit status %d: the output may be cut short", src.Exit())
 	}
 	return g, nil
 }
@@ -214,7 +214,7 @@ func parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 // when git failed with a fatal message.
 func stderrItems(ctx context.Context, g *evidence.Graph, src *evidence.Source) {
 	st := src.Stream(evidence.Stderr)
-	if st.Size == 0 || st.Open == nil {
+	if len(st.Head()) == 0 || st.Open == nil {
 		return
 	}
 	rc, err := st.Open()
@@ -248,7 +248,7 @@ func stderrItems(ctx context.Context, g *evidence.Graph, src *evidence.Source) {
 	if n > maxStderr {
 		g.Lose("item-cap", "%d of %d stderr lines listed", maxStderr, n)
 	}
-	if fatal && src.Exit != 0 {
+	if fatal && src.Exit() != 0 {
 		g.Verdict = "error"
 	}
 }

@@ -65,7 +65,7 @@ var longStatus = map[string]string{
 
 func parseStatus(ctx context.Context, g *evidence.Graph, c command, st evidence.Stream) error {
 	p := &statusParser{c: c}
-	if st.Size > 0 && st.Open != nil {
+	if len(st.Head()) > 0 && st.Open != nil { // not Size: it waits for the end of a running capture
 		rc, err := st.Open()
 		if err != nil {
 			return fmt.Errorf("open %s: %w", st.Name, err)

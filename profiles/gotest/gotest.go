@@ -83,7 +83,7 @@ func MatchArgv(argv []string) bool {
 // Benchmark or Fuzz function, a package line, or a benchmark result.
 func MatchContent(src *evidence.Source) bool {
 	for _, st := range src.Streams {
-		if headMatches(st.Head) {
+		if headMatches(st.Head()) {
 			return true
 		}
 	}
@@ -163,5 +163,5 @@ func Parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 		}
 		return nil, ErrUnrecognised
 	}
-	return p.graph(src.Exit), nil
+	return p.graph(src.Exit()), nil
 }

@@ -37,7 +37,7 @@ func matchArgv(argv []string) bool { return jvm.Argv(argv, "gradle", "gradlew") 
 
 func matchContent(src *evidence.Source) bool {
 	for _, st := range src.Streams {
-		h := string(st.Head)
+		h := string(st.Head())
 		if strings.Contains(h, "BUILD SUCCESSFUL in ") || strings.Contains(h, "BUILD FAILED in ") ||
 			strings.Contains(h, "actionable task") || strings.Contains(h, "\n> Task :") || strings.HasPrefix(h, "> Task :") {
 			return true
@@ -90,7 +90,7 @@ func Parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 		return nil, fmt.Errorf("gradle: %w", err)
 	}
 	p.endBlock()
-	return p.finish(src.Exit), nil
+	return p.finish(src.Exit()), nil
 }
 
 func (p *parser) add(it evidence.Item) *evidence.Item {

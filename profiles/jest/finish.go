@@ -202,7 +202,7 @@ func (p *parser) verdict(g *evidence.Graph, fs finals, t tally) {
 	_, haveSuites := fs.count(g.Tool, suitesName, "total")
 	haveSummary := haveTests || haveSuites
 
-	killed := p.src.Exit == 124 || p.src.Exit >= 128
+	killed := p.src.Exit() == 124 || p.src.Exit() >= 128
 	switch {
 	case testsFailed > 0 || snapFailed > 0 || errorsN > 0 || p.unhandled > 0:
 		g.Verdict = "fail"
@@ -221,16 +221,16 @@ func (p *parser) verdict(g *evidence.Graph, fs finals, t tally) {
 		g.Verdict = "error"
 	case !haveSummary:
 	case killed:
-	case p.src.Exit != 0:
-		g.Lose("partial-parse", "exit status %d, yet the %s summary reports no failure", p.src.Exit, g.Tool)
+	case p.src.Exit() != 0:
+		g.Lose("partial-parse", "exit status %d, yet the %s summary reports no failure", p.src.Exit(), g.Tool)
 	default:
 		g.Verdict = "pass"
 	}
 	if !haveSummary && !p.noTests && (len(p.recs) > 0 || len(p.trees) > 0 || p.jestSeen || p.vitestSeen) {
-		g.Lose("partial-parse", "output ends before the %s summary%s; tests after the last reported file are missing", g.Tool, exitNote(p.src.Exit))
+		g.Lose("partial-parse", "output ends before the %s summary%s; tests after the last reported file are missing", g.Tool, exitNote(p.src.Exit()))
 	}
 	if haveSummary && killed && g.Verdict == "" {
-		g.Lose("partial-parse", "the run was stopped%s; its summary may be incomplete", exitNote(p.src.Exit))
+		g.Lose("partial-parse", "the run was stopped%s; its summary may be incomplete", exitNote(p.src.Exit()))
 	}
 	if t.titleOnly > 0 {
 		g.Lose("partial-parse", "%d failing tests are named by their title only (the failure report never came)", t.titleOnly)

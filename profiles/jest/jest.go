@@ -98,7 +98,7 @@ func isRunner(prog string, args []string) bool {
 // matchContent looks for the reporters' own lines in the stream heads.
 func matchContent(src *evidence.Source) bool {
 	for _, st := range src.Streams {
-		h := st.Head
+		h := st.Head()
 		if len(h) == 0 {
 			continue
 		}

@@ -76,11 +76,11 @@ func jsonFile(name string) bool {
 // stdout is blank (structured loggers write there).
 func pickStream(src *evidence.Source) (evidence.Stream, bool) {
 	out := src.Stream(evidence.Stdout)
-	if !blank(out.Head) || out.Size > int64(len(out.Head)) {
+	if !blank(out.Head()) || out.More() {
 		return out, true
 	}
 	errs := src.Stream(evidence.Stderr)
-	if !blank(errs.Head) {
+	if !blank(errs.Head()) {
 		return errs, true
 	}
 	return out, false
@@ -95,12 +95,12 @@ func matchContent(src *evidence.Source) bool {
 	if !ok {
 		return false
 	}
-	head := st.Head
+	head := st.Head()
 	t := bytes.TrimLeft(stripEscapes(head[:min(len(head), 4096)]), " \t\r\n")
 	if len(t) == 0 || (t[0] != '{' && t[0] != '[') {
 		return false
 	}
-	cut := st.Size > int64(len(head))
+	cut := st.More()
 	if cut {
 		// Judge complete lines only.
 		if i := bytes.LastIndexByte(head, '\n'); i > 0 {
@@ -247,7 +247,7 @@ func streamItems(g *evidence.Graph, st evidence.Stream, tab *table, rr *recReade
 	g.Add(evidence.Item{Kind: evidence.KindSummary, Tool: "json", Name: "records",
 		Counts: counts,
 		Text:   fmt.Sprintf("%d records, %d shapes", rr.n, len(tab.shapes)),
-		Span:   evidence.Span{Stream: stream, From: 1, To: max(st.Lines, 1)}})
+		Span:   evidence.Span{Stream: stream, From: 1, To: max(st.Lines(), 1)}})
 }
 
 // recordItems adds the minority records and the error-looking records in
@@ -396,22 +396,22 @@ func parseDocument(ctx context.Context, g *evidence.Graph, st evidence.Stream) e
 // first lines as anomalies.
 func addStderr(g *evidence.Graph, src *evidence.Source, parsed string) {
 	st := src.Stream(evidence.Stderr)
-	if parsed == evidence.Stderr || st.Lines == 0 || blank(st.Head) {
+	if parsed == evidence.Stderr || st.Lines() == 0 || blank(st.Head()) {
 		return
 	}
 	g.Add(evidence.Item{Kind: evidence.KindRegion, Name: "stderr", Why: "unparsed-stream",
-		Span: evidence.Span{Stream: evidence.Stderr, From: 1, To: st.Lines}})
-	if src.Exit == 0 {
+		Span: evidence.Span{Stream: evidence.Stderr, From: 1, To: st.Lines()}})
+	if src.Exit() == 0 {
 		return
 	}
-	lines := bytes.Split(st.Head, []byte{'\n'})
+	lines := bytes.Split(st.Head(), []byte{'\n'})
 	n := 0
 	for i, l := range lines {
-		if n == 5 || i+1 > st.Lines {
+		if n == 5 || i+1 > st.Lines() {
 			break
 		}
 		l = bytes.TrimSpace(stripEscapes(l))
-		if len(l) == 0 || (i == len(lines)-1 && st.Size > int64(len(st.Head))) {
+		if len(l) == 0 || (i == len(lines)-1 && st.More()) {
 			continue
 		}
 		n++

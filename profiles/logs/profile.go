@@ -68,11 +68,11 @@ var timestampRE = lines.Lazy(`(^|[\s\[])(\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\d\d:\d\d:
 // contentIsLogs: most of the first lines carry a timestamp near their start.
 func contentIsLogs(src *evidence.Source) bool {
 	for _, st := range src.Streams {
-		if st.Lines < 20 {
+		if st.Lines() < 20 {
 			continue
 		}
 		n, hits := 0, 0
-		for _, line := range bytes.Split(st.Head, []byte{'\n'}) {
+		for _, line := range bytes.Split(st.Head(), []byte{'\n'}) {
 			if n == 100 {
 				break
 			}
@@ -134,7 +134,7 @@ const maxOverflowItems = 100
 func Parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 	g := &evidence.Graph{Profile: Name, Version: Version, Tool: "logs"}
 	for _, st := range src.Streams {
-		if st.Size == 0 {
+		if len(st.Head()) == 0 { // empty (Size would wait for the end of a running capture)
 			continue
 		}
 		if err := parseStream(ctx, g, st); err != nil {

@@ -32,7 +32,7 @@ func matchArgv(argv []string) bool { return jvm.Argv(argv, "mvn", "mvnw", "mvnd"
 
 func matchContent(src *evidence.Source) bool {
 	for _, st := range src.Streams {
-		h := string(st.Head)
+		h := string(st.Head())
 		if strings.Contains(h, "] BUILD SUCCESS") || strings.Contains(h, "] BUILD FAILURE") ||
 			strings.Contains(h, "] Scanning for projects...") || strings.Contains(h, "] Failed to execute goal ") {
 			return true
@@ -98,7 +98,7 @@ func Parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 	if err != nil {
 		return nil, fmt.Errorf("maven: %w", err)
 	}
-	return p.finish(src.Exit), nil
+	return p.finish(src.Exit()), nil
 }
 
 func (p *parser) add(it evidence.Item) *evidence.Item {

@@ -701,7 +701,7 @@ func (sc *scanner) verdict(g *evidence.Graph, agg map[string]int, stops []string
 			g.Verdict = "error"
 		case failing || sc.progFails > 0 || sc.progErrs > 0:
 			g.Verdict = "fail"
-		case sc.progSeen && sc.progPct == 100 && sc.src.Exit == 0 && !interrupted:
+		case sc.progSeen && sc.progPct == 100 && sc.src.Exit() == 0 && !interrupted:
 			g.Verdict = "pass" // -qq prints no counts line
 		}
 		if !toolError {
@@ -710,7 +710,7 @@ func (sc *scanner) verdict(g *evidence.Graph, agg map[string]int, stops []string
 	}
 
 	if matchArgv(sc.src.Argv) {
-		exit := sc.src.Exit
+		exit := sc.src.Exit()
 		switch {
 		case g.Verdict == "pass" && exit != 0,
 			g.Verdict == "fail" && exit == 0,

@@ -64,8 +64,8 @@ func FuzzParse(f *testing.F) {
 				if sp.IsZero() {
 					continue
 				}
-				if sp.From > sp.To || sp.To > src.Stream(sp.Stream).Lines {
-					t.Fatalf("span %s outside %s (%d lines)", sp.Handle(), sp.Stream, src.Stream(sp.Stream).Lines)
+				if sp.From > sp.To || sp.To > src.Stream(sp.Stream).Lines() {
+					t.Fatalf("span %s outside %s (%d lines)", sp.Handle(), sp.Stream, src.Stream(sp.Stream).Lines())
 				}
 			}
 			if len(it.Message) > maxMsg+len("…") {

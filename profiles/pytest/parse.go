@@ -471,7 +471,7 @@ func (sc *scanner) acceptFinal(s string) bool {
 // exitOK reports whether the run ended with one of pytest's own exit statuses
 // (0 passed, 1 failed, 2 interrupted, 3 internal error, 4 usage, 5 no tests),
 // rather than being killed or timed out.
-func (sc *scanner) exitOK() bool { return sc.src.Exit >= 0 && sc.src.Exit <= 5 }
+func (sc *scanner) exitOK() bool { return sc.src.Exit() >= 0 && sc.src.Exit() <= 5 }
 
 func (sc *scanner) onFinal(p pos) {
 	sc.closeBlock()

@@ -87,7 +87,7 @@ func moduleIsPytest(args []string) bool {
 // line with its percentage, or one of pytest's own error forms.
 func looksLikePytest(src *evidence.Source) bool {
 	for _, st := range src.Streams {
-		head := st.Head
+		head := st.Head()
 		for len(head) > 0 {
 			var ln []byte
 			if i := bytes.IndexByte(head, '\n'); i >= 0 {

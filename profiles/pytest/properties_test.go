@@ -284,8 +284,8 @@ func TestSpansInsideStreams(t *testing.T) {
 				if sp.IsZero() {
 					continue
 				}
-				if sp.From > sp.To || sp.To > src.Stream(sp.Stream).Lines {
-					t.Errorf("%s: span %s outside %s (%d lines)", c.name, sp.Handle(), sp.Stream, src.Stream(sp.Stream).Lines)
+				if sp.From > sp.To || sp.To > src.Stream(sp.Stream).Lines() {
+					t.Errorf("%s: span %s outside %s (%d lines)", c.name, sp.Handle(), sp.Stream, src.Stream(sp.Stream).Lines())
 				}
 			}
 		}

@@ -131,8 +131,8 @@ func TestRealFailingSuite(t *testing.T) {
 			t.Parallel()
 			src := runPytest(t, "failing", m)
 			g := parseSource(t, src)
-			if src.Exit != 1 {
-				t.Errorf("exit %d, want 1", src.Exit)
+			if src.Exit() != 1 {
+				t.Errorf("exit %d, want 1", src.Exit())
 			}
 			if g.Verdict != "fail" {
 				t.Errorf("verdict %q", g.Verdict)
@@ -201,8 +201,8 @@ func TestRealFailingSuite(t *testing.T) {
 		t.Parallel()
 		src := runPytest(t, "failing", realMode{args: []string{"-q", "-o", "addopts="}})
 		g := parseSource(t, src)
-		if src.Exit != 2 || g.Verdict != "error" {
-			t.Errorf("exit %d verdict %q: a collection error is never \"no tests\"", src.Exit, g.Verdict)
+		if src.Exit() != 2 || g.Verdict != "error" {
+			t.Errorf("exit %d verdict %q: a collection error is never \"no tests\"", src.Exit(), g.Verdict)
 		}
 		if f := failingNames(g); len(f) != 1 || f[0] != "test_import_error.py" {
 			t.Errorf("failing %v", f)
@@ -218,8 +218,8 @@ func TestRealPassingSuite(t *testing.T) {
 			t.Parallel()
 			src := runPytest(t, "passing", m)
 			g := parseSource(t, src)
-			if src.Exit != 0 || g.Verdict != "pass" {
-				t.Errorf("exit %d verdict %q", src.Exit, g.Verdict)
+			if src.Exit() != 0 || g.Verdict != "pass" {
+				t.Errorf("exit %d verdict %q", src.Exit(), g.Verdict)
 			}
 			checkCounts(t, g, m, map[string]int{"passed": 500})
 			if f := failingNames(g); len(f) > 0 {

@@ -171,7 +171,7 @@ func parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 		g.Tool = "grep"
 	}
 	out := src.Stream(evidence.Stdout)
-	p.mode = pickMode(o, p.single, sample(out.Head, out.Size > int64(len(out.Head))))
+	p.mode = pickMode(o, p.single, sample(out.Head(), out.More()))
 	if p.mode != modeBare && p.mode != modeBareNum && p.mode != modeCount {
 		p.single = ""
 	}
@@ -232,8 +232,8 @@ func parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 	sum := evidence.Item{Kind: evidence.KindSummary, Tool: g.Tool, Name: "search", Counts: counts,
 		Text:  fmt.Sprintf("%d hits in %d files", p.hits, len(p.files)+p.extraFiles),
 		Attrs: map[string]string{"layout": modeNames[p.mode]}}
-	if out.Lines > 0 {
-		sum.Span = evidence.Span{Stream: evidence.Stdout, From: 1, To: out.Lines}
+	if out.Lines() > 0 {
+		sum.Span = evidence.Span{Stream: evidence.Stdout, From: 1, To: out.Lines()}
 	}
 	if p.mode == modeFiles {
 		sum.Text = fmt.Sprintf("%d files", len(p.files)+p.extraFiles)
@@ -246,7 +246,7 @@ func parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 	if p.unknown > 0 {
 		g.Lose("partial-parse", "%d lines not recognised as %s search output (first at line %d)", p.unknown, modeNames[p.mode], p.firstUnknown)
 	}
-	g.Verdict = verdict(g, o, src.Exit)
+	g.Verdict = verdict(g, o, src.Exit())
 	return g, nil
 }
 
@@ -268,7 +268,7 @@ func verdict(g *evidence.Graph, o opts, exit int) string {
 }
 
 func scanStream(ctx context.Context, st evidence.Stream, fn func(n int, line []byte)) error {
-	if st.Open == nil || st.Size == 0 {
+	if st.Open == nil || len(st.Head()) == 0 {
 		return nil
 	}
 	rc, err := st.Open()

@@ -135,14 +135,14 @@ func pickMode(o opts, single string, sample []string) mode {
 // look like compiler or linter diagnostics.
 func matchContent(src *evidence.Source) bool {
 	out := src.Stream(evidence.Stdout)
-	lines := content(sample(out.Head, out.Size > int64(len(out.Head))))
+	lines := content(sample(out.Head(), out.More()))
 	if len(lines) == 0 {
 		return false
 	}
 	if strings.HasPrefix(lines[0], `{"type":"begin","data":{"path":`) {
 		return true
 	}
-	return headingBlocks(sample(out.Head, out.Size > int64(len(out.Head)))) || flatHits(lines)
+	return headingBlocks(sample(out.Head(), out.More())) || flatHits(lines)
 }
 
 // pathLike is a plausible relative or absolute file path.

@@ -85,7 +85,7 @@ func matchArgv(argv []string) bool {
 // matchContent looks for a header of capitalised words over aligned rows.
 func matchContent(src *evidence.Source) bool {
 	for _, st := range src.Streams {
-		ls := strings.SplitN(string(st.Head), "\n", 12)
+		ls := strings.SplitN(string(st.Head()), "\n", 12)
 		for i := 0; i+2 < len(ls); i++ {
 			h := string(lines.Clean([]byte(ls[i])))
 			if headerLike(h) && strings.Contains(h, "  ") {

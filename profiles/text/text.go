@@ -47,19 +47,25 @@ const MaxErrorGroups = 2000
 func Parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 	g := &evidence.Graph{Profile: Name, Version: Version}
 	for _, st := range src.Streams {
-		if st.Size == 0 {
+		// The head, not the size: a running capture's size is known only
+		// at its end, and this parse should run alongside it.
+		head := st.Head()
+		if len(head) == 0 {
 			continue
 		}
-		if !lines.Printable(st.Head) {
-			g.Add(evidence.Item{Kind: evidence.KindBinary, Name: st.Name, Count: int(min(st.Size, 1<<62)),
-				Attrs: map[string]string{"type": Sniff(st.Head)}})
+		if !lines.Printable(head) {
+			g.Add(evidence.Item{Kind: evidence.KindBinary, Name: st.Name, Count: int(min(st.Size(), 1<<62)),
+				Attrs: map[string]string{"type": Sniff(head)}})
 			continue
 		}
-		g.Add(evidence.Item{Kind: evidence.KindRegion, Name: st.Name, Why: "stream", Count: st.Lines,
-			Span: evidence.Span{Stream: st.Name, From: 1, To: max(st.Lines, 1)}})
+		region := len(g.Items)
+		g.Add(evidence.Item{Kind: evidence.KindRegion, Name: st.Name, Why: "stream", Span: evidence.Span{Stream: st.Name, From: 1}})
 		if err := errorLines(ctx, g, st); err != nil {
 			return nil, err
 		}
+		// The line count once the stream has been read to its end.
+		n := st.Lines()
+		g.Items[region].Count, g.Items[region].Span.To = n, max(n, 1)
 	}
 	return g, nil
 }
@@ -218,8 +224,10 @@ func hasLetter(b []byte) bool {
 	return false
 }
 
-func maskDigits(b []byte) string {
-	out := make([]byte, 0, len(b))
+func maskDigits(b []byte) string { return string(appendMasked(make([]byte, 0, len(b)), b)) }
+
+// appendMasked appends b to out with each run of digits replaced by '#'.
+func appendMasked(out, b []byte) []byte {
 	prevDigit := false
 	for _, c := range b {
 		if c >= '0' && c <= '9' {
@@ -232,7 +240,7 @@ func maskDigits(b []byte) string {
 		prevDigit = false
 		out = append(out, c)
 	}
-	return string(out)
+	return out
 }
 
 // magic lists signatures net/http's sniffer does not know.
@@ -299,13 +307,14 @@ type rareLine struct {
 
 type rarity struct {
 	seen   int
-	shapes map[string]int
+	shapes map[string]*int // occurrences of each shape
 	first  map[string]rareLine
-	off    bool // too many shapes: not a repetitive stream
+	off    bool   // too many shapes: not a repetitive stream
+	key    []byte // the shape being looked up, reused
 }
 
 func newRarity() *rarity {
-	return &rarity{shapes: map[string]int{}, first: map[string]rareLine{}}
+	return &rarity{shapes: map[string]*int{}, first: map[string]rareLine{}}
 }
 
 func (r *rarity) see(n int, line []byte) {
@@ -320,15 +329,19 @@ func (r *rarity) see(n int, line []byte) {
 	if len(clean) == 0 {
 		return
 	}
-	key := maskDigits(clean)
-	r.shapes[key]++
-	if r.shapes[key] == 1 {
-		if len(r.shapes) > maxShapes {
-			r.off, r.shapes, r.first = true, nil, nil
-			return
-		}
-		r.first[key] = rareLine{n: n, text: strings.ToValidUTF8(string(clean), "\uFFFD")}
+	r.key = appendMasked(r.key[:0], clean)
+	if c := r.shapes[string(r.key)]; c != nil { // no allocation for a shape seen before
+		*c++
+		return
 	}
+	key := string(r.key)
+	r.shapes[key] = new(int)
+	*r.shapes[key] = 1
+	if len(r.shapes) > maxShapes {
+		r.off, r.shapes, r.first = true, nil, nil
+		return
+	}
+	r.first[key] = rareLine{n: n, text: strings.ToValidUTF8(string(clean), "\uFFFD")}
 }
 
 // lines returns the rare lines in line order, or none.
@@ -338,7 +351,7 @@ func (r *rarity) lines() []rareLine {
 	}
 	var out []rareLine
 	for k, c := range r.shapes {
-		if c == 1 {
+		if *c == 1 {
 			out = append(out, r.first[k])
 		}
 	}

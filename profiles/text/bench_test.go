@@ -1,0 +1,48 @@
+package text
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/ctxhq/ctx/evidence"
+)
+
+// BenchmarkParse measures the text profile on one core over two floods: a
+// counter's output (no letters: the chunk fast path) and a service log whose
+// every line has words, one in a hundred an error (MB/s is the figure issue
+// 21 asks ≥ 150 of).
+func BenchmarkParse(b *testing.B) {
+	var seq, log bytes.Buffer
+	for i := 1; seq.Len() < 32<<20; i++ {
+		fmt.Fprintf(&seq, "%d\n", i)
+	}
+	for i := 0; log.Len() < 32<<20; i++ {
+		level, msg := "INFO", fmt.Sprintf("request %d served in %d ms", i*7919%1000003, i%97)
+		if i%100 == 0 {
+			level, msg = "ERROR", fmt.Sprintf("upstream %d failed: connection refused", i%13)
+		}
+		fmt.Fprintf(&log, "2026-12-01T23:%02d:%02d.%03dZ %s worker-%d %s\n", i/60000%60, i/1000%60, i%1000, level, i%8, msg)
+	}
+	for _, in := range []struct {
+		name string
+		data []byte
+	}{{"seq", seq.Bytes()}, {"log", log.Bytes()}} {
+		b.Run(in.name, func(b *testing.B) {
+			data := in.data
+			head := data[:evidence.HeadSize]
+			src := evidence.NewSource([]string{"cat"}, 0, []evidence.Stream{
+				evidence.NewStream(evidence.Stdout, int64(len(data)), evidence.CountLines(data), head,
+					func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }),
+			})
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := Parse(context.Background(), src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
