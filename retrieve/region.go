@@ -2,14 +2,12 @@ package retrieve
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
-	"github.com/ctxhq/ctx/internal/lines"
 	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
@@ -217,19 +215,8 @@ func (reg *Region) Reader() (io.Reader, error) {
 		return secrets.RedactSection(reg.blob, reg.from, reg.to)
 	}
 	red := secrets.NewReader(r)
-	if reg.blob != nil && reg.unit == 'L' && reg.from > 1 {
-		// A key block may have begun above the region.
-		from := max(1, reg.from-secrets.Lookback)
-		off, end, err := reg.blob.LineRange(from, reg.from-1)
-		if err != nil {
-			return nil, err
-		}
-		if err := lines.Scan(context.Background(), reg.blob.Section(off, end), func(_ int, line []byte, _ bool) error {
-			red.Prime(line)
-			return nil
-		}); err != nil {
-			return nil, err
-		}
+	if err := reg.prime(&red.Redactor); err != nil {
+		return nil, err
 	}
 	return red, nil
 }

@@ -135,7 +135,28 @@ func printable(b []byte) string {
 // with "--" between separate groups, like grep -n, stopping at limit lines
 // or ByteLimit bytes with a handle to continue from. No match prints a line
 // saying so and returns ErrNoMatch.
+//
+// A stored blob's lines are read frame by frame on every core (parallelGrep);
+// a merged view or a byte range is read as one stream (grepStream). Both
+// print the same bytes.
 func Grep(ctx context.Context, w io.Writer, reg *Region, re *regexp.Regexp, around, limit int) error {
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	p := &grepPrinter{w: bw, around: around, limit: limit}
+	var err error
+	if reg.parallel() {
+		err = parallelGrep(ctx, reg, re, p)
+	} else {
+		err = grepStream(ctx, reg, re, p)
+	}
+	if err != nil {
+		return err
+	}
+	return p.finish(reg, re)
+}
+
+// grepStream feeds the printer every line of the region, read in order.
+func grepStream(ctx context.Context, reg *Region, re *regexp.Regexp, p *grepPrinter) error {
 	src, err := reg.Reader()
 	if err != nil {
 		return err
@@ -144,93 +165,110 @@ func Grep(ctx context.Context, w io.Writer, reg *Region, re *regexp.Regexp, arou
 	// matched here.
 	r := readahead.New(src, 256<<10, 4)
 	defer r.Close()
-	bw := bufio.NewWriter(w)
-	defer bw.Flush()
-	type held struct {
-		n    int64
-		text string
-	}
-	var before []held
-	printed := 0
-	matches := 0
-	lastPrinted := int64(-1)
-	after := 0
-	n := reg.from - 1
-	if n < 0 {
-		n = 0
-	}
-	var firstUnprinted int64
-	// Output stops at limit lines or ByteLimit bytes, whichever comes
-	// first; a line longer than grepLineClip is clipped (its handle has it all).
-	var written int
-	full := func() bool { return printed >= limit || written >= ByteLimit }
-	emit := func(ln int64, sep byte, text string) {
-		if full() {
-			return
-		}
-		if lastPrinted >= 0 && ln > lastPrinted+1 {
-			bw.WriteString("--\n")
-			written += 3
-		}
-		if len(text) > grepLineClip {
-			text = ClipLine([]byte(text), grepLineClip)
-		}
-		k, _ := fmt.Fprintf(bw, "%d%c%s\n", ln, sep, text)
-		written += k
-		lastPrinted = ln
-		printed++
-	}
-	err = lines.Scan(ctx, r, func(_ int, line []byte, long bool) error {
+	n := max(reg.from-1, 0)
+	return lines.Scan(ctx, r, func(_ int, line []byte, long bool) error {
 		n++
-		text := func() string { // only for lines printed or held as context
-			t := strings.ToValidUTF8(string(line), "\uFFFD")
-			if long {
-				t += "…"
-			}
-			return t
-		}
-		if re.Match(lines.Clean(line)) {
-			matches++
-			if full() {
-				if firstUnprinted == 0 {
-					firstUnprinted = n
-				}
-				return nil
-			}
-			for _, h := range before {
-				emit(h.n, '-', h.text)
-			}
-			before = before[:0]
-			emit(n, ':', text())
-			after = around
-			return nil
-		}
-		if after > 0 {
-			emit(n, '-', text())
-			after--
-			return nil
-		}
-		if around > 0 {
-			if len(before) == around {
-				before = before[1:]
-			}
-			before = append(before, held{n, text()})
-		}
+		p.line(n, line, long, re.Match(lines.Clean(line)))
 		return nil
 	})
-	if err != nil {
-		return err
+}
+
+// grepPrinter prints what grep shows of the lines it is given in order: the
+// matches and, around each, context lines. It may be given only the lines
+// within around of a match (and any others): the lines it is not given are
+// neither printed nor held.
+type grepPrinter struct {
+	w             *bufio.Writer
+	around, limit int
+	before        []heldLine // up to around lines not printed, the latest last
+	printed       int
+	matches       int
+	lastPrinted   int64 // 0 before the first (lines are numbered from 1)
+	after         int   // context lines still to print after a match
+	written       int   // bytes printed
+	firstUnprint  int64 // the first match not printed, 0 if none
+}
+
+type heldLine struct {
+	n    int64
+	text string
+}
+
+// lineText is a line as grep prints it: valid UTF-8, "…" after a cut line.
+func lineText(line []byte, long bool) string {
+	t := strings.ToValidUTF8(string(line), "\uFFFD")
+	if long {
+		t += "…"
 	}
+	return t
+}
+
+// full: output stops at limit lines or ByteLimit bytes, whichever comes first.
+func (p *grepPrinter) full() bool { return p.printed >= p.limit || p.written >= ByteLimit }
+
+func (p *grepPrinter) emit(ln int64, sep byte, text string) {
+	if p.full() {
+		return
+	}
+	if p.lastPrinted > 0 && ln > p.lastPrinted+1 {
+		p.w.WriteString("--\n")
+		p.written += 3
+	}
+	if len(text) > grepLineClip {
+		// A line longer than grepLineClip is clipped (its handle has it all).
+		text = ClipLine([]byte(text), grepLineClip)
+	}
+	k, _ := fmt.Fprintf(p.w, "%d%c%s\n", ln, sep, text)
+	p.written += k
+	p.lastPrinted = ln
+	p.printed++
+}
+
+// line takes line n (as lines.Scan gives it) and whether it matched.
+func (p *grepPrinter) line(n int64, line []byte, long, matched bool) {
+	if matched {
+		p.matches++
+		if p.full() {
+			if p.firstUnprint == 0 {
+				p.firstUnprint = n
+			}
+			return
+		}
+		for _, h := range p.before {
+			if h.n >= n-int64(p.around) {
+				p.emit(h.n, '-', h.text)
+			}
+		}
+		p.before = p.before[:0]
+		p.emit(n, ':', lineText(line, long))
+		p.after = p.around
+		return
+	}
+	if p.after > 0 {
+		p.emit(n, '-', lineText(line, long))
+		p.after--
+		return
+	}
+	if p.around > 0 {
+		if len(p.before) == p.around {
+			p.before = p.before[1:]
+		}
+		p.before = append(p.before, heldLine{n, lineText(line, long)})
+	}
+}
+
+// finish prints the last word: no match, or where the output stopped.
+func (p *grepPrinter) finish(reg *Region, re *regexp.Regexp) error {
 	switch {
-	case matches == 0:
-		fmt.Fprintf(bw, "no line of %s matches %q\n", reg.Describe(), re.String())
-		if err := bw.Flush(); err != nil {
+	case p.matches == 0:
+		fmt.Fprintf(p.w, "no line of %s matches %q\n", reg.Describe(), re.String())
+		if err := p.w.Flush(); err != nil {
 			return err
 		}
 		return ErrNoMatch
-	case firstUnprinted > 0:
-		fmt.Fprintf(bw, "… %d matches in all; output stopped at %d lines (%s). next: ctx get %s:L%d- --grep %q\n",
-			matches, printed, contract.Size(int64(written)), reg.handle, firstUnprinted, re.String())
+	case p.firstUnprint > 0:
+		fmt.Fprintf(p.w, "… %d matches in all; output stopped at %d lines (%s). next: ctx get %s:L%d- --grep %q\n",
+			p.matches, p.printed, contract.Size(int64(p.written)), reg.handle, p.firstUnprint, re.String())
 	}
 	return nil
 }

@@ -278,19 +278,63 @@ func (s *ruleSet) candidates(line []byte) []int {
 // run of token characters. Most lines of output hold neither.
 func maybe(line []byte) bool {
 	for i := 0; i+1 < len(line); i++ {
-		p := pairOf(line[i], line[i+1])
-		if keywordPairs[p/64]&(1<<(p%64)) == 0 {
-			continue
-		}
-		j := sort.Search(len(keywordList), func(k int) bool { return pairOf(keywordList[k][0], keywordList[k][1]) >= p })
-		for ; j < len(keywordList) && pairOf(keywordList[j][0], keywordList[j][1]) == p; j++ {
-			if hasPrefixFold(line[i:], keywordList[j]) {
-				return true
-			}
+		if keywordAt(line, i) {
+			return true
 		}
 	}
 	return longRun(line)
 }
+
+// keywordAt reports whether a keyword starts at line[i].
+func keywordAt(line []byte, i int) bool {
+	p := pairOf(line[i], line[i+1])
+	if keywordPairs[p/64]&(1<<(p%64)) == 0 {
+		return false
+	}
+	j := sort.Search(len(keywordList), func(k int) bool { return pairOf(keywordList[k][0], keywordList[k][1]) >= p })
+	return keywordFrom(line[i:], p, j)
+}
+
+// keywordFrom reports whether b starts with one of the keywords with first
+// bytes p, which start at keywordList[j].
+func keywordFrom(b []byte, p uint16, j int) bool {
+	for ; j < len(keywordList) && pairOf(keywordList[j][0], keywordList[j][1]) == p; j++ {
+		if hasPrefixFold(b, keywordList[j]) {
+			return true
+		}
+	}
+	return false
+}
+
+// maybeText is maybe over many lines at once (keywords and token runs
+// never cross a newline), faster: a table gives where a pair's keywords
+// start in keywordList (no search per pair), and token runs are looked for
+// by skipping (hasLongRun).
+func maybeText(text []byte) bool {
+	start := keywordStarts()
+	for i := 0; i+1 < len(text); i++ {
+		p := pairOf(text[i], text[i+1])
+		if j := start[p]; j != noKeyword && keywordFrom(text[i:], p, int(j)) {
+			return true
+		}
+	}
+	return hasLongRun(text)
+}
+
+const noKeyword = 0xffff
+
+// keywordStarts is, for every pair of first bytes, the index of its first
+// keyword in keywordList (noKeyword: none). 128 KiB, made on first use.
+var keywordStarts = sync.OnceValue(func() *[1 << 16]uint16 {
+	var t [1 << 16]uint16
+	for i := range t {
+		t[i] = noKeyword
+	}
+	for j := len(keywordList) - 1; j >= 0; j-- {
+		t[pairOf(keywordList[j][0], keywordList[j][1])] = uint16(j)
+	}
+	return &t
+})
 
 // sortKeywords orders keywords by their first two bytes, then as strings.
 func sortKeywords(w []string) {

@@ -222,7 +222,7 @@ func credentialLike(s string) bool {
 func longRun(line []byte) bool {
 	n := 0
 	for _, c := range line {
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' {
+		if tokenByte(c) {
 			n++
 			if n >= 30 {
 				return true
@@ -232,6 +232,29 @@ func longRun(line []byte) bool {
 		}
 	}
 	return false
+}
+
+// hasLongRun is longRun by skipping: a run of 30 starting in a window of 30
+// bytes holds the window's last byte, so the window's last non-token byte
+// (looked for from its end) rules out every start up to it. Text with a
+// separator every few bytes is passed reading a fraction of its bytes.
+func hasLongRun(text []byte) bool {
+	const n = 30
+	for p := 0; p+n <= len(text); {
+		q := p + n - 1
+		for q >= p && tokenByte(text[q]) {
+			q--
+		}
+		if q < p {
+			return true
+		}
+		p = q + 1
+	}
+	return false
+}
+
+func tokenByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-'
 }
 
 // randomRun is a run of characters that looks generated: long, mixing

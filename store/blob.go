@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"sync"
 	"syscall"
 
 	bolt "go.etcd.io/bbolt"
@@ -24,6 +25,9 @@ type Blob struct {
 
 	cached int // index of the frame in buf, or -1
 	buf    []byte
+	// fetchMu serialises fetch: fetchers reuse buffers and reload pack
+	// layouts, and DecodeFrame may be called from several goroutines.
+	fetchMu sync.Mutex
 }
 
 // emptyID is the id of the empty blob, which every store holds implicitly.
@@ -93,7 +97,9 @@ func (b *Blob) frame(i int) ([]byte, error) {
 		return b.buf, nil
 	}
 	f := b.meta.Frames[i]
+	b.fetchMu.Lock()
 	comp, err := b.fetch(i)
+	b.fetchMu.Unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -108,6 +114,67 @@ func (b *Blob) frame(i int) ([]byte, error) {
 	}
 	b.buf, b.cached = out, i
 	return out, nil
+}
+
+// FrameSpan is frame i's raw byte range [off, end).
+func (b *Blob) FrameSpan(i int) (off, end int64) {
+	f := b.meta.Frames[i]
+	return f.Off, f.Off + int64(f.Len)
+}
+
+// FrameAt is the index of the frame holding byte offset off.
+func (b *Blob) FrameAt(off int64) int { return b.frameAt(off) }
+
+// DecodeFrame returns frame i's raw bytes, decoded into dst's storage
+// (grown as needed) and checked like every read. It keeps no state in b, so
+// several goroutines may decode frames of one Blob at once (a parallel
+// grep); Section and Reader may not be used meanwhile.
+func (b *Blob) DecodeFrame(i int, dst []byte) ([]byte, error) {
+	if i < 0 || i >= len(b.meta.Frames) {
+		return nil, fmt.Errorf("blob:%s frame %d: %w", b.ID.Short(), i, ErrRange)
+	}
+	f := b.meta.Frames[i]
+	b.fetchMu.Lock()
+	comp, err := b.fetch(i)
+	if err == nil && b.plain {
+		dst = append(dst[:0], comp...) // the spool's fetch reuses its buffer
+	}
+	b.fetchMu.Unlock()
+	if err != nil || b.plain {
+		return dst, err
+	}
+	out, err := zstdDecoder().DecodeAll(comp, dst[:0])
+	if err != nil || len(out) != int(f.Len) {
+		return nil, damagedBlob(b.ID, fmt.Sprintf("frame %d does not decode to its recorded length", i))
+	}
+	return out, nil
+}
+
+// Verifier checks bytes of a blob read out of band (DecodeFrame) against
+// its id: write all of them in order, then Check.
+type Verifier struct {
+	h    hasher
+	id   ID
+	skip bool
+}
+
+// Verifier returns a Verifier of b's bytes. A capture's own spool was
+// hashed as it was written, moments ago, and is not hashed again.
+func (b *Blob) Verifier() *Verifier { return &Verifier{h: newHasher(), id: b.ID, skip: b.plain} }
+
+// Write adds the next bytes of the blob.
+func (v *Verifier) Write(p []byte) {
+	if !v.skip {
+		v.h.Write(p)
+	}
+}
+
+// Check reports a damaged blob when the bytes written do not hash to its id.
+func (v *Verifier) Check() error {
+	if v.skip || v.h.Sum() == v.id {
+		return nil
+	}
+	return damagedBlob(v.id, "its bytes do not hash to its id")
 }
 
 func damagedBlob(id ID, what string) error {
