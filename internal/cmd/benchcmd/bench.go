@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/bench"
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/helper"
 	"github.com/ctxhq/ctx/profiles/logs"
 	"github.com/ctxhq/ctx/store"
@@ -29,7 +30,7 @@ type benchOptions struct {
 
 // NewCmd is the ctx bench command group; prog is ctx itself, which the
 // secrets suite drives.
-func NewCmd(ios *IO, prog Program) *cobra.Command {
+func NewCmd(ios *cli.IO, prog Program) *cobra.Command {
 	o := &benchOptions{prog: prog}
 	c := &cobra.Command{
 		Use:   "bench",
@@ -72,8 +73,8 @@ input is missing; 2 usage error; 125 the store is locked or damaged.`,
 
 // finishBench stores the receipt, prints the table or the JSON, and turns a
 // missed gate into exit status 1.
-func finishBench(ios *IO, o *benchOptions, r *bench.Receipt, text func(io.Writer) error) error {
-	st, err := openStore(ios, true)
+func finishBench(ios *cli.IO, o *benchOptions, r *bench.Receipt, text func(io.Writer) error) error {
+	st, err := cli.OpenStore(ios, true)
 	if err != nil {
 		return err
 	}
@@ -83,7 +84,7 @@ func finishBench(ios *IO, o *benchOptions, r *bench.Receipt, text func(io.Writer
 		return err
 	}
 	if o.json {
-		if err := writeJSON(ios.Out, map[string]any{"receipt": h, "body": r}); err != nil {
+		if err := cli.WriteJSON(ios.Out, map[string]any{"receipt": h, "body": r}); err != nil {
 			return err
 		}
 	} else {
@@ -104,12 +105,12 @@ func finishBench(ios *IO, o *benchOptions, r *bench.Receipt, text func(io.Writer
 		fmt.Fprintf(ios.Out, "receipt: %s\n", h)
 	}
 	if !r.Pass {
-		return &exitError{Code: exitBad}
+		return &cli.ExitError{Code: cli.ExitBad}
 	}
 	return nil
 }
 
-func corpusDir(ios *IO, flag string) (string, error) {
+func corpusDir(ios *cli.IO, flag string) (string, error) {
 	if flag != "" {
 		return flag, nil
 	}
@@ -125,7 +126,7 @@ func corpusDir(ios *IO, flag string) (string, error) {
 	return filepath.Join(loc.Root, defaultCorpus), nil
 }
 
-func benchLoghubCmd(ios *IO, o *benchOptions) *cobra.Command {
+func benchLoghubCmd(ios *cli.IO, o *benchOptions) *cobra.Command {
 	var data []string
 	var leaveOut bool
 	var opts logs.Options
@@ -148,7 +149,7 @@ with each rule switched off in turn.`,
   ctx bench loghub --data ../shared/corpus/loghub2k --data ../shared/corpus/loghub2k-orig --leave-out
   ctx bench loghub --data bench/testdata/heldout --data bench/testdata/heldout2
   ctx bench loghub --data bench/testdata/heldout4 --off cluster`,
-		Args: exactArgs(0, "ctx bench loghub [--data DIR]... [--leave-out] [--off RULE]..."),
+		Args: cli.ExactArgs(0, "ctx bench loghub [--data DIR]... [--leave-out] [--off RULE]..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dirs := data
 			if len(dirs) == 0 {
@@ -173,7 +174,7 @@ with each rule switched off in turn.`,
 			for i, d := range dirs {
 				names[i] = filepath.Base(d)
 			}
-			r := bench.NewReceipt("loghub", Version, map[string]any{"data": names, "leave_out": leaveOut,
+			r := bench.NewReceipt("loghub", cli.Version, map[string]any{"data": names, "leave_out": leaveOut,
 				"max_templates": logs.DefaultMaxTemplates, "merge_values": logs.DefaultMergeValues, "keyed_merge_values": logs.DefaultKeyedMergeValues,
 				"similarity": opts.Similarity, "cluster_values": opts.ClusterValues, "off": off})
 			r.Corpus = map[string]string{}
@@ -214,14 +215,14 @@ func gateOf(name string, measured, target float64, unit, better string) bench.Ga
 	return bench.NewGate(name, measured, target, unit, better)
 }
 
-func benchCorpusCmd(ios *IO, o *benchOptions) *cobra.Command {
+func benchCorpusCmd(ios *cli.IO, o *benchOptions) *cobra.Command {
 	var dir string
 	var peerFlags []string
 	c := &cobra.Command{
 		Use:     "corpus",
 		Short:   "Recall and precision of the go test and diagnostics profiles on the external corpora",
 		Example: "  ctx bench corpus\n  ctx bench corpus --corpus /path/to/corpus",
-		Args:    exactArgs(0, "ctx bench corpus [--corpus DIR]"),
+		Args:    cli.ExactArgs(0, "ctx bench corpus [--corpus DIR]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root, err := corpusDir(ios, dir)
 			if err != nil {
@@ -231,7 +232,7 @@ func benchCorpusCmd(ios *IO, o *benchOptions) *cobra.Command {
 			for _, f := range peerFlags {
 				p, err := bench.ParsePeer(f)
 				if err != nil {
-					return usagef("--peer: %v", err)
+					return cli.Usagef("--peer: %v", err)
 				}
 				peers = append(peers, p)
 			}
@@ -242,7 +243,7 @@ func benchCorpusCmd(ios *IO, o *benchOptions) *cobra.Command {
 			if res.Peers, err = bench.RunPeers(cmd.Context(), peers, res.Fixtures); err != nil {
 				return err
 			}
-			r := bench.NewReceipt("corpus", Version, map[string]any{"corpus": "gotest, diagnostics", "peers": peerFlags})
+			r := bench.NewReceipt("corpus", cli.Version, map[string]any{"corpus": "gotest, diagnostics", "peers": peerFlags})
 			r.Corpus, _ = bench.DigestFiles(root, func(p string) bool {
 				return strings.Contains(p, "/gotest/") || strings.Contains(p, "/diagnostics/")
 			})
@@ -263,7 +264,7 @@ func benchCorpusCmd(ios *IO, o *benchOptions) *cobra.Command {
 	return c
 }
 
-func benchNeedleCmd(ios *IO, o *benchOptions) *cobra.Command {
+func benchNeedleCmd(ios *cli.IO, o *benchOptions) *cobra.Command {
 	var seed uint64
 	var lines, seeds int
 	var gen string
@@ -276,17 +277,17 @@ With --seeds N, run every generator (` + strings.Join(bench.NeedleGenerators, ",
 timestamp formats and needle levels) on seeds 1..N and gate on the largest
 digest.`,
 		Example: "  ctx bench needle --seed 7\n  ctx bench needle --generator syslog\n  ctx bench needle --seeds 10",
-		Args:    exactArgs(0, "ctx bench needle [--seed N --generator NAME | --seeds N]"),
+		Args:    cli.ExactArgs(0, "ctx bench needle [--seed N --generator NAME | --seeds N]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if lines < 100 {
-				return usagef("--lines %d: want at least 100", lines)
+				return cli.Usagef("--lines %d: want at least 100", lines)
 			}
 			if seeds > 0 {
 				res, err := bench.RunNeedles(cmd.Context(), seeds, lines)
 				if err != nil {
 					return err
 				}
-				r := bench.NewReceipt("needle", Version, map[string]any{"seeds": seeds, "lines": lines, "generators": bench.NeedleGenerators})
+				r := bench.NewReceipt("needle", cli.Version, map[string]any{"seeds": seeds, "lines": lines, "generators": bench.NeedleGenerators})
 				n := float64(len(res.Runs))
 				r.Finish(res,
 					gateOf("largest digest", float64(res.MaxDigestTokens), 300, "tokens", "lower"),
@@ -296,9 +297,9 @@ digest.`,
 			}
 			res, err := bench.RunNeedle(cmd.Context(), gen, seed, lines)
 			if err != nil {
-				return usagef("%v", err)
+				return cli.Usagef("%v", err)
 			}
-			r := bench.NewReceipt("needle", Version, map[string]any{"seed": seed, "lines": lines, "generator": gen})
+			r := bench.NewReceipt("needle", cli.Version, map[string]any{"seed": seed, "lines": lines, "generator": gen})
 			inline, found := 0.0, 0.0
 			if res.Inline {
 				inline = 1
@@ -320,7 +321,7 @@ digest.`,
 	return c
 }
 
-func benchProblemsCmd(ios *IO, o *benchOptions) *cobra.Command {
+func benchProblemsCmd(ios *cli.IO, o *benchOptions) *cobra.Command {
 	var seeds, perLog int
 	c := &cobra.Command{
 		Use:   "problems [--seeds N] [--per-log N]",
@@ -332,16 +333,16 @@ server; embedded in ctx), and score the logs profile's anomalies: the share of
 inserted lines reported, and the share of ordinary lines flagged as problems
 (error level or failure phrasing; rare-template hints are counted apart).`,
 		Example: "  ctx bench problems\n  ctx bench problems --seeds 20",
-		Args:    exactArgs(0, "ctx bench problems [--seeds N] [--per-log N]"),
+		Args:    cli.ExactArgs(0, "ctx bench problems [--seeds N] [--per-log N]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if seeds < 1 || perLog < 1 {
-				return usagef("--seeds %d --per-log %d: want at least 1 of each", seeds, perLog)
+				return cli.Usagef("--seeds %d --per-log %d: want at least 1 of each", seeds, perLog)
 			}
 			res, err := bench.RunProblems(cmd.Context(), seeds, perLog)
 			if err != nil {
 				return err
 			}
-			r := bench.NewReceipt("problems", Version, map[string]any{"seeds": seeds, "per_log": perLog})
+			r := bench.NewReceipt("problems", cli.Version, map[string]any{"seeds": seeds, "per_log": perLog})
 			r.Finish(res,
 				gateOf("inserted problems found", res.Recall, 0.95, "", "higher"),
 				gateOf("ordinary lines flagged", res.FlagRate, 0.01, "", "lower"))
@@ -353,7 +354,7 @@ inserted lines reported, and the share of ordinary lines flagged as problems
 	return c
 }
 
-func benchDigestCmd(ios *IO, o *benchOptions) *cobra.Command {
+func benchDigestCmd(ios *cli.IO, o *benchOptions) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "digest FILE|HANDLE...",
 		Short: "Raw tokens against digest tokens for captured outputs",
@@ -371,7 +372,7 @@ tokens, with the identities shown and the REQUIRED facts kept.`,
 			if err != nil {
 				return err
 			}
-			r := bench.NewReceipt("digest", Version, map[string]any{"inputs": args})
+			r := bench.NewReceipt("digest", cli.Version, map[string]any{"inputs": args})
 			var gates []bench.Gate
 			for _, row := range rows {
 				gates = append(gates, gateOf(row.Name+": REQUIRED items unrepresented", float64(row.RequiredUnrepresented), 0, "items", "lower"))
@@ -383,7 +384,7 @@ tokens, with the identities shown and the REQUIRED facts kept.`,
 	return c
 }
 
-func benchRealRunCmd(ios *IO, o *benchOptions) *cobra.Command {
+func benchRealRunCmd(ios *cli.IO, o *benchOptions) *cobra.Command {
 	var root string
 	c := &cobra.Command{
 		Use:   "realrun",
@@ -408,7 +409,7 @@ fixtures.`,
 			if err != nil {
 				return err
 			}
-			r := bench.NewReceipt("realrun", Version, map[string]any{"root": root, "fixtures": len(fixtures)})
+			r := bench.NewReceipt("realrun", cli.Version, map[string]any{"root": root, "fixtures": len(fixtures)})
 			r.Finish(res, res.Gates()...)
 			return finishBench(ios, o, r, res.WriteText)
 		},
@@ -419,7 +420,7 @@ fixtures.`,
 
 // digestInputs reads files, or a stored run's stdout (and its command line and
 // exit status) for a run handle.
-func digestInputs(ios *IO, args []string) ([]bench.DigestInput, error) {
+func digestInputs(ios *cli.IO, args []string) ([]bench.DigestInput, error) {
 	var out []bench.DigestInput
 	var st *store.Store
 	defer func() {
@@ -441,7 +442,7 @@ func digestInputs(ios *IO, args []string) ([]bench.DigestInput, error) {
 			return nil, fmt.Errorf("%s is neither a file nor a handle: %w", a, err)
 		}
 		if st == nil {
-			if st, err = openStore(ios, false); err != nil {
+			if st, err = cli.OpenStore(ios, false); err != nil {
 				return nil, err
 			}
 		}
@@ -450,7 +451,7 @@ func digestInputs(ios *IO, args []string) ([]bench.DigestInput, error) {
 			return nil, err
 		}
 		if t.Kind != "run" {
-			return nil, usagef("%s: want a run handle", a)
+			return nil, cli.Usagef("%s: want a run handle", a)
 		}
 		b, err := st.Blob(t.Run.Manifest.Stdout.Blob)
 		if err != nil {
@@ -465,23 +466,23 @@ func digestInputs(ios *IO, args []string) ([]bench.DigestInput, error) {
 	return out, nil
 }
 
-func benchCaptureCmd(ios *IO, o *benchOptions) *cobra.Command {
+func benchCaptureCmd(ios *cli.IO, o *benchOptions) *cobra.Command {
 	var size, rssSize string
 	var runs int
 	c := &cobra.Command{
 		Use:     "capture",
 		Short:   "Capture throughput against bare pipe and pty readers, and peak memory",
 		Example: "  ctx bench capture --size 256M --rss-size 1G\n  ctx bench capture --size 8M --rss-size 0 --runs 3",
-		Args:    exactArgs(0, "ctx bench capture"),
+		Args:    cli.ExactArgs(0, "ctx bench capture"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := parseSize(size)
+			n, err := cli.ParseSize(size)
 			if err != nil {
-				return usagef("--size: %v", err)
+				return cli.Usagef("--size: %v", err)
 			}
 			var rss int64
 			if rssSize != "0" {
-				if rss, err = parseSize(rssSize); err != nil {
-					return usagef("--rss-size: %v", err)
+				if rss, err = cli.ParseSize(rssSize); err != nil {
+					return cli.Usagef("--rss-size: %v", err)
 				}
 			}
 			self, scratch, cleanup, err := benchSelf()
@@ -493,7 +494,7 @@ func benchCaptureCmd(ios *IO, o *benchOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r := bench.NewReceipt("capture", Version, map[string]any{"size": n, "rss_size": rss, "runs": runs})
+			r := bench.NewReceipt("capture", cli.Version, map[string]any{"size": n, "rss_size": rss, "runs": runs})
 			gates := []bench.Gate{
 				gateOf("pipe capture throughput / bare pipe reader", res.Pipe.Ratio, 0.5, "", "higher"),
 				gateOf("pty capture throughput / bare raw pty reader", res.Pty.Ratio, 0.7, "", "higher"),
@@ -511,20 +512,20 @@ func benchCaptureCmd(ios *IO, o *benchOptions) *cobra.Command {
 	return c
 }
 
-func benchLatencyCmd(ios *IO, o *benchOptions) *cobra.Command {
+func benchLatencyCmd(ios *cli.IO, o *benchOptions) *cobra.Command {
 	var runs int
 	var getSize string
 	c := &cobra.Command{
 		Use:     "latency",
 		Short:   "Start-up overhead of ctx run against the bare command, and ctx get from a large output",
 		Example: "  ctx bench latency\n  ctx bench latency --get-size 0 --runs 20",
-		Args:    exactArgs(0, "ctx bench latency"),
+		Args:    cli.ExactArgs(0, "ctx bench latency"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var gs int64
 			if getSize != "0" {
 				var err error
-				if gs, err = parseSize(getSize); err != nil {
-					return usagef("--get-size: %v", err)
+				if gs, err = cli.ParseSize(getSize); err != nil {
+					return cli.Usagef("--get-size: %v", err)
 				}
 			}
 			self, scratch, cleanup, err := benchSelf()
@@ -536,7 +537,7 @@ func benchLatencyCmd(ios *IO, o *benchOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r := bench.NewReceipt("latency", Version, map[string]any{"runs": runs, "get_size": gs})
+			r := bench.NewReceipt("latency", cli.Version, map[string]any{"runs": runs, "get_size": gs})
 			// Issue 21's targets: the physical floor is a Go process start
 			// (about 1 ms) plus one fsync'd commit (about 1.2 ms).
 			gates := []bench.Gate{
@@ -557,13 +558,13 @@ func benchLatencyCmd(ios *IO, o *benchOptions) *cobra.Command {
 	return c
 }
 
-func benchScaleCmd(ios *IO, o *benchOptions) *cobra.Command {
+func benchScaleCmd(ios *cli.IO, o *benchOptions) *cobra.Command {
 	var runs, stored int
 	c := &cobra.Command{
 		Use:     "scale",
 		Short:   "ctx run, ctx ls and handle resolution against a store of one run and one of many",
 		Example: "  ctx bench scale\n  ctx bench scale --stored 10000 --runs 10",
-		Args:    exactArgs(0, "ctx bench scale"),
+		Args:    cli.ExactArgs(0, "ctx bench scale"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			self, scratch, cleanup, err := benchSelf()
 			if err != nil {
@@ -574,7 +575,7 @@ func benchScaleCmd(ios *IO, o *benchOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r := bench.NewReceipt("scale", Version, map[string]any{"runs": runs, "stored": stored})
+			r := bench.NewReceipt("scale", cli.Version, map[string]any{"runs": runs, "stored": stored})
 			var gates []bench.Gate
 			for _, c := range res.Commands {
 				gates = append(gates, gateOf(c.Command+": large store over small (CPU time, medians)", c.CPURatio, 1.10, "×", "lower"))
@@ -588,7 +589,7 @@ func benchScaleCmd(ios *IO, o *benchOptions) *cobra.Command {
 	return c
 }
 
-func benchStoreCmd(ios *IO, o *benchOptions) *cobra.Command {
+func benchStoreCmd(ios *cli.IO, o *benchOptions) *cobra.Command {
 	var lines int
 	var dir string
 	c := &cobra.Command{
@@ -598,7 +599,7 @@ func benchStoreCmd(ios *IO, o *benchOptions) *cobra.Command {
 size: the real loghub service logs (every raw system log, concatenated; the
 gate), and a generated log with random request ids (reported beside it).`,
 		Example: "  ctx bench store\n  ctx bench store --lines 500000",
-		Args:    exactArgs(0, "ctx bench store"),
+		Args:    cli.ExactArgs(0, "ctx bench store"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root, err := corpusDir(ios, dir)
 			if err != nil {
@@ -629,7 +630,7 @@ gate), and a generated log with random request ids (reported beside it).`,
 				return err
 			}
 			res := []*bench.StoreSizeResult{logRes, genRes}
-			r := bench.NewReceipt("store", Version, map[string]any{"lines": lines})
+			r := bench.NewReceipt("store", cli.Version, map[string]any{"lines": lines})
 			r.Corpus, _ = bench.DigestFiles(filepath.Join(root, "loghub2k"), func(p string) bool { return strings.HasSuffix(p, ".log") })
 			r.Finish(res, gateOf("stored size / raw size of the loghub logs", logRes.Ratio, 0.2, "", "lower"))
 			return finishBench(ios, o, r, func(w io.Writer) error {
@@ -647,7 +648,7 @@ gate), and a generated log with random request ids (reported beside it).`,
 	return c
 }
 
-func benchReplayCmd(ios *IO, o *benchOptions) *cobra.Command {
+func benchReplayCmd(ios *cli.IO, o *benchOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "replay",
 		Short: "Re-render every stored digest receipt and prove the bytes match",
@@ -655,9 +656,9 @@ func benchReplayCmd(ios *IO, o *benchOptions) *cobra.Command {
 own plan and the current contract, and compare with the stored digest byte for
 byte: the determinism gate across versions.`,
 		Example: "  ctx bench replay",
-		Args:    exactArgs(0, "ctx bench replay"),
+		Args:    cli.ExactArgs(0, "ctx bench replay"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := openStore(ios, false)
+			st, err := cli.OpenStore(ios, false)
 			if err != nil {
 				return err
 			}
@@ -666,7 +667,7 @@ byte: the determinism gate across versions.`,
 			if err != nil {
 				return err
 			}
-			r := bench.NewReceipt("replay", Version, map[string]any{})
+			r := bench.NewReceipt("replay", cli.Version, map[string]any{})
 			r.Finish(res, gateOf("digest receipts replayed byte-identical", float64(res.Matched), float64(res.Receipts), "receipts", "higher"))
 			return finishBench(ios, o, r, res.WriteText)
 		},

@@ -16,13 +16,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/bench"
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/lines"
 	"github.com/ctxhq/ctx/secrets"
 
 	hostsmcp "github.com/ctxhq/ctx/hosts/mcp"
 )
 
-func benchSecretsCmd(ios *IO, o *benchOptions) *cobra.Command {
+func benchSecretsCmd(ios *cli.IO, o *benchOptions) *cobra.Command {
 	var seed uint64
 	c := &cobra.Command{
 		Use:   "secrets",
@@ -37,13 +38,13 @@ the MCP tools, and ls/stats for secrets in argv. A planted value (or the middle
 Real look-alikes from this machine (git SHAs, go.sum, UUIDs, hashes, base64,
 public keys, ctx handles, test names) must come through unredacted.`,
 		Example: "  ctx bench secrets\n  ctx bench secrets --seed 7 --json",
-		Args:    exactArgs(0, "ctx bench secrets"),
+		Args:    cli.ExactArgs(0, "ctx bench secrets"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			res, err := Secrets(cmd.Context(), o.prog, seed, 0)
 			if err != nil {
 				return err
 			}
-			r := bench.NewReceipt("secrets", Version, map[string]any{"seed": seed, "rules": secrets.Version})
+			r := bench.NewReceipt("secrets", cli.Version, map[string]any{"seed": seed, "rules": secrets.Version})
 			var gates []bench.Gate
 			for _, p := range res.Paths {
 				gates = append(gates, gateOf("recall on "+p.Path, p.Recall(), 0.98, "", "higher"))
@@ -113,7 +114,7 @@ func (r *SecretsResult) print(w io.Writer) error {
 type secretBench struct {
 	ctx  context.Context
 	dir  string
-	ios  *IO
+	ios  *cli.IO
 	mcp  *mcp.ClientSession
 	prog Program
 }
@@ -137,8 +138,8 @@ func (b *secretBench) tool(name string, args map[string]any) string {
 // Program is ctx itself as the secrets suite drives it: its command-line
 // entry point and its MCP server.
 type Program struct {
-	Run func(ios *IO, args []string) int
-	MCP func(ios *IO) *mcp.Server
+	Run func(ios *cli.IO, args []string) int
+	MCP func(ios *cli.IO) *mcp.Server
 }
 
 var runHandleRE = lines.Lazy(`run:[0-9a-f]{12}`)
@@ -382,13 +383,13 @@ func newSecretBench(ctx context.Context, prog Program) (*secretBench, error) {
 		return nil, errors.Join(err, os.RemoveAll(dir))
 	}
 	env := map[string]string{"CTX_NO_COMPACT": "1"}
-	b := &secretBench{ctx: ctx, dir: dir, prog: prog, ios: &IO{In: strings.NewReader(""), Getwd: func() (string, error) { return dir, nil },
+	b := &secretBench{ctx: ctx, dir: dir, prog: prog, ios: &cli.IO{In: strings.NewReader(""), Getwd: func() (string, error) { return dir, nil },
 		Getenv: func(k string) string { return env[k] }}}
 	ct, st := mcp.NewInMemoryTransports()
 	if _, err := prog.MCP(b.ios).Connect(ctx, st, nil); err != nil {
 		return nil, errors.Join(err, os.RemoveAll(dir))
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: Version}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: cli.Version}, nil)
 	if b.mcp, err = client.Connect(ctx, ct, nil); err != nil {
 		return nil, errors.Join(err, os.RemoveAll(dir))
 	}

@@ -20,6 +20,8 @@ import (
 
 	"github.com/ctxhq/ctx/capsule"
 	"github.com/ctxhq/ctx/capsule/relay"
+	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/continuitycmd"
 	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/store"
 )
@@ -30,7 +32,7 @@ const historyBucket = "capsule.history"
 const capsuleHonesty = capsule.FidelityLimitNote + "\n\n" + capsule.ValidityLimitNote + "\n\n" +
 	capsule.NegativeKnowledgeNote + "\n\n" + capsule.LineageLimitNote
 
-func newCapsuleCmd(ios *IO) *cobra.Command {
+func newCapsuleCmd(ios *cli.IO) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "capsule",
 		Short: "Leave a handoff for the next agent session, and check one you were left",
@@ -53,7 +55,7 @@ What the verdicts do not claim:
   ctx capsule send capsule:9d2e01c4b7aa --relay http://127.0.0.1:7777 --ttl 2h
   ctx capsule receive 9d2e01c4…(64 hex) --relay http://127.0.0.1:7777 --with codex`,
 	}
-	for _, sub := range []func(*IO) *cobra.Command{newCapsuleCaptureCmd, newCapsuleInspectCmd, newCapsuleRenderCmd,
+	for _, sub := range []func(*cli.IO) *cobra.Command{newCapsuleCaptureCmd, newCapsuleInspectCmd, newCapsuleRenderCmd,
 		newCapsuleSendCmd, newCapsuleReceiveCmd, newCapsuleHistoryCmd, newCapsulePublishCmd, newCapsuleDeliveriesCmd} {
 		c.AddCommand(sub(ios))
 	}
@@ -67,7 +69,7 @@ type capsuleCaptureOptions struct {
 	json bool
 }
 
-func newCapsuleCaptureCmd(ios *IO) *cobra.Command {
+func newCapsuleCaptureCmd(ios *cli.IO) *cobra.Command {
 	o := &capsuleCaptureOptions{}
 	c := &cobra.Command{
 		Use:   "capture FILE|-",
@@ -87,7 +89,7 @@ The grounding commit (this checkout's HEAD) is recorded.
 Exit status: 0 stored; 1 the file is bad or evidence is missing; 2 usage.`,
 		Example: `  ctx capsule capture handoff.toml
   ctx capsule capture --json - < handoff.json`,
-		Args: exactArgs(1, "ctx capsule capture FILE|-"),
+		Args: cli.ExactArgs(1, "ctx capsule capture FILE|-"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.path = args[0]
 			return runCapsuleCapture(cmd.Context(), ios, o)
@@ -97,15 +99,15 @@ Exit status: 0 stored; 1 the file is bad or evidence is missing; 2 usage.`,
 	return c
 }
 
-func runCapsuleCapture(ctx context.Context, ios *IO, o *capsuleCaptureOptions) error {
+func runCapsuleCapture(ctx context.Context, ios *cli.IO, o *capsuleCaptureOptions) error {
 	ctx = orBackground(ctx)
-	data, err := readInput(ios, o.path)
+	data, err := continuitycmd.ReadInput(ios, o.path)
 	if err != nil {
 		return err
 	}
 	in, err := capsule.ParseInput(data)
 	if err != nil {
-		return badInput("capture file", o.path, err)
+		return continuitycmd.BadInput("capture file", o.path, err)
 	}
 	cwd, err := ios.Getwd()
 	if err != nil {
@@ -115,9 +117,9 @@ func runCapsuleCapture(ctx context.Context, ios *IO, o *capsuleCaptureOptions) e
 		return capsule.ResolveCommit(ctx, cwd, rev)
 	})
 	if err != nil {
-		return badInput("capture file", o.path, err)
+		return continuitycmd.BadInput("capture file", o.path, err)
 	}
-	st, err := openStore(ios, true)
+	st, err := cli.OpenStore(ios, true)
 	if err != nil {
 		return err
 	}
@@ -141,7 +143,7 @@ func runCapsuleCapture(ctx context.Context, ios *IO, o *capsuleCaptureOptions) e
 		fmt.Fprintln(ios.Err, "ctx: note: not in a git checkout with a commit; git_paths conditions without base_commit will read as unverifiable")
 	}
 	if o.json {
-		return writeJSON(ios.Out, map[string]string{"capsule": capsule.Handle(id), "id": id.String(), "grounding_commit": c.GroundingCommit})
+		return cli.WriteJSON(ios.Out, map[string]string{"capsule": capsule.Handle(id), "id": id.String(), "grounding_commit": c.GroundingCommit})
 	}
 	fmt.Fprintf(ios.Out, "%s\nid %s\n", capsule.Handle(id), id)
 	if c.GroundingCommit != "" {
@@ -170,7 +172,7 @@ func describeEvidence(st *store.Store) capsule.Evidence {
 		}
 		switch t.Kind {
 		case "run":
-			return fmt.Sprintf("%s (exit %d)", retrieve.ClipLine([]byte(quoteArgs(t.Run.Manifest.Argv)), 80), t.Run.Manifest.Exit)
+			return fmt.Sprintf("%s (exit %d)", retrieve.ClipLine([]byte(cli.QuoteArgs(t.Run.Manifest.Argv)), 80), t.Run.Manifest.Exit)
 		case "blob":
 			if b, err := st.Blob(t.ID); err == nil {
 				return fmt.Sprintf("blob, %d bytes, %d lines", b.Size(), b.Lines())
@@ -188,7 +190,7 @@ func checkConsumer(name string) error {
 			return nil
 		}
 	}
-	return usagef("consumer %q: want one of %s", name, strings.Join(capsule.Consumers, ", "))
+	return cli.Usagef("consumer %q: want one of %s", name, strings.Join(capsule.Consumers, ", "))
 }
 
 // ---- inspect
@@ -199,7 +201,7 @@ type capsuleInspectOptions struct {
 	json   bool
 }
 
-func newCapsuleInspectCmd(ios *IO) *cobra.Command {
+func newCapsuleInspectCmd(ios *cli.IO) *cobra.Command {
 	o := &capsuleInspectOptions{}
 	c := &cobra.Command{
 		Use:   "inspect capsule:ID [--with codex|claude|markdown] [--json]",
@@ -224,7 +226,7 @@ func newCapsuleInspectCmd(ios *IO) *cobra.Command {
 Exit status: 0 printed; 1 no such capsule; 2 usage.`,
 		Example: `  ctx capsule inspect capsule:9d2e01c4b7aa --with codex
   ctx capsule inspect capsule:9d2e01c4b7aa --json`,
-		Args: exactArgs(1, "ctx capsule inspect capsule:ID"),
+		Args: cli.ExactArgs(1, "ctx capsule inspect capsule:ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.handle = args[0]
 			return runCapsuleInspect(cmd.Context(), ios, o)
@@ -235,7 +237,7 @@ Exit status: 0 printed; 1 no such capsule; 2 usage.`,
 	return c
 }
 
-func inspectCapsule(ctx context.Context, ios *IO, st *store.Store, id store.ID, c *capsule.Capsule, with string) (*capsule.Report, error) {
+func inspectCapsule(ctx context.Context, ios *cli.IO, st *store.Store, id store.ID, c *capsule.Capsule, with string) (*capsule.Report, error) {
 	cwd, err := ios.Getwd()
 	if err != nil {
 		return nil, err
@@ -244,13 +246,13 @@ func inspectCapsule(ctx context.Context, ios *IO, st *store.Store, id store.ID, 
 	return capsule.Inspect(orBackground(ctx), c, id, with, env, capsule.StoreLoader{St: st})
 }
 
-func runCapsuleInspect(ctx context.Context, ios *IO, o *capsuleInspectOptions) error {
+func runCapsuleInspect(ctx context.Context, ios *cli.IO, o *capsuleInspectOptions) error {
 	if o.with != "" {
 		if err := checkConsumer(o.with); err != nil {
 			return err
 		}
 	}
-	st, err := openStore(ios, false)
+	st, err := cli.OpenStore(ios, false)
 	if err != nil {
 		return err
 	}
@@ -264,7 +266,7 @@ func runCapsuleInspect(ctx context.Context, ios *IO, o *capsuleInspectOptions) e
 		return err
 	}
 	if o.json {
-		return writeJSON(ios.Out, r)
+		return cli.WriteJSON(ios.Out, r)
 	}
 	printReport(ios.Out, r)
 	return nil
@@ -288,7 +290,7 @@ func printReport(w io.Writer, r *capsule.Report) {
 		fmt.Fprintln(tw, "  (no critical units)")
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "%s\n\nvalidity: %s\n", indent(r.FidelityNote), r.Validity.Aggregate)
+	fmt.Fprintf(w, "%s\n\nvalidity: %s\n", continuitycmd.Indent(r.FidelityNote), r.Validity.Aggregate)
 	for _, v := range r.Validity.Conditions {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", v.ID, v.Kind, v.Verdict, v.Why)
 	}
@@ -296,7 +298,7 @@ func printReport(w io.Writer, r *capsule.Report) {
 		fmt.Fprintln(tw, "  (no conditions declared)")
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "%s\n\nnegative knowledge\n", indent(r.Validity.Note))
+	fmt.Fprintf(w, "%s\n\nnegative knowledge\n", continuitycmd.Indent(r.Validity.Note))
 	for _, n := range r.NegativeKnowledge {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", n.ID, n.State, n.Standing, n.Why)
 	}
@@ -304,7 +306,7 @@ func printReport(w io.Writer, r *capsule.Report) {
 		fmt.Fprintln(tw, "  (none)")
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "%s\n", indent(r.NKNote))
+	fmt.Fprintf(w, "%s\n", continuitycmd.Indent(r.NKNote))
 	if l := r.Lineage; l != nil {
 		fmt.Fprintln(w, "\nlineage")
 		for _, a := range l.Ancestors {
@@ -334,7 +336,7 @@ func printReport(w io.Writer, r *capsule.Report) {
 		} else {
 			fmt.Fprintln(w, "  no delta: the parent is not in this store")
 		}
-		fmt.Fprintf(w, "%s\n", indent(l.Note))
+		fmt.Fprintf(w, "%s\n", continuitycmd.Indent(l.Note))
 	}
 }
 
@@ -353,7 +355,7 @@ type capsuleRenderOptions struct {
 	json   bool
 }
 
-func newCapsuleRenderCmd(ios *IO) *cobra.Command {
+func newCapsuleRenderCmd(ios *cli.IO) *cobra.Command {
 	o := &capsuleRenderOptions{}
 	c := &cobra.Command{
 		Use:   "render capsule:ID --for codex|claude|markdown",
@@ -364,7 +366,7 @@ from this store ("not in this store" when it is not).
 
 Exit status: 0 printed; 1 no such capsule; 2 usage.`,
 		Example: `  ctx capsule render capsule:9d2e01c4b7aa --for codex`,
-		Args:    exactArgs(1, "ctx capsule render capsule:ID --for CONSUMER"),
+		Args:    cli.ExactArgs(1, "ctx capsule render capsule:ID --for CONSUMER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.handle = args[0]
 			return runCapsuleRender(ios, o)
@@ -375,11 +377,11 @@ Exit status: 0 printed; 1 no such capsule; 2 usage.`,
 	return c
 }
 
-func runCapsuleRender(ios *IO, o *capsuleRenderOptions) error {
+func runCapsuleRender(ios *cli.IO, o *capsuleRenderOptions) error {
 	if err := checkConsumer(o.for_); err != nil {
 		return err
 	}
-	st, err := openStore(ios, false)
+	st, err := cli.OpenStore(ios, false)
 	if err != nil {
 		return err
 	}
@@ -393,7 +395,7 @@ func runCapsuleRender(ios *IO, o *capsuleRenderOptions) error {
 		return err
 	}
 	if o.json {
-		return writeJSON(ios.Out, map[string]string{"capsule": capsule.Handle(id), "consumer": o.for_, "markdown": page})
+		return cli.WriteJSON(ios.Out, map[string]string{"capsule": capsule.Handle(id), "consumer": o.for_, "markdown": page})
 	}
 	_, err = io.WriteString(ios.Out, page)
 	return err
@@ -410,7 +412,7 @@ type capsuleSendOptions struct {
 	json            bool
 }
 
-func newCapsuleSendCmd(ios *IO) *cobra.Command {
+func newCapsuleSendCmd(ios *cli.IO) *cobra.Command {
 	o := &capsuleSendOptions{}
 	c := &cobra.Command{
 		Use:   "send capsule:ID --relay URL [--ttl D] [--delete-after-read] [--preview]",
@@ -424,7 +426,7 @@ unit "unknown": the recipient's consumer decides) and contacts no relay.
 Exit status: 0 sent (or previewed); 1 no such capsule, or the relay refused; 2 usage.`,
 		Example: `  ctx capsule send capsule:9d2e01c4b7aa --relay http://127.0.0.1:7777 --preview
   ctx capsule send capsule:9d2e01c4b7aa --relay http://127.0.0.1:7777 --ttl 2h --delete-after-read`,
-		Args: exactArgs(1, "ctx capsule send capsule:ID --relay URL"),
+		Args: cli.ExactArgs(1, "ctx capsule send capsule:ID --relay URL"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.handle = args[0]
 			return runCapsuleSend(cmd.Context(), ios, o)
@@ -438,8 +440,8 @@ Exit status: 0 sent (or previewed); 1 no such capsule, or the relay refused; 2 u
 	return c
 }
 
-func runCapsuleSend(ctx context.Context, ios *IO, o *capsuleSendOptions) error {
-	st, err := openStore(ios, false)
+func runCapsuleSend(ctx context.Context, ios *cli.IO, o *capsuleSendOptions) error {
+	st, err := cli.OpenStore(ios, false)
 	if err != nil {
 		return err
 	}
@@ -458,7 +460,7 @@ func runCapsuleSend(ctx context.Context, ios *IO, o *capsuleSendOptions) error {
 			return err
 		}
 		if o.json {
-			return writeJSON(ios.Out, map[string]any{"capsule": capsule.Handle(id), "preview": true, "markdown": page, "fidelity": fid,
+			return cli.WriteJSON(ios.Out, map[string]any{"capsule": capsule.Handle(id), "preview": true, "markdown": page, "fidelity": fid,
 				"fidelity_note": capsule.FidelityLimitNote})
 		}
 		fmt.Fprint(ios.Out, page)
@@ -485,7 +487,7 @@ func runCapsuleSend(ctx context.Context, ios *IO, o *capsuleSendOptions) error {
 		return err
 	}
 	if o.json {
-		return writeJSON(ios.Out, map[string]any{"capsule": capsule.Handle(id), "relay_id": r.ID, "expires_at": r.ExpiresAt,
+		return cli.WriteJSON(ios.Out, map[string]any{"capsule": capsule.Handle(id), "relay_id": r.ID, "expires_at": r.ExpiresAt,
 			"delete_after_read": r.DeleteAfterRead})
 	}
 	fmt.Fprintf(ios.Out, "sent %s\nrelay id %s\nexpires %s", capsule.Handle(id), r.ID, r.ExpiresAt)
@@ -500,11 +502,11 @@ func runCapsuleSend(ctx context.Context, ios *IO, o *capsuleSendOptions) error {
 // history.
 func relayURL(s string) (string, error) {
 	if s == "" {
-		return "", usagef("give the relay with --relay URL (e.g. http://127.0.0.1:7777)")
+		return "", cli.Usagef("give the relay with --relay URL (e.g. http://127.0.0.1:7777)")
 	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", usagef("relay %q: want an http(s) URL such as http://127.0.0.1:7777", s)
+		return "", cli.Usagef("relay %q: want an http(s) URL such as http://127.0.0.1:7777", s)
 	}
 	u.User = nil
 	return strings.TrimRight(u.String(), "/"), nil
@@ -517,7 +519,7 @@ type capsuleReceiveOptions struct {
 	json  bool
 }
 
-func newCapsuleReceiveCmd(ios *IO) *cobra.Command {
+func newCapsuleReceiveCmd(ios *cli.IO) *cobra.Command {
 	o := &capsuleReceiveOptions{}
 	c := &cobra.Command{
 		Use:   "receive ID --relay URL [--with codex|claude|markdown]",
@@ -533,7 +535,7 @@ as does a notice for each negative knowledge item whose conditions changed.
 
 Exit status: 0 received; 1 refused, or not on the relay; 2 usage.`,
 		Example: `  ctx capsule receive 9d2e01c4…(64 hex) --relay http://127.0.0.1:7777 --with codex`,
-		Args:    exactArgs(1, "ctx capsule receive ID --relay URL"),
+		Args:    cli.ExactArgs(1, "ctx capsule receive ID --relay URL"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.id = args[0]
 			return runCapsuleReceive(cmd.Context(), ios, o)
@@ -545,13 +547,13 @@ Exit status: 0 received; 1 refused, or not on the relay; 2 usage.`,
 	return c
 }
 
-func runCapsuleReceive(ctx context.Context, ios *IO, o *capsuleReceiveOptions) error {
+func runCapsuleReceive(ctx context.Context, ios *cli.IO, o *capsuleReceiveOptions) error {
 	if err := checkConsumer(o.with); err != nil {
 		return err
 	}
 	want, err := relay.ParseID(o.id)
 	if err != nil {
-		return usagef("%v", err)
+		return cli.Usagef("%v", err)
 	}
 	base, err := relayURL(o.relay)
 	if err != nil {
@@ -571,7 +573,7 @@ func runCapsuleReceive(ctx context.Context, ios *IO, o *capsuleReceiveOptions) e
 	if c.Expired(time.Now()) {
 		return fmt.Errorf("refused: the capsule expired at %s (its expires_at); ask the sender for a fresh one", c.ExpiresAt)
 	}
-	st, err := openStore(ios, true)
+	st, err := cli.OpenStore(ios, true)
 	if err != nil {
 		return err
 	}
@@ -592,7 +594,7 @@ func runCapsuleReceive(ctx context.Context, ios *IO, o *capsuleReceiveOptions) e
 		return err
 	}
 	if o.json {
-		if err := writeJSON(ios.Out, map[string]any{"capsule": capsule.Handle(id), "markdown": page, "report": r}); err != nil {
+		if err := cli.WriteJSON(ios.Out, map[string]any{"capsule": capsule.Handle(id), "markdown": page, "report": r}); err != nil {
 			return err
 		}
 	} else {
@@ -636,7 +638,7 @@ func appendHistory(st *store.Store, row historyRow) error {
 
 type capsuleHistoryOptions struct{ json bool }
 
-func newCapsuleHistoryCmd(ios *IO) *cobra.Command {
+func newCapsuleHistoryCmd(ios *cli.IO) *cobra.Command {
 	o := &capsuleHistoryOptions{}
 	c := &cobra.Command{
 		Use:   "history [--json]",
@@ -647,14 +649,14 @@ about publications (see ctx capsule publish, which keeps delivery receipts).
 Exit status: 0 listed; 2 usage.`,
 		Example: `  ctx capsule history
   ctx capsule history --json`,
-		Args: exactArgs(0, "ctx capsule history"),
+		Args: cli.ExactArgs(0, "ctx capsule history"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runCapsuleHistory(ios, o) },
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print one JSON object per line")
 	return c
 }
 
-func runCapsuleHistory(ios *IO, o *capsuleHistoryOptions) error {
+func runCapsuleHistory(ios *cli.IO, o *capsuleHistoryOptions) error {
 	return listRows(ios, func(st *store.Store, tw io.Writer) error {
 		return st.LayerRows(historyBucket, func(_ uint64, b []byte) error {
 			if o.json {
@@ -673,8 +675,8 @@ func runCapsuleHistory(ios *IO, o *capsuleHistoryOptions) error {
 
 // listRows runs list over this workspace's store with a table writer on
 // ios.Out, flushed at the end; a workspace with no store lists nothing.
-func listRows(ios *IO, list func(st *store.Store, tw io.Writer) error) error {
-	st, err := openStore(ios, false)
+func listRows(ios *cli.IO, list func(st *store.Store, tw io.Writer) error) error {
+	st, err := cli.OpenStore(ios, false)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return nil

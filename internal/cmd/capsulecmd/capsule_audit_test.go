@@ -16,11 +16,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/capsule"
+	"github.com/ctxhq/ctx/internal/cli"
 )
 
 // captureJSON captures src into the store capsuleIO points at and returns
 // the handle and full id.
-func captureJSON(t *testing.T, ios *IO, out *bytes.Buffer, src string) (handle, id string) {
+func captureJSON(t *testing.T, ios *cli.IO, out *bytes.Buffer, src string) (handle, id string) {
 	t.Helper()
 	ios.In = strings.NewReader(src)
 	out.Reset()
@@ -210,7 +211,7 @@ func TestRelayServeCommand(t *testing.T) {
 	pr, pw := io.Pipe()
 	served := make(chan error, 1)
 	go func() {
-		sios := &IO{In: strings.NewReader(""), Out: pw, Err: io.Discard}
+		sios := &cli.IO{In: strings.NewReader(""), Out: pw, Err: io.Discard}
 		served <- runRelayServe(ctx, sios, &relayServeOptions{addr: "127.0.0.1:0", ttl: time.Hour, maxTTL: time.Hour,
 			maxBytes: capsule.MaxSize, maxTotal: 1 << 20, json: true})
 		pw.Close()
@@ -247,7 +248,7 @@ func TestRelayServeCommand(t *testing.T) {
 	if err := <-served; err != nil {
 		t.Errorf("relay serve: %v", err)
 	}
-	err = runRelayServe(context.Background(), &IO{Out: io.Discard, Err: io.Discard}, &relayServeOptions{addr: "0.0.0.0:0"})
+	err = runRelayServe(context.Background(), &cli.IO{Out: io.Discard, Err: io.Discard}, &relayServeOptions{addr: "0.0.0.0:0"})
 	if err == nil || !strings.Contains(err.Error(), "is not loopback") {
 		t.Errorf("non-loopback bind: %v", err)
 	}
@@ -281,7 +282,7 @@ func TestCapsuleReceiveRefusesExpired(t *testing.T) {
 // TestPublishTakesNoCredentialFlags: credentials come from the environment
 // only; no flag of ctx capsule publish (or send) could carry one.
 func TestPublishTakesNoCredentialFlags(t *testing.T) {
-	for _, c := range []*cobra.Command{newCapsulePublishCmd(&IO{}), newCapsuleSendCmd(&IO{})} {
+	for _, c := range []*cobra.Command{newCapsulePublishCmd(&cli.IO{}), newCapsuleSendCmd(&cli.IO{})} {
 		flags := regexp.MustCompile(`--([a-z-]+)`).FindAllStringSubmatch(c.Flags().FlagUsages(), -1)
 		if !strings.Contains(c.Flags().FlagUsages(), "--preview") {
 			t.Fatalf("%s: flags not read: %v", c.Name(), flags)

@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	hostsmcp "github.com/ctxhq/ctx/hosts/mcp"
+	"github.com/ctxhq/ctx/internal/cli"
 )
 
 type capsuleCaptureInput struct {
@@ -24,7 +27,7 @@ type capsuleRenderInput struct {
 
 // addCapsuleTools registers ctx_capsule_capture, ctx_capsule_inspect and
 // ctx_capsule_render.
-func addCapsuleTools(s *mcp.Server, ios *IO) {
+func addCapsuleTools(s *mcp.Server, ios *cli.IO) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name: "ctx_capsule_capture",
 		Description: `Leave a handoff for the next session at the end of yours: goal, state,
@@ -35,12 +38,12 @@ declared_scope with scope) and [[negative_knowledge]] items (id, hypothesis,
 why_invalid, state, applies_while, retry_if), and parent. Returns capsule:ID.`,
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in capsuleCaptureInput) (*mcp.CallToolResult, any, error) {
 		var out, errb bytes.Buffer
-		mio := mcpIO(ios, &out, &errb)
+		mio := cli.Buffered(ios, &out, &errb)
 		mio.In = strings.NewReader(in.Capsule)
 		if err := runCapsuleCapture(ctx, mio, &capsuleCaptureOptions{path: "-"}); err != nil {
-			return toolError(err, errb.String()), nil, nil
+			return hostsmcp.Error(err, errb.String()), nil, nil
 		}
-		return textResult(out.String() + errb.String()), nil, nil
+		return hostsmcp.Text(out.String() + errb.String()), nil, nil
 	})
 	mcp.AddTool(s, &mcp.Tool{
 		Name: "ctx_capsule_inspect",
@@ -51,10 +54,10 @@ judgement), negative knowledge standing (a record, not policy: you may retry),
 and the delta against its parent capsule.`,
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in capsuleInspectInput) (*mcp.CallToolResult, any, error) {
 		var out, errb bytes.Buffer
-		if err := runCapsuleInspect(ctx, mcpIO(ios, &out, &errb), &capsuleInspectOptions{handle: in.Handle, with: in.With}); err != nil {
-			return toolError(err, errb.String()), nil, nil
+		if err := runCapsuleInspect(ctx, cli.Buffered(ios, &out, &errb), &capsuleInspectOptions{handle: in.Handle, with: in.With}); err != nil {
+			return hostsmcp.Error(err, errb.String()), nil, nil
 		}
-		return textResult(out.String()), nil, nil
+		return hostsmcp.Text(out.String()), nil, nil
 	})
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "ctx_capsule_render",
@@ -65,9 +68,9 @@ and the delta against its parent capsule.`,
 			consumer = "markdown"
 		}
 		var out, errb bytes.Buffer
-		if err := runCapsuleRender(mcpIO(ios, &out, &errb), &capsuleRenderOptions{handle: in.Handle, for_: consumer}); err != nil {
-			return toolError(err, errb.String()), nil, nil
+		if err := runCapsuleRender(cli.Buffered(ios, &out, &errb), &capsuleRenderOptions{handle: in.Handle, for_: consumer}); err != nil {
+			return hostsmcp.Error(err, errb.String()), nil, nil
 		}
-		return textResult(out.String()), nil, nil
+		return hostsmcp.Text(out.String()), nil, nil
 	})
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ctxhq/ctx/capsule"
 	"github.com/ctxhq/ctx/capsule/publish"
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -35,7 +36,7 @@ type capsulePublishOptions struct {
 	json           bool
 }
 
-func newCapsulePublishCmd(ios *IO) *cobra.Command {
+func newCapsulePublishCmd(ios *cli.IO) *cobra.Command {
 	o := &capsulePublishOptions{}
 	c := &cobra.Command{
 		Use:   "publish capsule:ID --to github|jira|slack --target T [--record|--discuss] [--preview]",
@@ -70,7 +71,7 @@ retrying).`,
 		Example: `  ctx capsule publish capsule:9d2e01c4b7aa --to github --target acme/api --preview
   CTX_GITHUB_TOKEN=… ctx capsule publish capsule:9d2e01c4b7aa --to github --target acme/api
   ctx capsule publish capsule:9d2e01c4b7aa --to slack --target C0123ABC --discuss --preview`,
-		Args: exactArgs(1, "ctx capsule publish capsule:ID --to PROVIDER --target T"),
+		Args: cli.ExactArgs(1, "ctx capsule publish capsule:ID --to PROVIDER --target T"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.handle = args[0]
 			return runCapsulePublish(cmd.Context(), ios, o)
@@ -87,11 +88,11 @@ retrying).`,
 	return c
 }
 
-func runCapsulePublish(ctx context.Context, ios *IO, o *capsulePublishOptions) error {
+func runCapsulePublish(ctx context.Context, ios *cli.IO, o *capsulePublishOptions) error {
 	op := ""
 	switch {
 	case o.record && o.discuss:
-		return usagef("give --record or --discuss, not both")
+		return cli.Usagef("give --record or --discuss, not both")
 	case o.record:
 		op = publish.Record
 	case o.discuss:
@@ -101,12 +102,12 @@ func runCapsulePublish(ctx context.Context, ios *IO, o *capsulePublishOptions) e
 	case o.to == "github" || o.to == "jira":
 		op = publish.Record
 	default:
-		return usagef("--to %q: want github, jira or slack", o.to)
+		return cli.Usagef("--to %q: want github, jira or slack", o.to)
 	}
 	if o.target == "" {
-		return usagef("give the destination with --target (see ctx capsule publish --help)")
+		return cli.Usagef("give the destination with --target (see ctx capsule publish --help)")
 	}
-	st, err := openStore(ios, false)
+	st, err := cli.OpenStore(ios, false)
 	if err != nil {
 		return err
 	}
@@ -132,7 +133,7 @@ func runCapsulePublish(ctx context.Context, ios *IO, o *capsulePublishOptions) e
 		return perr
 	}
 	if o.json {
-		if err := writeJSON(ios.Out, r); err != nil {
+		if err := cli.WriteJSON(ios.Out, r); err != nil {
 			return err
 		}
 	} else {
@@ -147,7 +148,7 @@ func runCapsulePublish(ctx context.Context, ios *IO, o *capsulePublishOptions) e
 	var oe *publish.OutcomeError
 	if errors.As(perr, &oe) && oe.Outcome == publish.Ambiguous {
 		fmt.Fprintf(ios.Err, "ctx: %v\n  hint: it may have been applied; look at %s before rerunning with --retry-ambiguous\n", perr, r.Destination)
-		return &exitError{Code: exitAmbiguous}
+		return &cli.ExitError{Code: exitAmbiguous}
 	}
 	return perr
 }
@@ -159,9 +160,9 @@ func orDash(s string) string {
 	return s
 }
 
-func printPublishPreview(ios *IO, o *capsulePublishOptions, v *publish.View) error {
+func printPublishPreview(ios *cli.IO, o *capsulePublishOptions, v *publish.View) error {
 	if o.json {
-		return writeJSON(ios.Out, map[string]any{"preview": true, "provider": o.to, "target": o.target, "view": v})
+		return cli.WriteJSON(ios.Out, map[string]any{"preview": true, "provider": o.to, "target": o.target, "view": v})
 	}
 	fmt.Fprintf(ios.Out, "preview: %s to %s %s (nothing was sent; no credential was read)\n\n", strings.ToUpper(v.Operation), o.to, o.target)
 	if v.Title != "" {
@@ -176,7 +177,7 @@ func printPublishPreview(ios *IO, o *capsulePublishOptions, v *publish.View) err
 
 type capsuleDeliveriesOptions struct{ json bool }
 
-func newCapsuleDeliveriesCmd(ios *IO) *cobra.Command {
+func newCapsuleDeliveriesCmd(ios *cli.IO) *cobra.Command {
 	o := &capsuleDeliveriesOptions{}
 	c := &cobra.Command{
 		Use:   "deliveries [--json]",
@@ -188,14 +189,14 @@ external reference. Receipts never hold a token or the published body.
 Exit status: 0 listed; 2 usage.`,
 		Example: `  ctx capsule deliveries
   ctx capsule deliveries --json`,
-		Args: exactArgs(0, "ctx capsule deliveries"),
+		Args: cli.ExactArgs(0, "ctx capsule deliveries"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runCapsuleDeliveries(ios, o) },
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print one JSON object per line")
 	return c
 }
 
-func runCapsuleDeliveries(ios *IO, o *capsuleDeliveriesOptions) error {
+func runCapsuleDeliveries(ios *cli.IO, o *capsuleDeliveriesOptions) error {
 	return listRows(ios, func(st *store.Store, tw io.Writer) error {
 		return publish.Receipts(st, func(r publish.Receipt) error {
 			if o.json {

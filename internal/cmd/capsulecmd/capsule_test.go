@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ctxhq/ctx/capsule/relay"
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/store"
 
 	hostsmcp "github.com/ctxhq/ctx/hosts/mcp"
@@ -26,11 +27,11 @@ const relayCapsule = `{"goal":"ship the relay","next_action":"receive it","rejec
 "negative_knowledge":[{"id":"nk-poll","hypothesis":"polling","why_invalid":"too slow","state":"rejected","applies_while":["vc-window"]}]}`
 
 // capsuleIO is an IO over buffers in dir, with the store at dir/.ctx.
-func capsuleIO(t *testing.T, dir, stdin string) (*IO, *bytes.Buffer, *bytes.Buffer) {
+func capsuleIO(t *testing.T, dir, stdin string) (*cli.IO, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	t.Setenv("CTX_STORE", filepath.Join(dir, ".ctx"))
 	var out, errb bytes.Buffer
-	return &IO{In: strings.NewReader(stdin), Out: &out, Err: &errb, Getwd: func() (string, error) { return dir, nil },
+	return &cli.IO{In: strings.NewReader(stdin), Out: &out, Err: &errb, Getwd: func() (string, error) { return dir, nil },
 		Getenv: func(string) string { return "" }}, &out, &errb
 }
 

@@ -11,9 +11,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/capsule/relay"
+	"github.com/ctxhq/ctx/internal/cli"
 )
 
-func newRelayCmd(ios *IO) *cobra.Command {
+func newRelayCmd(ios *cli.IO) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "relay",
 		Short: "Serve a capsule relay",
@@ -31,7 +32,7 @@ type relayServeOptions struct {
 	json        bool
 }
 
-func newRelayServeCmd(ios *IO) *cobra.Command {
+func newRelayServeCmd(ios *cli.IO) *cobra.Command {
 	o := &relayServeOptions{}
 	c := &cobra.Command{
 		Use:   "serve --addr 127.0.0.1:PORT",
@@ -45,7 +46,7 @@ refused unless --allow-remote (it serves plain HTTP, without access control).
 
 Exit status: 0 stopped; 1 the address is refused or cannot be bound; 2 usage.`,
 		Example: `  ctx relay serve --addr 127.0.0.1:7777 --ttl 2h`,
-		Args:    exactArgs(0, "ctx relay serve --addr HOST:PORT"),
+		Args:    cli.ExactArgs(0, "ctx relay serve --addr HOST:PORT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRelayServe(cmd.Context(), ios, o)
 		},
@@ -60,7 +61,7 @@ Exit status: 0 stopped; 1 the address is refused or cannot be bound; 2 usage.`,
 	return c
 }
 
-func runRelayServe(ctx context.Context, ios *IO, o *relayServeOptions) error {
+func runRelayServe(ctx context.Context, ios *cli.IO, o *relayServeOptions) error {
 	if err := relay.CheckBind(o.addr, o.allowRemote); err != nil {
 		return err
 	}
@@ -71,7 +72,7 @@ func runRelayServe(ctx context.Context, ios *IO, o *relayServeOptions) error {
 		return fmt.Errorf("relay: %w", err)
 	}
 	if o.json {
-		if err := writeJSON(ios.Out, map[string]string{"url": "http://" + ln.Addr().String()}); err != nil {
+		if err := cli.WriteJSON(ios.Out, map[string]string{"url": "http://" + ln.Addr().String()}); err != nil {
 			ln.Close()
 			return err
 		}

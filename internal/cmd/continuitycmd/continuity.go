@@ -20,12 +20,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/continuity"
+	hostsmcp "github.com/ctxhq/ctx/hosts/mcp"
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/store"
 )
 
-// exitNotFaithful: the check ran and what it checked does not hold (a
+// ExitNotFaithful: the check ran and what it checked does not hold (a
 // divergent restatement, a broken log chain).
-const exitNotFaithful = 3
+const ExitNotFaithful = 3
 
 // maxContinuityInput bounds a manifest, restatement or item list read whole.
 const maxContinuityInput = 64 << 20
@@ -42,12 +44,12 @@ var continuityStranger = `A stranger checks a snapshot without trusting ctx. The
 ctx continuity show snap:ID --json prints follows the reference's snapshot
 layout and digest recipe; with Python alone, save this program as check.py
 and run ctx continuity show snap:ID --json | python3 check.py (prints True):
-` + indent(continuity.StrangerCheck)
+` + Indent(continuity.StrangerCheck)
 
 // indent prefixes every line with two spaces, for a program shown in help.
-func indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }
+func Indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }
 
-func newContinuityCmd(ios *IO) *cobra.Command {
+func newContinuityCmd(ios *cli.IO) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "continuity",
 		Short: "Seal what an agent must keep across a compaction, and verify it after",
@@ -70,7 +72,7 @@ with the reference implementation (arcaeon-continuity).
   ctx continuity drop-receipt before.json after.json
   ctx continuity log --verify`,
 	}
-	for _, sub := range []func(*IO) *cobra.Command{newContinuityDigestCmd, newContinuitySealCmd, newContinuityShowCmd,
+	for _, sub := range []func(*cli.IO) *cobra.Command{newContinuityDigestCmd, newContinuitySealCmd, newContinuityShowCmd,
 		newContinuityVerifyCmd, newContinuityAddedSinceCmd, newContinuityDiffCmd, newContinuityCheckpointCmd,
 		newContinuityDropCmd, newContinuityLogCmd} {
 		c.AddCommand(sub(ios))
@@ -79,7 +81,7 @@ with the reference implementation (arcaeon-continuity).
 }
 
 // readInput reads a file, or stdin for "-", whole and bounded.
-func readInput(ios *IO, path string) ([]byte, error) {
+func ReadInput(ios *cli.IO, path string) ([]byte, error) {
 	var r io.Reader
 	if path == "-" {
 		r = ios.In
@@ -102,7 +104,7 @@ func readInput(ios *IO, path string) ([]byte, error) {
 }
 
 // badInput marks an input file's content as the problem (exit 1), naming the file.
-func badInput(what, path string, err error) error {
+func BadInput(what, path string, err error) error {
 	return fmt.Errorf("%s %s: %w", what, path, err)
 }
 
@@ -114,7 +116,7 @@ type continuityDigestOptions struct {
 	json bool
 }
 
-func newContinuityDigestCmd(ios *IO) *cobra.Command {
+func newContinuityDigestCmd(ios *cli.IO) *cobra.Command {
 	o := &continuityDigestOptions{}
 	c := &cobra.Command{
 		Use:   "digest [--raw] FILE|-",
@@ -130,7 +132,7 @@ Exit status: 0 printed; 1 the file cannot be read or is not JSON; 2 usage.`,
 		Example: `  ctx continuity digest manifest.json
   echo '{"b":2,"a":1}' | ctx continuity digest -
   ctx continuity digest --raw notes.txt`,
-		Args: exactArgs(1, "ctx continuity digest [--raw] FILE|-"),
+		Args: cli.ExactArgs(1, "ctx continuity digest [--raw] FILE|-"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.path = args[0]
 			return runContinuityDigest(ios, o)
@@ -141,8 +143,8 @@ Exit status: 0 printed; 1 the file cannot be read or is not JSON; 2 usage.`,
 	return c
 }
 
-func runContinuityDigest(ios *IO, o *continuityDigestOptions) error {
-	data, err := readInput(ios, o.path)
+func runContinuityDigest(ios *cli.IO, o *continuityDigestOptions) error {
+	data, err := ReadInput(ios, o.path)
 	if err != nil {
 		return err
 	}
@@ -153,10 +155,10 @@ func runContinuityDigest(ios *IO, o *continuityDigestOptions) error {
 	} else {
 		v, err := continuity.ParseJSON(data)
 		if err != nil {
-			return badInput("digest", o.path, err)
+			return BadInput("digest", o.path, err)
 		}
 		if canon, err = continuity.Canonical(v); err != nil {
-			return badInput("digest", o.path, err)
+			return BadInput("digest", o.path, err)
 		}
 		d, _ = continuity.Digest(v)
 	}
@@ -165,7 +167,7 @@ func runContinuityDigest(ios *IO, o *continuityDigestOptions) error {
 		if canon != nil {
 			out["canonical"] = string(canon)
 		}
-		return writeJSON(ios.Out, out)
+		return cli.WriteJSON(ios.Out, out)
 	}
 	_, err = fmt.Fprintln(ios.Out, d)
 	return err
@@ -180,7 +182,7 @@ type continuitySealOptions struct {
 	json     bool
 }
 
-func newContinuitySealCmd(ios *IO) *cobra.Command {
+func newContinuitySealCmd(ios *cli.IO) *cobra.Command {
 	o := &continuitySealOptions{}
 	c := &cobra.Command{
 		Use:   "seal MANIFEST.json|-",
@@ -204,7 +206,7 @@ Exit status: 0 sealed; 1 the manifest cannot be read or is not a manifest;
 		Example: `  ctx continuity seal manifest.json
   ctx continuity seal manifest.json --label nightly --id-scheme content
   ctx continuity seal - --json < manifest.json`,
-		Args: exactArgs(1, "ctx continuity seal MANIFEST.json|-"),
+		Args: cli.ExactArgs(1, "ctx continuity seal MANIFEST.json|-"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.path = args[0]
 			return runContinuitySeal(ios, o)
@@ -216,28 +218,28 @@ Exit status: 0 sealed; 1 the manifest cannot be read or is not a manifest;
 	return c
 }
 
-func runContinuitySeal(ios *IO, o *continuitySealOptions) error {
+func runContinuitySeal(ios *cli.IO, o *continuitySealOptions) error {
 	if o.idScheme != continuity.SchemeIndex && o.idScheme != continuity.SchemeContent {
-		return usagef("--id-scheme %q: want index or content", o.idScheme)
+		return cli.Usagef("--id-scheme %q: want index or content", o.idScheme)
 	}
-	data, err := readInput(ios, o.path)
+	data, err := ReadInput(ios, o.path)
 	if err != nil {
 		return err
 	}
 	snap, err := sealManifest(ios, data, o.label, o.idScheme)
 	if err != nil {
-		return badInput("seal", o.path, err)
+		return BadInput("seal", o.path, err)
 	}
 	return printSnapshot(ios, snap, o.json)
 }
 
 // sealManifest seals, stores and logs a manifest.
-func sealManifest(ios *IO, data []byte, label, scheme string) (*continuity.Snapshot, error) {
+func sealManifest(ios *cli.IO, data []byte, label, scheme string) (*continuity.Snapshot, error) {
 	snap, err := continuity.Seal(data, label, scheme, time.Now())
 	if err != nil {
 		return nil, err
 	}
-	st, err := openStore(ios, true)
+	st, err := cli.OpenStore(ios, true)
 	if err != nil {
 		return nil, err
 	}
@@ -256,13 +258,13 @@ func sealManifest(ios *IO, data []byte, label, scheme string) (*continuity.Snaps
 	return snap, nil
 }
 
-func printSnapshot(ios *IO, snap *continuity.Snapshot, asJSON bool) error {
+func printSnapshot(ios *cli.IO, snap *continuity.Snapshot, asJSON bool) error {
 	if asJSON {
 		rec, err := snap.Record()
 		if err != nil {
 			return err
 		}
-		return writeJSON(ios.Out, json.RawMessage(rec))
+		return cli.WriteJSON(ios.Out, json.RawMessage(rec))
 	}
 	handle := continuity.HandleOf(continuity.SnapScheme, snap.Digest)
 	fmt.Fprintln(ios.Out, snap.Digest)
@@ -279,7 +281,7 @@ type continuityShowOptions struct {
 	json   bool
 }
 
-func newContinuityShowCmd(ios *IO) *cobra.Command {
+func newContinuityShowCmd(ios *cli.IO) *cobra.Command {
 	o := &continuityShowOptions{}
 	c := &cobra.Command{
 		Use:   "show snap:ID|drop:ID",
@@ -294,7 +296,7 @@ longer matches its digest; 125 the store is locked or damaged.`,
 		Example: `  ctx continuity show snap:3f2a9c01b7e4
   ctx continuity show snap:3f2a9c --json
   ctx continuity show drop:8e11d0c2a9f3`,
-		Args: exactArgs(1, "ctx continuity show snap:ID|drop:ID"),
+		Args: cli.ExactArgs(1, "ctx continuity show snap:ID|drop:ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.handle = args[0]
 			return runContinuityShow(ios, o)
@@ -304,8 +306,8 @@ longer matches its digest; 125 the store is locked or damaged.`,
 	return c
 }
 
-func loadSnap(ios *IO, handle string) (*store.Store, *continuity.Snapshot, error) {
-	st, err := openStore(ios, false)
+func loadSnap(ios *cli.IO, handle string) (*store.Store, *continuity.Snapshot, error) {
+	st, err := cli.OpenStore(ios, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -317,7 +319,7 @@ func loadSnap(ios *IO, handle string) (*store.Store, *continuity.Snapshot, error
 	return st, snap, nil
 }
 
-func runContinuityShow(ios *IO, o *continuityShowOptions) error {
+func runContinuityShow(ios *cli.IO, o *continuityShowOptions) error {
 	if strings.HasPrefix(strings.TrimSpace(o.handle), continuity.DropScheme+":") {
 		return showDrop(ios, o)
 	}
@@ -337,8 +339,8 @@ func runContinuityShow(ios *IO, o *continuityShowOptions) error {
 }
 
 // showDrop prints a stored drop receipt, checked against its digest.
-func showDrop(ios *IO, o *continuityShowOptions) error {
-	st, err := openStore(ios, false)
+func showDrop(ios *cli.IO, o *continuityShowOptions) error {
+	st, err := cli.OpenStore(ios, false)
 	if err != nil {
 		return err
 	}
@@ -348,7 +350,7 @@ func showDrop(ios *IO, o *continuityShowOptions) error {
 		return err
 	}
 	if o.json {
-		return writeJSON(ios.Out, json.RawMessage(rec))
+		return cli.WriteJSON(ios.Out, json.RawMessage(rec))
 	}
 	var r continuity.DropReceipt
 	if err := json.Unmarshal(rec, &r); err != nil {
@@ -382,7 +384,7 @@ type continuityVerifyOptions struct {
 	json     bool
 }
 
-func newContinuityVerifyCmd(ios *IO) *cobra.Command {
+func newContinuityVerifyCmd(ios *cli.IO) *cobra.Command {
 	o := &continuityVerifyOptions{}
 	c := &cobra.Command{
 		Use:   "verify snap:ID --restated FILE [--loose] [--tiers FILE]",
@@ -407,11 +409,11 @@ restatement or tiers, or a snapshot that no longer matches its digest;
 		Example: `  ctx continuity verify snap:3f2a9c01b7e4 --restated answers.json
   ctx continuity verify snap:3f2a9c01b7e4 --restated answers.json --tiers tiers.json --json
   ctx continuity verify snap:3f2a9c01b7e4 --restated - --loose < answers.json`,
-		Args: exactArgs(1, "ctx continuity verify snap:ID --restated FILE"),
+		Args: cli.ExactArgs(1, "ctx continuity verify snap:ID --restated FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.handle = args[0]
 			if o.restated == "" {
-				return usagef("ctx continuity verify needs --restated FILE: the restatement, {\"probe id\": \"text\"}")
+				return cli.Usagef("ctx continuity verify needs --restated FILE: the restatement, {\"probe id\": \"text\"}")
 			}
 			return runContinuityVerify(ios, o)
 		},
@@ -423,34 +425,34 @@ restatement or tiers, or a snapshot that no longer matches its digest;
 	return c
 }
 
-func readTiers(ios *IO, path string) (continuity.Tiers, error) {
+func readTiers(ios *cli.IO, path string) (continuity.Tiers, error) {
 	if path == "" {
 		return continuity.Tiers{}, nil
 	}
-	data, err := readInput(ios, path)
+	data, err := ReadInput(ios, path)
 	if err != nil {
 		return continuity.Tiers{}, err
 	}
 	t, err := continuity.ParseTiers(data)
 	if err != nil {
-		return t, badInput("read", path, err)
+		return t, BadInput("read", path, err)
 	}
 	return t, nil
 }
 
-func readRestated(ios *IO, path string) (map[string]string, error) {
-	data, err := readInput(ios, path)
+func readRestated(ios *cli.IO, path string) (map[string]string, error) {
+	data, err := ReadInput(ios, path)
 	if err != nil {
 		return nil, err
 	}
 	r, err := continuity.ParseRestated(data)
 	if err != nil {
-		return nil, badInput("read", path, err)
+		return nil, BadInput("read", path, err)
 	}
 	return r, nil
 }
 
-func runContinuityVerify(ios *IO, o *continuityVerifyOptions) error {
+func runContinuityVerify(ios *cli.IO, o *continuityVerifyOptions) error {
 	restated, err := readRestated(ios, o.restated)
 	if err != nil {
 		return err
@@ -463,7 +465,7 @@ func runContinuityVerify(ios *IO, o *continuityVerifyOptions) error {
 }
 
 // verifySnapshot checks, logs and prints a verdict; a divergent one is exit 3.
-func verifySnapshot(ios *IO, handle string, restated map[string]string, tiers continuity.Tiers, loose, asJSON bool) error {
+func verifySnapshot(ios *cli.IO, handle string, restated map[string]string, tiers continuity.Tiers, loose, asJSON bool) error {
 	st, snap, err := loadSnap(ios, handle)
 	if err != nil {
 		return err
@@ -474,14 +476,14 @@ func verifySnapshot(ios *IO, handle string, restated map[string]string, tiers co
 		return err
 	}
 	if asJSON {
-		if err := writeJSON(ios.Out, v); err != nil {
+		if err := cli.WriteJSON(ios.Out, v); err != nil {
 			return err
 		}
 	} else {
 		printVerdict(ios.Out, snap, v)
 	}
 	if !v.Faithful {
-		return &exitError{Code: exitNotFaithful}
+		return &cli.ExitError{Code: ExitNotFaithful}
 	}
 	return nil
 }
@@ -539,7 +541,7 @@ type continuityAddedOptions struct {
 	json             bool
 }
 
-func newContinuityAddedSinceCmd(ios *IO) *cobra.Command {
+func newContinuityAddedSinceCmd(ios *cli.IO) *cobra.Command {
 	o := &continuityAddedOptions{}
 	c := &cobra.Command{
 		Use:   "added-since snap:ID MANIFEST.json|-",
@@ -555,7 +557,7 @@ Exit status: 0 printed (whether or not anything was added); 1 unknown
 snapshot or unreadable manifest; 2 usage; 125 the store is locked or damaged.`,
 		Example: `  ctx continuity added-since snap:3f2a9c01b7e4 manifest.json
   ctx continuity added-since snap:3f2a9c01b7e4 manifest.json --json`,
-		Args: exactArgs(2, "ctx continuity added-since snap:ID MANIFEST.json"),
+		Args: cli.ExactArgs(2, "ctx continuity added-since snap:ID MANIFEST.json"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.handle, o.manifest = args[0], args[1]
 			return runContinuityAddedSince(ios, o)
@@ -565,8 +567,8 @@ snapshot or unreadable manifest; 2 usage; 125 the store is locked or damaged.`,
 	return c
 }
 
-func runContinuityAddedSince(ios *IO, o *continuityAddedOptions) error {
-	data, err := readInput(ios, o.manifest)
+func runContinuityAddedSince(ios *cli.IO, o *continuityAddedOptions) error {
+	data, err := ReadInput(ios, o.manifest)
 	if err != nil {
 		return err
 	}
@@ -577,10 +579,10 @@ func runContinuityAddedSince(ios *IO, o *continuityAddedOptions) error {
 	defer st.Close()
 	a, err := continuity.CompareManifest(snap, data)
 	if err != nil {
-		return badInput("added-since", o.manifest, err)
+		return BadInput("added-since", o.manifest, err)
 	}
 	if o.json {
-		return writeJSON(ios.Out, a)
+		return cli.WriteJSON(ios.Out, a)
 	}
 	if a.Empty() {
 		fmt.Fprintf(ios.Out, "the manifest declares exactly the %d items %s sealed\n", len(snap.Probes), continuity.HandleOf(continuity.SnapScheme, snap.Digest))
@@ -616,7 +618,7 @@ type continuityDiffOptions struct {
 	json        bool
 }
 
-func newContinuityDiffCmd(ios *IO) *cobra.Command {
+func newContinuityDiffCmd(ios *cli.IO) *cobra.Command {
 	o := &continuityDiffOptions{}
 	c := &cobra.Command{
 		Use:   "diff snap:A snap:B [--tiers FILE]",
@@ -629,7 +631,7 @@ Exit status: 0 printed; 1 unknown snapshot or unreadable tiers; 2 usage;
 125 the store is locked or damaged.`,
 		Example: `  ctx continuity diff snap:3f2a9c01b7e4 snap:8e11d0c2a9f3
   ctx continuity diff snap:3f2a9c snap:8e11d0 --tiers tiers.json --json`,
-		Args: exactArgs(2, "ctx continuity diff snap:A snap:B"),
+		Args: cli.ExactArgs(2, "ctx continuity diff snap:A snap:B"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.a, o.b = args[0], args[1]
 			return runContinuityDiff(ios, o)
@@ -640,7 +642,7 @@ Exit status: 0 printed; 1 unknown snapshot or unreadable tiers; 2 usage;
 	return c
 }
 
-func runContinuityDiff(ios *IO, o *continuityDiffOptions) error {
+func runContinuityDiff(ios *cli.IO, o *continuityDiffOptions) error {
 	tiers, err := readTiers(ios, o.tiers)
 	if err != nil {
 		return err
@@ -656,7 +658,7 @@ func runContinuityDiff(ios *IO, o *continuityDiffOptions) error {
 	}
 	d := continuity.DiffSeals(a, b, tiers)
 	if o.json {
-		return writeJSON(ios.Out, d)
+		return cli.WriteJSON(ios.Out, d)
 	}
 	fmt.Fprintf(ios.Out, "%s → %s: %d changed, %d added, %d removed\n", continuity.HandleOf(continuity.SnapScheme, a.Digest),
 		continuity.HandleOf(continuity.SnapScheme, b.Digest), len(d.Changed), len(d.Added), len(d.Removed))
@@ -694,7 +696,7 @@ type continuityCheckpointOptions struct {
 	json          bool
 }
 
-func newContinuityCheckpointCmd(ios *IO) *cobra.Command {
+func newContinuityCheckpointCmd(ios *cli.IO) *cobra.Command {
 	o := &continuityCheckpointOptions{}
 	c := &cobra.Command{
 		Use:   "checkpoint snap:ID --attempted yes|no [--receipt-stored] [--restated FILE] [--refusal TEXT]",
@@ -719,12 +721,12 @@ damaged.`,
 		Example: `  ctx continuity checkpoint snap:3f2a9c01b7e4 --attempted no
   ctx continuity checkpoint snap:3f2a9c01b7e4 --attempted yes --receipt-stored --restated answers.json
   ctx continuity checkpoint snap:3f2a9c01b7e4 --attempted yes --refusal "declined: new operator" --json`,
-		Args: exactArgs(1, "ctx continuity checkpoint snap:ID --attempted yes|no"),
+		Args: cli.ExactArgs(1, "ctx continuity checkpoint snap:ID --attempted yes|no"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.handle = args[0]
 			o.refusalSet = cmd.Flags().Changed("refusal")
 			if o.attempted != "yes" && o.attempted != "no" {
-				return usagef("ctx continuity checkpoint needs --attempted yes or --attempted no (was any restatement activity evidenced?)")
+				return cli.Usagef("ctx continuity checkpoint needs --attempted yes or --attempted no (was any restatement activity evidenced?)")
 			}
 			return runContinuityCheckpoint(ios, o)
 		},
@@ -739,7 +741,7 @@ damaged.`,
 	return c
 }
 
-func runContinuityCheckpoint(ios *IO, o *continuityCheckpointOptions) error {
+func runContinuityCheckpoint(ios *cli.IO, o *continuityCheckpointOptions) error {
 	ev := continuity.CheckpointEvidence{Attempted: o.attempted == "yes", ReceiptStored: o.receiptStored, Loose: o.loose}
 	if o.refusalSet {
 		ev.Refusal = &o.refusal
@@ -771,7 +773,7 @@ func runContinuityCheckpoint(ios *IO, o *continuityCheckpointOptions) error {
 		return err
 	}
 	if o.json {
-		return writeJSON(ios.Out, r)
+		return cli.WriteJSON(ios.Out, r)
 	}
 	unresolved := ""
 	if r.IsUnresolved {
@@ -798,7 +800,7 @@ type continuityDropOptions struct {
 	json              bool
 }
 
-func newContinuityDropCmd(ios *IO) *cobra.Command {
+func newContinuityDropCmd(ios *cli.IO) *cobra.Command {
 	o := &continuityDropOptions{}
 	c := &cobra.Command{
 		Use:   "drop-receipt BEFORE AFTER",
@@ -824,11 +826,11 @@ items; 2 usage; 125 the store is locked or damaged.`,
 		Example: `  ctx continuity drop-receipt before.json after.json
   ctx continuity drop-receipt transcript-before.jsonl transcript-after.jsonl --compactor claude --method summary
   ctx continuity drop-receipt run:ba3d1020ee8f run:4f1c0a9e2b77 --json`,
-		Args: exactArgs(2, "ctx continuity drop-receipt BEFORE AFTER"),
+		Args: cli.ExactArgs(2, "ctx continuity drop-receipt BEFORE AFTER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.before, o.after = args[0], args[1]
 			if o.before == "-" && o.after == "-" {
-				return usagef("only one side of ctx continuity drop-receipt can be stdin (-)")
+				return cli.Usagef("only one side of ctx continuity drop-receipt can be stdin (-)")
 			}
 			return runContinuityDrop(cmd.Context(), ios, o)
 		},
@@ -840,14 +842,14 @@ items; 2 usage; 125 the store is locked or damaged.`,
 }
 
 // readItems reads one side of a drop receipt.
-func readItems(ios *IO, st *store.Store, arg string) ([]any, error) {
+func readItems(ios *cli.IO, st *store.Store, arg string) ([]any, error) {
 	if strings.HasPrefix(arg, "run:") || strings.HasPrefix(arg, "blob:") {
 		h, err := store.ParseHandle(arg)
 		if err != nil {
 			return nil, err
 		}
 		if !h.Range.IsZero() {
-			return nil, usagef("%s: drop-receipt reads whole streams; drop the range (:%s)", arg, h.Range)
+			return nil, cli.Usagef("%s: drop-receipt reads whole streams; drop the range (:%s)", arg, h.Range)
 		}
 		t, err := st.Resolve(h)
 		if err != nil {
@@ -879,11 +881,11 @@ func readItems(ios *IO, st *store.Store, arg string) ([]any, error) {
 		}
 		items, err := continuity.ParseJSONLines(r)
 		if err != nil {
-			return nil, badInput("read", arg, err)
+			return nil, BadInput("read", arg, err)
 		}
 		return items, nil
 	}
-	data, err := readInput(ios, arg)
+	data, err := ReadInput(ios, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -894,13 +896,13 @@ func readItems(ios *IO, st *store.Store, arg string) ([]any, error) {
 		items, err = continuity.ParseItems(data)
 	}
 	if err != nil {
-		return nil, badInput("read", arg, err)
+		return nil, BadInput("read", arg, err)
 	}
 	return items, nil
 }
 
-func runContinuityDrop(ctx context.Context, ios *IO, o *continuityDropOptions) error {
-	st, err := openStore(ios, true)
+func runContinuityDrop(ctx context.Context, ios *cli.IO, o *continuityDropOptions) error {
+	st, err := cli.OpenStore(ios, true)
 	if err != nil {
 		return err
 	}
@@ -936,7 +938,7 @@ func runContinuityDrop(ctx context.Context, ios *IO, o *continuityDropOptions) e
 		if err != nil {
 			return err
 		}
-		return writeJSON(ios.Out, json.RawMessage(rec))
+		return cli.WriteJSON(ios.Out, json.RawMessage(rec))
 	}
 	fmt.Fprintln(ios.Out, r.Digest)
 	_, err = fmt.Fprintf(ios.Out, "%s · before %d items, after %d · kept %d, dropped %d, introduced %d · digests only, no content\n",
@@ -951,7 +953,7 @@ type continuityLogOptions struct {
 	json   bool
 }
 
-func newContinuityLogCmd(ios *IO) *cobra.Command {
+func newContinuityLogCmd(ios *cli.IO) *cobra.Command {
 	o := &continuityLogOptions{}
 	c := &cobra.Command{
 		Use:   "log [--verify]",
@@ -969,7 +971,7 @@ store is locked or damaged.`,
 		Example: `  ctx continuity log
   ctx continuity log --verify
   ctx continuity log --verify --json`,
-		Args: exactArgs(0, "ctx continuity log [--verify]"),
+		Args: cli.ExactArgs(0, "ctx continuity log [--verify]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runContinuityLog(ios, o)
 		},
@@ -979,8 +981,8 @@ store is locked or damaged.`,
 	return c
 }
 
-func runContinuityLog(ios *IO, o *continuityLogOptions) error {
-	st, err := openStore(ios, false)
+func runContinuityLog(ios *cli.IO, o *continuityLogOptions) error {
+	st, err := cli.OpenStore(ios, false)
 	if errors.Is(err, store.ErrNotFound) {
 		st, err = nil, nil // no store: an empty log
 	}
@@ -1000,7 +1002,7 @@ func runContinuityLog(ios *IO, o *continuityLogOptions) error {
 			for i, r := range rows {
 				raw[i] = r
 			}
-			return writeJSON(ios.Out, raw)
+			return cli.WriteJSON(ios.Out, raw)
 		}
 		for _, r := range rows {
 			fmt.Fprintf(ios.Out, "%s\n", r)
@@ -1009,29 +1011,29 @@ func runContinuityLog(ios *IO, o *continuityLogOptions) error {
 	}
 	b := continuity.VerifyRows(rows)
 	if o.json {
-		out := map[string]any{"rows": len(rows), "intact": b == nil, "head": head(rows)}
+		out := map[string]any{"rows": len(rows), "intact": b == nil, "head": Head(rows)}
 		if b != nil {
 			out["break"] = b
 		}
-		if err := writeJSON(ios.Out, out); err != nil {
+		if err := cli.WriteJSON(ios.Out, out); err != nil {
 			return err
 		}
 	} else if b == nil {
 		fmt.Fprintf(ios.Out, "chain intact: %d rows re-derive from %q\n", len(rows), continuity.Genesis)
-		if h := head(rows); h != "" {
+		if h := Head(rows); h != "" {
 			fmt.Fprintf(ios.Out, "head %s — publish it elsewhere: a chain alone cannot show its newest rows cut off\n", h)
 		}
 	} else {
 		fmt.Fprintf(ios.Out, "chain broken at row %d of %d: %s\n", b.Row, len(rows), b.Reason)
 	}
 	if b != nil {
-		return &exitError{Code: exitNotFaithful}
+		return &cli.ExitError{Code: ExitNotFaithful}
 	}
 	return nil
 }
 
 // head is the last row's chain value ("" for an empty log).
-func head(rows [][]byte) string {
+func Head(rows [][]byte) string {
 	if len(rows) == 0 {
 		return ""
 	}
@@ -1049,7 +1051,7 @@ const continuityToolLimit = 1 << 20
 // addContinuityTools registers continuity_seal and continuity_verify. Their
 // arguments are read from the raw request, never through float64, so the
 // digest of a manifest sent over MCP is the digest of what the agent sent.
-func addContinuityTools(s *mcp.Server, ios *IO) {
+func addContinuityTools(s *mcp.Server, ios *cli.IO) {
 	s.AddTool(&mcp.Tool{
 		Name: "ctx_continuity_seal",
 		Description: `Seal what must survive a context compaction: a manifest (a JSON object of
@@ -1064,11 +1066,11 @@ and your restatement {"probe id": "text"} to ctx_continuity_verify.`,
 	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := toolArgs(req)
 		if err != nil {
-			return toolError(err, ""), nil
+			return hostsmcp.Error(err, ""), nil
 		}
 		manifest, err := continuity.Canonical(args["manifest"])
 		if err != nil || args["manifest"] == nil {
-			return toolError(fmt.Errorf("manifest: want a JSON object of declared fields"), ""), nil
+			return hostsmcp.Error(fmt.Errorf("manifest: want a JSON object of declared fields"), ""), nil
 		}
 		label, _ := args["label"].(string)
 		scheme, _ := args["id_scheme"].(string)
@@ -1079,19 +1081,19 @@ and your restatement {"probe id": "text"} to ctx_continuity_verify.`,
 			scheme = continuity.SchemeIndex
 		}
 		var out, errb bytes.Buffer
-		in := mcpIO(ios, &out, &errb)
+		in := cli.Buffered(ios, &out, &errb)
 		snap, err := sealManifest(in, manifest, label, scheme)
 		if err != nil {
-			return toolError(err, errb.String()), nil
+			return hostsmcp.Error(err, errb.String()), nil
 		}
 		if err := printSnapshot(in, snap, false); err != nil {
-			return toolError(err, errb.String()), nil
+			return hostsmcp.Error(err, errb.String()), nil
 		}
 		var ids []string
 		for _, p := range snap.Probes {
 			ids = append(ids, p.ID)
 		}
-		return textResult(out.String() + "probe ids: " + strings.Join(ids, ", ") + "\n"), nil
+		return hostsmcp.Text(out.String() + "probe ids: " + strings.Join(ids, ", ") + "\n"), nil
 	})
 	s.AddTool(&mcp.Tool{
 		Name: "ctx_continuity_verify",
@@ -1109,17 +1111,17 @@ not that they were acted on, nor anything about what was never declared.`,
 	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := toolArgs(req)
 		if err != nil {
-			return toolError(err, ""), nil
+			return hostsmcp.Error(err, ""), nil
 		}
 		handle, _ := args["snapshot"].(string)
 		restated, err := continuity.Canonical(args["restated"])
 		if err != nil || handle == "" || args["restated"] == nil {
-			return toolError(errors.New(`give snapshot (snap:ID) and restated ({"probe id": "text"})`), ""), nil
+			return hostsmcp.Error(errors.New(`give snapshot (snap:ID) and restated ({"probe id": "text"})`), ""), nil
 		}
 		loose, _ := args["loose"].(bool)
 		r, err := continuity.ParseRestated(restated)
 		if err != nil {
-			return toolError(err, ""), nil
+			return hostsmcp.Error(err, ""), nil
 		}
 		var tiers continuity.Tiers
 		if t, ok := args["tiers"]; ok && t != nil {
@@ -1128,15 +1130,15 @@ not that they were acted on, nor anything about what was never declared.`,
 				tiers, err = continuity.ParseTiers(tb)
 			}
 			if err != nil {
-				return toolError(fmt.Errorf("tiers: %w", err), ""), nil
+				return hostsmcp.Error(fmt.Errorf("tiers: %w", err), ""), nil
 			}
 		}
 		var out, errb bytes.Buffer
-		err = verifySnapshot(mcpIO(ios, &out, &errb), handle, r, tiers, loose, true)
-		if code, failed := exitOf(err); failed || (code != 0 && code != exitNotFaithful) {
-			return toolError(err, errb.String()), nil
+		err = verifySnapshot(cli.Buffered(ios, &out, &errb), handle, r, tiers, loose, true)
+		if code, failed := cli.ExitOf(err); failed || (code != 0 && code != ExitNotFaithful) {
+			return hostsmcp.Error(err, errb.String()), nil
 		}
-		return textResult(boundVerdict(out.Bytes(), mcpResultLimit)), nil
+		return hostsmcp.Text(boundVerdict(out.Bytes(), hostsmcp.ResultLimit)), nil
 	})
 }
 
@@ -1156,7 +1158,7 @@ func boundVerdict(data []byte, limit int) string {
 		v.Divergences = all[:n]
 		v.Notes = append(v.Notes[:len(v.Notes):len(v.Notes)], fmt.Sprintf("only the first %d of %d divergences are listed here (by_severity names them all); run ctx continuity verify --json for every one", n, len(all)))
 		var b bytes.Buffer
-		if err := writeJSON(&b, v); err == nil && b.Len() <= limit {
+		if err := cli.WriteJSON(&b, v); err == nil && b.Len() <= limit {
 			return b.String()
 		}
 		if n == 0 {

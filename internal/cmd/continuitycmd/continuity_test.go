@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ctxhq/ctx/continuity"
+	"github.com/ctxhq/ctx/internal/cli"
 )
 
 // TestContinuityCommandsBothForms: the text and --json forms of seal and
@@ -17,7 +18,7 @@ func TestContinuityCommandsBothForms(t *testing.T) {
 	work := t.TempDir()
 	t.Setenv("CTX_STORE", filepath.Join(work, ".ctx"))
 	var out, errb bytes.Buffer
-	ios := &IO{In: strings.NewReader(`{"a":["x"],"b":["y"]}`), Out: &out, Err: &errb, Getwd: func() (string, error) { return work, nil },
+	ios := &cli.IO{In: strings.NewReader(`{"a":["x"],"b":["y"]}`), Out: &out, Err: &errb, Getwd: func() (string, error) { return work, nil },
 		Getenv: func(string) string { return "" }}
 	if err := runContinuitySeal(ios, &continuitySealOptions{path: "-", label: "l", idScheme: "index"}); err != nil {
 		t.Fatal(err)
@@ -42,7 +43,7 @@ func TestContinuityCommandsBothForms(t *testing.T) {
 	ios.In = strings.NewReader(`{"a:0":"x","b:0":"Y"}`)
 	out.Reset()
 	err := runContinuityVerify(ios, &continuityVerifyOptions{handle: handle, restated: "-"})
-	if code, failed := exitOf(err); failed || code != exitNotFaithful {
+	if code, failed := cli.ExitOf(err); failed || code != ExitNotFaithful {
 		t.Fatalf("divergent verify: %v", err)
 	}
 	if !strings.Contains(out.String(), `b:0 differs: declared "y", restated "Y"`) {
@@ -63,7 +64,7 @@ func TestBoundVerdict(t *testing.T) {
 		v.Divergences = append(v.Divergences, continuity.Divergence{ID: fmt.Sprintf("f:%d", i), Field: "f", Declared: strings.Repeat("x", 50), Reason: "missing", Severity: "notable"})
 	}
 	var b bytes.Buffer
-	if err := writeJSON(&b, v); err != nil {
+	if err := cli.WriteJSON(&b, v); err != nil {
 		t.Fatal(err)
 	}
 	if b.Len() <= 64<<10 {

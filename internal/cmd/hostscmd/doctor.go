@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/hosts"
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/helper"
 	"github.com/ctxhq/ctx/store"
 )
@@ -22,7 +23,7 @@ type check struct {
 	Fix    string `json:"fix,omitempty"`
 }
 
-func newDoctorCmd(ios *IO) *cobra.Command {
+func newDoctorCmd(ios *cli.IO) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "doctor",
@@ -42,7 +43,7 @@ Nothing is changed.
 Exit status: 0 no problem found (things not installed are not problems);
 1 at least one problem; 2 usage error.`,
 		Example: "  ctx doctor\n  ctx doctor --json",
-		Args:    exactArgs(0, "ctx doctor"),
+		Args:    cli.ExactArgs(0, "ctx doctor"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			checks := runDoctor(ios)
 			problems := 0
@@ -52,7 +53,7 @@ Exit status: 0 no problem found (things not installed are not problems);
 				}
 			}
 			if asJSON {
-				if err := writeJSON(ios.Out, struct {
+				if err := cli.WriteJSON(ios.Out, struct {
 					OK     bool    `json:"ok"`
 					Checks []check `json:"checks"`
 				}{problems == 0, checks}); err != nil {
@@ -70,7 +71,7 @@ Exit status: 0 no problem found (things not installed are not problems);
 				if !asJSON {
 					fmt.Fprintf(ios.Out, "%d problem(s) found\n", problems)
 				}
-				return &exitError{Code: exitBad}
+				return &cli.ExitError{Code: cli.ExitBad}
 			}
 			return nil
 		},
@@ -79,7 +80,7 @@ Exit status: 0 no problem found (things not installed are not problems);
 	return c
 }
 
-func runDoctor(ios *IO) []check {
+func runDoctor(ios *cli.IO) []check {
 	var out []check
 	self, selfErr := os.Executable()
 	self = helper.Ctx(self)

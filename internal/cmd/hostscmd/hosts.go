@@ -9,11 +9,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/hosts"
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/helper"
 	"github.com/ctxhq/ctx/store"
 )
 
-func newHookCmd(ios *IO) *cobra.Command {
+func newHookCmd(ios *cli.IO) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "hook HOST pre-tool-use",
 		Short: "Agent host hook: rewrite flooding shell commands to go through ctx",
@@ -25,13 +26,13 @@ the hook always exits 0 and never blocks the agent. ctx init installs it.
 
 HOST is claude or codex. See docs/hosts.md for the protocol.`,
 		Example: `  echo '{"tool_name":"Bash","tool_input":{"command":"go test ./..."}}' | ctx hook claude pre-tool-use`,
-		Args:    exactArgs(2, "ctx hook claude|codex pre-tool-use"),
+		Args:    cli.ExactArgs(2, "ctx hook claude|codex pre-tool-use"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if args[1] != "pre-tool-use" {
-				return usagef("unknown hook event %q (want pre-tool-use)", args[1])
+				return cli.Usagef("unknown hook event %q (want pre-tool-use)", args[1])
 			}
 			if args[0] != "claude" && args[0] != "codex" {
-				return usagef("unknown host %q (want claude or codex)", args[0])
+				return cli.Usagef("unknown host %q (want claude or codex)", args[0])
 			}
 			runHook(ios, args[0])
 			return nil // never block the agent
@@ -42,7 +43,7 @@ HOST is claude or codex. See docs/hosts.md for the protocol.`,
 
 // runHook answers one PreToolUse call. It always succeeds: any error leaves
 // the agent's command unchanged.
-func runHook(ios *IO, host string) int {
+func runHook(ios *cli.IO, host string) int {
 	self, err := os.Executable()
 	if err != nil {
 		self = "ctx"
@@ -68,7 +69,7 @@ type initOptions struct {
 	json    bool
 }
 
-func newInitCmd(ios *IO) *cobra.Command {
+func newInitCmd(ios *cli.IO) *cobra.Command {
 	o := &initOptions{}
 	c := &cobra.Command{
 		Use:   "init claude|codex [--project|--user] [--remove] [--mcp]",
@@ -96,7 +97,7 @@ with the fix; nothing is changed); 2 usage error.`,
   ctx init claude --user --mcp
   ctx init codex --project
   ctx init claude --remove`,
-		Args: exactArgs(1, "ctx init claude|codex"),
+		Args: cli.ExactArgs(1, "ctx init claude|codex"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.host = args[0]
 			return runInit(ios, o)
@@ -111,7 +112,7 @@ with the fix; nothing is changed); 2 usage error.`,
 	return c
 }
 
-func runInit(ios *IO, o *initOptions) error {
+func runInit(ios *cli.IO, o *initOptions) error {
 	cwd, err := ios.Getwd()
 	if err != nil {
 		return err
@@ -170,7 +171,7 @@ func runInit(ios *IO, o *initOptions) error {
 			}
 		}
 	default:
-		return usagef("unknown host %q (want claude or codex)", o.host)
+		return cli.Usagef("unknown host %q (want claude or codex)", o.host)
 	}
 	var rows []initRow
 	for _, s := range steps {
@@ -239,7 +240,7 @@ func onPath(self string) string {
 	return ""
 }
 
-func shellWord(s string) string { return quoteArgs([]string{s}) }
+func shellWord(s string) string { return cli.QuoteArgs([]string{s}) }
 
 // initRow is one file ctx init touched, as printed.
 type initRow struct {
@@ -250,9 +251,9 @@ type initRow struct {
 
 // printInit says what ctx init did to each file, and what the person must do
 // next.
-func printInit(ios *IO, o *initOptions, rows []initRow, self string) error {
+func printInit(ios *cli.IO, o *initOptions, rows []initRow, self string) error {
 	if o.json {
-		return writeJSON(ios.Out, rows)
+		return cli.WriteJSON(ios.Out, rows)
 	}
 	for _, r := range rows {
 		state := "unchanged"

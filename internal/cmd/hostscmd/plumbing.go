@@ -9,22 +9,6 @@ import (
 	"github.com/ctxhq/ctx/internal/cli"
 )
 
-// The shared plumbing under the names the command files use.
-type (
-	// IO is where commands read and write.
-	IO        = cli.IO
-	exitError = cli.ExitError
-)
-
-const exitBad = cli.ExitBad
-
-var (
-	usagef    = cli.Usagef
-	exactArgs = cli.ExactArgs
-	writeJSON = cli.WriteJSON
-	quoteArgs = cli.QuoteArgs
-)
-
 // NewInitCmd is ctx init.
 func NewInitCmd(ios *cli.IO) *cobra.Command { return newInitCmd(ios) }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -14,7 +15,7 @@ type checkOptions struct {
 	json     bool
 }
 
-func newCheckCmd(ios *IO) *cobra.Command {
+func newCheckCmd(ios *cli.IO) *cobra.Command {
 	o := &checkOptions{}
 	c := &cobra.Command{
 		Use:   "check [--read-data] [--repair]",
@@ -33,7 +34,7 @@ references, and lists what it did.
 Exit status: 0 nothing damaged (or everything repaired); 1 damage found;
 125 the database cannot be read at all (the message names the file).`,
 		Example: "  ctx check\n  ctx check --read-data\n  ctx check --repair --json",
-		Args:    exactArgs(0, "ctx check"),
+		Args:    cli.ExactArgs(0, "ctx check"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCheck(ios, o)
 		},
@@ -44,18 +45,18 @@ Exit status: 0 nothing damaged (or everything repaired); 1 damage found;
 	return c
 }
 
-func runCheck(ios *IO, o *checkOptions) error {
-	st, err := openStore(ios, false)
+func runCheck(ios *cli.IO, o *checkOptions) error {
+	st, err := cli.OpenStore(ios, false)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	rep, err := st.Check(store.CheckOptions{ReadData: o.readData, Repair: o.repair})
 	if err != nil {
-		return withCode(exitFailed, err)
+		return cli.WithCode(cli.ExitFailed, err)
 	}
 	if o.json {
-		if err := writeJSON(ios.Out, rep); err != nil {
+		if err := cli.WriteJSON(ios.Out, rep); err != nil {
 			return err
 		}
 	} else {
@@ -87,7 +88,7 @@ func runCheck(ios *IO, o *checkOptions) error {
 		// What is left after the repair decides the status.
 		after, err := st.Check(store.CheckOptions{ReadData: o.readData})
 		if err != nil {
-			return withCode(exitFailed, err)
+			return cli.WithCode(cli.ExitFailed, err)
 		}
 		if after.OK() {
 			if !o.json {
@@ -99,5 +100,5 @@ func runCheck(ios *IO, o *checkOptions) error {
 			fmt.Fprintf(ios.Out, "%d problems left after the repair (damaged content is never deleted: rerun the commands that made it)\n", len(after.Problems))
 		}
 	}
-	return &exitError{Code: exitBad}
+	return &cli.ExitError{Code: cli.ExitBad}
 }

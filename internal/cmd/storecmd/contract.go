@@ -9,10 +9,11 @@ import (
 
 	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/profiles"
 )
 
-func newContractCmd(ios *IO) *cobra.Command {
+func newContractCmd(ios *cli.IO) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "contract",
 		Short: "Inspect evidence contracts",
@@ -30,14 +31,14 @@ the project's .ctx/contracts/).
 Exit status: 0 printed; 1 unknown profile or a contract file that cannot be
 used; 2 usage error.`,
 		Example: "  ctx contract show pytest\n  ctx contract show gotest --outcome pass --json",
-		Args:    exactArgs(1, "ctx contract show PROFILE"),
+		Args:    cli.ExactArgs(1, "ctx contract show PROFILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
 			if _, ok := profiles.Lookup(name); !ok {
 				return fmt.Errorf("unknown profile %q (known: %v)", name, profiles.Names())
 			}
 			dir := ""
-			if st, err := openStore(ios, false); err == nil {
+			if st, err := cli.OpenStore(ios, false); err == nil {
 				dir = st.Dir() + "/contracts"
 				st.Close()
 			}
@@ -50,7 +51,7 @@ used; 2 usage error.`,
 				var v map[string]any
 				_ = json.Unmarshal(b, &v)
 				v["hash"] = ct.Hash()
-				return writeJSON(ios.Out, v)
+				return cli.WriteJSON(ios.Out, v)
 			}
 			tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
 			fmt.Fprintf(tw, "contract %s (outcome %s, hash %s)\n", name, outcome, ct.Hash())

@@ -7,10 +7,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/store"
 )
 
-func newGCCmd(ios *IO) *cobra.Command {
+func newGCCmd(ios *cli.IO) *cobra.Command {
 	var (
 		dryRun    bool
 		keep      time.Duration
@@ -25,9 +26,9 @@ standalone receipts, and delete the rest. Pinned runs (ctx pin) are always kept.
 
 Exit status: 0 done; 125 the store is locked or damaged.`,
 		Example: "  ctx gc --dry-run\n  ctx gc --keep 168h",
-		Args:    exactArgs(0, "ctx gc"),
+		Args:    cli.ExactArgs(0, "ctx gc"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := openStore(ios, false)
+			st, err := cli.OpenStore(ios, false)
 			if err != nil {
 				return err
 			}
@@ -37,7 +38,7 @@ Exit status: 0 done; 125 the store is locked or damaged.`,
 				return err
 			}
 			if asJSON {
-				return writeJSON(ios.Out, rep)
+				return cli.WriteJSON(ios.Out, rep)
 			}
 			verb := "deleted"
 			if dryRun {

@@ -5,17 +5,18 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/store"
 )
 
-func newPinCmd(ios *IO) *cobra.Command {
+func newPinCmd(ios *cli.IO) *cobra.Command {
 	var note string
 	var asJSON bool
 	c := &cobra.Command{
 		Use:     "pin HANDLE",
 		Short:   "Keep a run, blob or receipt through gc",
 		Example: "  ctx pin run:ba3d1020ee8f --note 'baseline before the refactor'",
-		Args:    exactArgs(1, "ctx pin HANDLE"),
+		Args:    cli.ExactArgs(1, "ctx pin HANDLE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, t, err := resolveArg(ios, args[0])
 			if err != nil {
@@ -27,7 +28,7 @@ func newPinCmd(ios *IO) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return writeJSON(ios.Out, p)
+				return cli.WriteJSON(ios.Out, p)
 			}
 			fmt.Fprintf(ios.Out, "pinned %s\n", p.Handle)
 			return nil
@@ -38,12 +39,12 @@ func newPinCmd(ios *IO) *cobra.Command {
 	return c
 }
 
-func newUnpinCmd(ios *IO) *cobra.Command {
+func newUnpinCmd(ios *cli.IO) *cobra.Command {
 	return &cobra.Command{
 		Use:     "unpin HANDLE",
 		Short:   "Let gc collect a pinned record again",
 		Example: "  ctx unpin run:ba3d1020ee8f",
-		Args:    exactArgs(1, "ctx unpin HANDLE"),
+		Args:    cli.ExactArgs(1, "ctx unpin HANDLE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, t, err := resolveArg(ios, args[0])
 			if err != nil {
@@ -63,12 +64,12 @@ func newUnpinCmd(ios *IO) *cobra.Command {
 	}
 }
 
-func resolveArg(ios *IO, arg string) (*store.Store, *store.Target, error) {
+func resolveArg(ios *cli.IO, arg string) (*store.Store, *store.Target, error) {
 	h, err := store.ParseHandle(arg)
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := openStore(ios, false)
+	st, err := cli.OpenStore(ios, false)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,28 +9,6 @@ import (
 	"github.com/ctxhq/ctx/internal/cli"
 )
 
-// The shared plumbing under the names the command files use.
-type (
-	// IO is where commands read and write.
-	IO        = cli.IO
-	exitError = cli.ExitError
-)
-
-const (
-	exitBad    = cli.ExitBad
-	exitFailed = cli.ExitFailed
-)
-
-var (
-	usagef    = cli.Usagef
-	withCode  = cli.WithCode
-	exactArgs = cli.ExactArgs
-	openStore = cli.OpenStore
-	writeJSON = cli.WriteJSON
-)
-
-// The commands, by the names cmd/ctx registers.
-
 // NewGCCmd is ctx gc.
 func NewGCCmd(ios *cli.IO) *cobra.Command { return newGCCmd(ios) }
 

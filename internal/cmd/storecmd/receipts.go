@@ -7,11 +7,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/receipts"
 	"github.com/ctxhq/ctx/store"
 )
 
-func newReceiptsCmd(ios *IO) *cobra.Command {
+func newReceiptsCmd(ios *cli.IO) *cobra.Command {
 	var asJSON bool
 	var n int
 	c := &cobra.Command{
@@ -22,9 +23,9 @@ budget) and the coverage each digest achieved.
 
 Exit status: 0 listed; 125 the store is locked or damaged.`,
 		Example: "  ctx receipts\n  ctx receipts --json",
-		Args:    exactArgs(0, "ctx receipts"),
+		Args:    cli.ExactArgs(0, "ctx receipts"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := openStore(ios, false)
+			st, err := cli.OpenStore(ios, false)
 			if err != nil {
 				return err
 			}
@@ -60,7 +61,7 @@ Exit status: 0 listed; 125 the store is locked or damaged.`,
 				if rows == nil {
 					rows = []row{}
 				}
-				return writeJSON(ios.Out, rows)
+				return cli.WriteJSON(ios.Out, rows)
 			}
 			tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "RECEIPT\tRUN\tPROFILE\tOUTCOME\tMODE\tCOVERAGE")

@@ -5,10 +5,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/store"
 )
 
-func newRmCmd(ios *IO) *cobra.Command {
+func newRmCmd(ios *cli.IO) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "rm HANDLE...",
@@ -24,12 +25,12 @@ locked or damaged.`,
 		Example: "  ctx rm run:ba3d1020ee8f\n  ctx rm run:ba3d10 run:77c0e1 && ctx gc",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usagef("want ctx rm HANDLE... (got no handle)")
+				return cli.Usagef("want ctx rm HANDLE... (got no handle)")
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := openStore(ios, false)
+			st, err := cli.OpenStore(ios, false)
 			if err != nil {
 				return err
 			}
@@ -61,7 +62,7 @@ locked or damaged.`,
 				}
 			}
 			if asJSON {
-				return writeJSON(ios.Out, done)
+				return cli.WriteJSON(ios.Out, done)
 			}
 			return nil
 		},

@@ -10,6 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	hostsmcp "github.com/ctxhq/ctx/hosts/mcp"
+	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/ledger"
 )
 
@@ -19,7 +21,7 @@ type stewardOptions struct {
 	json bool
 }
 
-func newStewardCmd(ios *IO) *cobra.Command {
+func newStewardCmd(ios *cli.IO) *cobra.Command {
 	o := &stewardOptions{}
 	var codes strings.Builder
 	for _, r := range ledger.Reasons {
@@ -43,7 +45,7 @@ Exit status: 0 the decision (and action) was recorded; 1 refused (no such
 task, an action without its approval); 2 usage; 125 the store failed.`,
 		Example: `  ctx steward task:3f2a9c01b7e4
   ctx steward task:3f2a9c01b7e4 --act --json`,
-		Args: exactArgs(1, "ctx steward task:ID [--act]"),
+		Args: cli.ExactArgs(1, "ctx steward task:ID [--act]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.task = args[0]
 			return runSteward(ios, o)
@@ -54,7 +56,7 @@ task, an action without its approval); 2 usage; 125 the store failed.`,
 	return c
 }
 
-func runSteward(ios *IO, o *stewardOptions) error {
+func runSteward(ios *cli.IO, o *stewardOptions) error {
 	id, err := parseTask(o.task)
 	if err != nil {
 		return err
@@ -116,19 +118,19 @@ type stewardToolInput struct {
 
 // addLedgerTools registers the task ledger's MCP tools. Each calls the same
 // run function as its command, so a tool and a command cannot disagree.
-func addLedgerTools(s *mcp.Server, ios *IO) {
-	call := func(fn func(*IO) error) (*mcp.CallToolResult, any, error) {
+func addLedgerTools(s *mcp.Server, ios *cli.IO) {
+	call := func(fn func(*cli.IO) error) (*mcp.CallToolResult, any, error) {
 		var out, errb bytes.Buffer
-		if err := fn(mcpIO(ios, &out, &errb)); err != nil {
-			return toolError(err, errb.String()), nil, nil
+		if err := fn(cli.Buffered(ios, &out, &errb)); err != nil {
+			return hostsmcp.Error(err, errb.String()), nil, nil
 		}
-		return textResult(out.String()), nil, nil
+		return hostsmcp.Text(out.String()), nil, nil
 	}
 	mcp.AddTool(s, &mcp.Tool{Name: "ctx_task_show", Description: `Show a task (by its task:ID handle) as JSON: state (derived
 from its rows: done only with a passing verdict after the last change), acceptance commands,
 budgets, lease holder, checkpoint, claims, handbacks, verdicts, decisions, inbox.`},
 		func(ctx context.Context, req *mcp.CallToolRequest, in taskToolInput) (*mcp.CallToolResult, any, error) {
-			return call(func(io *IO) error { return runTaskShow(io, &taskShowOptions{task: in.Task, json: true}) })
+			return call(func(io *cli.IO) error { return runTaskShow(io, &taskShowOptions{task: in.Task, json: true}) })
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "ctx_task_claim", Description: `Claim a task (by its task:ID handle) until a lease expires. Refused
 while another live lease holds it. Renew long work with ctx task renew; hand back with
@@ -138,7 +140,7 @@ ctx_task_handback before the lease runs out, or the task reads as abandoned.`},
 			if lease == "" {
 				lease = "30m"
 			}
-			return call(func(io *IO) error {
+			return call(func(io *cli.IO) error {
 				return runTaskClaim(io, &taskClaimOptions{task: in.Task, by: in.By, lease: lease, json: true}, false)
 			})
 		})
@@ -147,7 +149,7 @@ ctx_task_handback before the lease runs out, or the task reads as abandoned.`},
 done), the checkpoint to resume from, turns, cost and evidence handles (run:ID, blob:ID). done is not
 completion: the task stays unverified until ctx_task_verdict records a passing acceptance run.`},
 		func(ctx context.Context, req *mcp.CallToolRequest, in handbackToolInput) (*mcp.CallToolResult, any, error) {
-			return call(func(io *IO) error {
+			return call(func(io *cli.IO) error {
 				return runTaskHandback(io, &taskHandbackOptions{task: in.Task, json: true, in: ledger.HandbackInput{Kind: in.Kind,
 					FailureKind: in.FailureKind, Checkpoint: in.Checkpoint, Turns: in.Turns, Cost: in.Cost, Evidence: in.Evidence}})
 			})
@@ -156,19 +158,19 @@ completion: the task stays unverified until ctx_task_verdict records a passing a
 passed, with the run:ID handle from ctx_run. Checked in the store: the run must exist, be a run of
 an acceptance command, have started after the task's last handback, and agree (pass needs exit 0).`},
 		func(ctx context.Context, req *mcp.CallToolRequest, in verdictToolInput) (*mcp.CallToolResult, any, error) {
-			return call(func(io *IO) error {
+			return call(func(io *cli.IO) error {
 				return runTaskVerdict(io, &taskVerdictOptions{task: in.Task, run: in.Run, pass: in.Pass, fail: !in.Pass, json: true})
 			})
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "ctx_task_resume", Description: `What you need to pick a task (task:ID handle) up: state,
 the checkpoint to resume from, the last handback, the steward's last decision and the next action.`},
 		func(ctx context.Context, req *mcp.CallToolRequest, in taskToolInput) (*mcp.CallToolResult, any, error) {
-			return call(func(io *IO) error { return runTaskResume(io, &taskShowOptions{task: in.Task, json: true}) })
+			return call(func(io *cli.IO) error { return runTaskResume(io, &taskShowOptions{task: in.Task, json: true}) })
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "ctx_steward", Description: `Classify why a task's worker stopped
 (deterministically, from the ledger; the task by its task:ID handle) and record the decision: classification, reason code,
 the actions that exist. act takes the first action when the steward takes it itself.`},
 		func(ctx context.Context, req *mcp.CallToolRequest, in stewardToolInput) (*mcp.CallToolResult, any, error) {
-			return call(func(io *IO) error { return runSteward(io, &stewardOptions{task: in.Task, act: in.Act, json: true}) })
+			return call(func(io *cli.IO) error { return runSteward(io, &stewardOptions{task: in.Task, act: in.Act, json: true}) })
 		})
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/continuity"
+	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/continuitycmd"
 	"github.com/ctxhq/ctx/ledger"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
@@ -24,7 +26,7 @@ live lease, a verdict whose run does not prove the task, a field missing,
 an unknown task); 2 usage; 125 the store failed (locked, damaged, or a
 malformed ledger: run ctx task check).`
 
-func newTaskCmd(ios *IO) *cobra.Command {
+func newTaskCmd(ios *cli.IO) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "task",
 		Short: "The task ledger: tasks, claims, typed handbacks, verdicts, approvals, inbox",
@@ -45,7 +47,7 @@ steward's reason codes.`,
   ctx task verdict task:3f2a9c01b7e4 --pass --run run:ba3d1020ee8f
   ctx task show task:3f2a9c01b7e4 --json`,
 	}
-	for _, sub := range []func(*IO) *cobra.Command{newTaskNewCmd, newTaskClaimCmd, newTaskRenewCmd, newTaskHandbackCmd,
+	for _, sub := range []func(*cli.IO) *cobra.Command{newTaskNewCmd, newTaskClaimCmd, newTaskRenewCmd, newTaskHandbackCmd,
 		newTaskVerdictCmd, newTaskApproveCmd, newTaskShowCmd, newTaskLsCmd, newTaskLogCmd, newTaskResumeCmd,
 		newTaskInboxCmd, newTaskCheckCmd} {
 		c.AddCommand(sub(ios))
@@ -55,7 +57,7 @@ steward's reason codes.`,
 
 // ledgerErr maps a ledger error to the task commands' exit statuses.
 func ledgerErr(err error) error {
-	var ue *usageError
+	var ue *cli.UsageError
 	switch {
 	case err == nil:
 		return nil
@@ -63,14 +65,14 @@ func ledgerErr(err error) error {
 		return err
 	case errors.Is(err, ledger.ErrRefused), errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrAmbiguous),
 		errors.Is(err, store.ErrBadHandle):
-		return withCode(exitBad, err)
+		return cli.WithCode(cli.ExitBad, err)
 	}
-	return withCode(exitFailed, err)
+	return cli.WithCode(cli.ExitFailed, err)
 }
 
 // openLedger opens the store's ledger; create is for commands that append.
-func openLedger(ios *IO, create bool) (*ledger.Ledger, func(), error) {
-	st, err := openStore(ios, create)
+func openLedger(ios *cli.IO, create bool) (*ledger.Ledger, func(), error) {
+	st, err := cli.OpenStore(ios, create)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -78,7 +80,7 @@ func openLedger(ios *IO, create bool) (*ledger.Ledger, func(), error) {
 }
 
 // withLedger runs fn on the ledger and maps its error.
-func withLedger(ios *IO, create bool, fn func(l *ledger.Ledger) error) error {
+func withLedger(ios *cli.IO, create bool, fn func(l *ledger.Ledger) error) error {
 	l, done, err := openLedger(ios, create)
 	if err != nil {
 		return ledgerErr(err)
@@ -87,7 +89,7 @@ func withLedger(ios *IO, create bool, fn func(l *ledger.Ledger) error) error {
 	return ledgerErr(fn(l))
 }
 
-func taskArg(form string) cobra.PositionalArgs { return exactArgs(1, form) }
+func taskArg(form string) cobra.PositionalArgs { return cli.ExactArgs(1, form) }
 
 func parseTask(s string) (string, error) {
 	id, err := ledger.ParseTaskID(s)
@@ -97,7 +99,7 @@ func parseTask(s string) (string, error) {
 func parseLease(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(s)
 	if err != nil || d <= 0 {
-		return 0, usagef("--lease %q: want a positive duration like 30m", s)
+		return 0, cli.Usagef("--lease %q: want a positive duration like 30m", s)
 	}
 	return d, nil
 }
@@ -105,7 +107,7 @@ func parseLease(s string) (time.Duration, error) {
 // printRow prints an appended row: one line of text, or the row as JSON.
 func printRow(w io.Writer, asJSON bool, row ledger.Row, line string) error {
 	if asJSON {
-		return writeJSON(w, row)
+		return cli.WriteJSON(w, row)
 	}
 	_, err := fmt.Fprintln(w, line)
 	return err
@@ -122,7 +124,7 @@ type taskNewOptions struct {
 	json   bool
 }
 
-func newTaskNewCmd(ios *IO) *cobra.Command {
+func newTaskNewCmd(ios *cli.IO) *cobra.Command {
 	o := &taskNewOptions{}
 	c := &cobra.Command{
 		Use:   "new TITLE --accept CMD [--accept CMD…] [--turns N] [--cost X] [--wall D]",
@@ -152,15 +154,15 @@ for the same ledger.
 	return c
 }
 
-func runTaskNew(ios *IO, o *taskNewOptions) error {
+func runTaskNew(ios *cli.IO, o *taskNewOptions) error {
 	if len(o.accept) == 0 {
-		return usagef("ctx task new needs --accept CMD: the command whose passing run proves the task done")
+		return cli.Usagef("ctx task new needs --accept CMD: the command whose passing run proves the task done")
 	}
 	if d, err := time.ParseDuration(o.wall); err != nil || d < 0 {
-		return usagef("--wall %q: want a duration like 2h", o.wall)
+		return cli.Usagef("--wall %q: want a duration like 2h", o.wall)
 	}
 	if o.turns < 0 || o.cost < 0 {
-		return usagef("--turns and --cost cannot be negative")
+		return cli.Usagef("--turns and --cost cannot be negative")
 	}
 	cwd, err := ios.Getwd()
 	if err != nil {
@@ -172,7 +174,7 @@ func runTaskNew(ios *IO, o *taskNewOptions) error {
 			return err
 		}
 		if o.json {
-			return writeJSON(ios.Out, map[string]string{"task": "task:" + id})
+			return cli.WriteJSON(ios.Out, map[string]string{"task": "task:" + id})
 		}
 		_, err = fmt.Fprintf(ios.Out, "task:%s\n", id)
 		return err
@@ -186,7 +188,7 @@ type taskClaimOptions struct {
 	json                        bool
 }
 
-func newTaskClaimCmd(ios *IO) *cobra.Command {
+func newTaskClaimCmd(ios *cli.IO) *cobra.Command {
 	o := &taskClaimOptions{}
 	c := &cobra.Command{
 		Use:   "claim task:ID --by NAME [--lease D]",
@@ -210,7 +212,7 @@ it again and resume from its checkpoint (ctx task resume).
 	return c
 }
 
-func newTaskRenewCmd(ios *IO) *cobra.Command {
+func newTaskRenewCmd(ios *cli.IO) *cobra.Command {
 	o := &taskClaimOptions{}
 	c := &cobra.Command{
 		Use:   "renew task:ID --by NAME [--lease D] [--checkpoint HANDLE]",
@@ -234,13 +236,13 @@ when NAME holds no live lease.
 	return c
 }
 
-func runTaskClaim(ios *IO, o *taskClaimOptions, renew bool) error {
+func runTaskClaim(ios *cli.IO, o *taskClaimOptions, renew bool) error {
 	id, err := parseTask(o.task)
 	if err != nil {
 		return err
 	}
 	if o.by == "" {
-		return usagef("give --by NAME: who holds the lease")
+		return cli.Usagef("give --by NAME: who holds the lease")
 	}
 	lease, err := parseLease(o.lease)
 	if err != nil {
@@ -269,7 +271,7 @@ type taskHandbackOptions struct {
 	json bool
 }
 
-func newTaskHandbackCmd(ios *IO) *cobra.Command {
+func newTaskHandbackCmd(ios *cli.IO) *cobra.Command {
 	o := &taskHandbackOptions{}
 	c := &cobra.Command{
 		Use:   "handback task:ID --kind KIND [--failure-kind K] [--checkpoint HANDLE] [--turns N] [--cost X] [--evidence HANDLE…]",
@@ -303,16 +305,16 @@ after this handback. Refused without a live lease (claim it first).
 	return c
 }
 
-func runTaskHandback(ios *IO, o *taskHandbackOptions) error {
+func runTaskHandback(ios *cli.IO, o *taskHandbackOptions) error {
 	id, err := parseTask(o.task)
 	if err != nil {
 		return err
 	}
 	if o.in.Kind == "" {
-		return usagef("give --kind: one of %s", strings.Join(ledger.HandbackKinds, ", "))
+		return cli.Usagef("give --kind: one of %s", strings.Join(ledger.HandbackKinds, ", "))
 	}
 	if o.in.Turns < 0 || o.in.Cost < 0 {
-		return usagef("--turns and --cost cannot be negative")
+		return cli.Usagef("--turns and --cost cannot be negative")
 	}
 	return withLedger(ios, false, func(l *ledger.Ledger) error {
 		row, err := l.Handback(id, o.in)
@@ -335,7 +337,7 @@ type taskVerdictOptions struct {
 	json       bool
 }
 
-func newTaskVerdictCmd(ios *IO) *cobra.Command {
+func newTaskVerdictCmd(ios *cli.IO) *cobra.Command {
 	o := &taskVerdictOptions{}
 	c := &cobra.Command{
 		Use:   "verdict task:ID --pass|--fail --run run:ID",
@@ -363,16 +365,16 @@ ingested output never passes.
 	return c
 }
 
-func runTaskVerdict(ios *IO, o *taskVerdictOptions) error {
+func runTaskVerdict(ios *cli.IO, o *taskVerdictOptions) error {
 	id, err := parseTask(o.task)
 	if err != nil {
 		return err
 	}
 	if o.pass == o.fail {
-		return usagef("give exactly one of --pass and --fail")
+		return cli.Usagef("give exactly one of --pass and --fail")
 	}
 	if o.run == "" {
-		return usagef("give --run run:ID: the acceptance command's run")
+		return cli.Usagef("give --run run:ID: the acceptance command's run")
 	}
 	return withLedger(ios, false, func(l *ledger.Ledger) error {
 		row, err := l.Verdict(id, o.pass, o.run)
@@ -398,7 +400,7 @@ type taskApproveOptions struct {
 	json             bool
 }
 
-func newTaskApproveCmd(ios *IO) *cobra.Command {
+func newTaskApproveCmd(ios *cli.IO) *cobra.Command {
 	o := &taskApproveOptions{}
 	c := &cobra.Command{
 		Use:   "approve task:ID --by NAME --action ACTION",
@@ -422,13 +424,13 @@ handback, and checks that in code.
 	return c
 }
 
-func runTaskApprove(ios *IO, o *taskApproveOptions) error {
+func runTaskApprove(ios *cli.IO, o *taskApproveOptions) error {
 	id, err := parseTask(o.task)
 	if err != nil {
 		return err
 	}
 	if o.by == "" || o.action == "" {
-		return usagef("give --by NAME and --action ACTION")
+		return cli.Usagef("give --by NAME and --action ACTION")
 	}
 	return withLedger(ios, false, func(l *ledger.Ledger) error {
 		row, err := l.Approve(id, o.by, o.action)
@@ -446,7 +448,7 @@ type taskShowOptions struct {
 	json        bool
 }
 
-func newTaskShowCmd(ios *IO) *cobra.Command {
+func newTaskShowCmd(ios *cli.IO) *cobra.Command {
 	o := &taskShowOptions{}
 	c := &cobra.Command{
 		Use:   "show task:ID [--json]",
@@ -478,7 +480,7 @@ func taskJSON(t *ledger.Task) map[string]any {
 		"inbox": t.Inbox}
 }
 
-func runTaskShow(ios *IO, o *taskShowOptions) error {
+func runTaskShow(ios *cli.IO, o *taskShowOptions) error {
 	id, err := parseTask(o.task)
 	if err != nil {
 		return err
@@ -489,7 +491,7 @@ func runTaskShow(ios *IO, o *taskShowOptions) error {
 			return err
 		}
 		if o.json {
-			return writeJSON(ios.Out, taskJSON(t))
+			return cli.WriteJSON(ios.Out, taskJSON(t))
 		}
 		w := ios.Out
 		fmt.Fprintf(w, "task:%s %s\n  state: %s\n  accept: %s\n", t.ID, t.Title, t.State, strings.Join(t.Accept, "; "))
@@ -509,7 +511,7 @@ func runTaskShow(ios *IO, o *taskShowOptions) error {
 	})
 }
 
-func newTaskLsCmd(ios *IO) *cobra.Command {
+func newTaskLsCmd(ios *cli.IO) *cobra.Command {
 	o := &taskShowOptions{}
 	c := &cobra.Command{
 		Use:   "ls [--state STATE] [--json]",
@@ -521,7 +523,7 @@ number of tasks in that derived state, never a count of iterations.
 Exit status: 0 listed; 2 usage; 125 the store failed.`,
 		Example: `  ctx task ls
   ctx task ls --state unverified --json`,
-		Args: exactArgs(0, "ctx task ls [--state STATE]"),
+		Args: cli.ExactArgs(0, "ctx task ls [--state STATE]"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runTaskLs(ios, o) },
 	}
 	c.Flags().StringVar(&o.state, "state", "", "only tasks in this state")
@@ -529,9 +531,9 @@ Exit status: 0 listed; 2 usage; 125 the store failed.`,
 	return c
 }
 
-func runTaskLs(ios *IO, o *taskShowOptions) error {
+func runTaskLs(ios *cli.IO, o *taskShowOptions) error {
 	if o.state != "" && !containsStr(ledger.States, o.state) {
-		return usagef("--state %q: want one of %s", o.state, strings.Join(ledger.States, ", "))
+		return cli.Usagef("--state %q: want one of %s", o.state, strings.Join(ledger.States, ", "))
 	}
 	l, done, err := openLedger(ios, false)
 	if errors.Is(err, store.ErrNotFound) {
@@ -558,7 +560,7 @@ func runTaskLs(ios *IO, o *taskShowOptions) error {
 		for _, t := range keep {
 			out = append(out, map[string]any{"task": "task:" + t.ID, "title": t.Title, "state": t.State, "holder": t.Holder})
 		}
-		return writeJSON(ios.Out, out)
+		return cli.WriteJSON(ios.Out, out)
 	}
 	for _, t := range keep {
 		fmt.Fprintf(ios.Out, "task:%s  %-19s %-12s %s\n", t.ID, t.State, t.Holder, t.Title)
@@ -583,7 +585,7 @@ type taskLogOptions struct {
 	json   bool
 }
 
-func newTaskLogCmd(ios *IO) *cobra.Command {
+func newTaskLogCmd(ios *cli.IO) *cobra.Command {
 	o := &taskLogOptions{}
 	c := &cobra.Command{
 		Use:   "log task:ID [--verify]",
@@ -610,7 +612,7 @@ broken; 125 the store failed.`,
 	return c
 }
 
-func runTaskLog(ios *IO, o *taskLogOptions) error {
+func runTaskLog(ios *cli.IO, o *taskLogOptions) error {
 	id, err := parseTask(o.task)
 	if err != nil {
 		return err
@@ -627,20 +629,20 @@ func runTaskLog(ios *IO, o *taskLogOptions) error {
 	if o.verify {
 		b := continuity.VerifyRows(texts)
 		if o.json {
-			out := map[string]any{"rows": len(texts), "intact": b == nil, "head": head(texts)}
+			out := map[string]any{"rows": len(texts), "intact": b == nil, "head": continuitycmd.Head(texts)}
 			if b != nil {
 				out["break"] = b
 			}
-			if err := writeJSON(ios.Out, out); err != nil {
+			if err := cli.WriteJSON(ios.Out, out); err != nil {
 				return err
 			}
 		} else if b == nil {
-			fmt.Fprintf(ios.Out, "chain intact: %d rows re-derive from %q\nhead %s\n", len(texts), continuity.Genesis, head(texts))
+			fmt.Fprintf(ios.Out, "chain intact: %d rows re-derive from %q\nhead %s\n", len(texts), continuity.Genesis, continuitycmd.Head(texts))
 		} else {
 			fmt.Fprintf(ios.Out, "chain broken at row %d of %d: %s\n", b.Row, len(texts), b.Reason)
 		}
 		if b != nil {
-			return &exitError{Code: exitNotFaithful}
+			return &cli.ExitError{Code: continuitycmd.ExitNotFaithful}
 		}
 		return nil
 	}
@@ -649,7 +651,7 @@ func runTaskLog(ios *IO, o *taskLogOptions) error {
 		v, err := continuity.ParseJSON(text)
 		m, _ := v.(map[string]any)
 		if err != nil || m == nil {
-			return withCode(exitFailed, fmt.Errorf("a ledger row is not JSON: %w (run ctx task check)", ledger.ErrMalformed))
+			return cli.WithCode(cli.ExitFailed, fmt.Errorf("a ledger row is not JSON: %w (run ctx task check)", ledger.ErrMalformed))
 		}
 		if m["task"] == id {
 			found = true
@@ -657,12 +659,12 @@ func runTaskLog(ios *IO, o *taskLogOptions) error {
 		}
 	}
 	if !found {
-		return withCode(exitBad, fmt.Errorf("task:%s: %w", id, store.ErrNotFound))
+		return cli.WithCode(cli.ExitBad, fmt.Errorf("task:%s: %w", id, store.ErrNotFound))
 	}
 	return nil
 }
 
-func newTaskCheckCmd(ios *IO) *cobra.Command {
+func newTaskCheckCmd(ios *cli.IO) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "check",
@@ -674,7 +676,7 @@ store is restored from a copy: ctx never "repairs" a ledger.
 
 Exit status: 0 every row holds; 3 a row is malformed; 125 the store failed.`,
 		Example: `  ctx task check`,
-		Args:    exactArgs(0, "ctx task check"),
+		Args:    cli.ExactArgs(0, "ctx task check"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			l, done, err := openLedger(ios, false)
 			if errors.Is(err, store.ErrNotFound) {
@@ -694,7 +696,7 @@ Exit status: 0 every row holds; 3 a row is malformed; 125 the store failed.`,
 				if err != nil {
 					out["error"] = err.Error()
 				}
-				if werr := writeJSON(ios.Out, out); werr != nil {
+				if werr := cli.WriteJSON(ios.Out, out); werr != nil {
 					return werr
 				}
 			} else if err != nil {
@@ -703,7 +705,7 @@ Exit status: 0 every row holds; 3 a row is malformed; 125 the store failed.`,
 				fmt.Fprintf(ios.Out, "ledger intact: %d rows, schema %d\n", n, ledger.Version)
 			}
 			if err != nil {
-				return &exitError{Code: exitNotFaithful}
+				return &cli.ExitError{Code: continuitycmd.ExitNotFaithful}
 			}
 			return nil
 		},
@@ -714,7 +716,7 @@ Exit status: 0 every row holds; 3 a row is malformed; 125 the store failed.`,
 
 // ---- resume
 
-func newTaskResumeCmd(ios *IO) *cobra.Command {
+func newTaskResumeCmd(ios *cli.IO) *cobra.Command {
 	o := &taskShowOptions{}
 	c := &cobra.Command{
 		Use:   "resume task:ID [--json]",
@@ -736,7 +738,7 @@ Exit status: 0 shown; 1 no such task; 2 usage; 125 the store failed.`,
 	return c
 }
 
-func runTaskResume(ios *IO, o *taskShowOptions) error {
+func runTaskResume(ios *cli.IO, o *taskShowOptions) error {
 	id, err := parseTask(o.task)
 	if err != nil {
 		return err
@@ -751,7 +753,7 @@ func runTaskResume(ios *IO, o *taskShowOptions) error {
 			return err
 		}
 		if o.json {
-			return writeJSON(ios.Out, map[string]any{"task": "task:" + id, "state": r.State, "checkpoint": r.Checkpoint,
+			return cli.WriteJSON(ios.Out, map[string]any{"task": "task:" + id, "state": r.State, "checkpoint": r.Checkpoint,
 				"last_handback": r.LastHandback, "last_decision": r.LastDecision, "next": r.Next})
 		}
 		w := ios.Out
@@ -786,7 +788,7 @@ type taskInboxOptions struct {
 	json             bool
 }
 
-func newTaskInboxCmd(ios *IO) *cobra.Command {
+func newTaskInboxCmd(ios *cli.IO) *cobra.Command {
 	o := &taskInboxOptions{}
 	c := &cobra.Command{
 		Use:   "inbox task:ID [--send TEXT --from NAME] [--json]",
@@ -809,13 +811,13 @@ task reads it here. --send appends one (with --from).
 	return c
 }
 
-func runTaskInbox(ios *IO, o *taskInboxOptions) error {
+func runTaskInbox(ios *cli.IO, o *taskInboxOptions) error {
 	id, err := parseTask(o.task)
 	if err != nil {
 		return err
 	}
 	if o.send != "" && o.from == "" {
-		return usagef("give --from NAME with --send")
+		return cli.Usagef("give --from NAME with --send")
 	}
 	return withLedger(ios, false, func(l *ledger.Ledger) error {
 		if o.send != "" {
@@ -830,7 +832,7 @@ func runTaskInbox(ios *IO, o *taskInboxOptions) error {
 			return err
 		}
 		if o.json {
-			return writeJSON(ios.Out, t.Inbox)
+			return cli.WriteJSON(ios.Out, t.Inbox)
 		}
 		for _, m := range t.Inbox {
 			fmt.Fprintf(ios.Out, "row %d from %s: %s\n", m.Seq, m.From, m.Text)

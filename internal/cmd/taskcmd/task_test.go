@@ -17,13 +17,13 @@ func TestLedgerErrExitStatuses(t *testing.T) {
 		err  error
 		want int
 	}{
-		{&ledger.RefusedError{Task: "0123456789ab", Reason: "claimed"}, exitBad},
-		{fmt.Errorf("task:x: %w", store.ErrNotFound), exitBad},
-		{fmt.Errorf("open store: %w", store.ErrLocked), exitFailed},
-		{&ledger.BreakError{Row: 2, Reason: "edited"}, exitFailed},
-		{errors.New("write store: input/output error"), exitFailed},
+		{&ledger.RefusedError{Task: "0123456789ab", Reason: "claimed"}, cli.ExitBad},
+		{fmt.Errorf("task:x: %w", store.ErrNotFound), cli.ExitBad},
+		{fmt.Errorf("open store: %w", store.ErrLocked), cli.ExitFailed},
+		{&ledger.BreakError{Row: 2, Reason: "edited"}, cli.ExitFailed},
+		{errors.New("write store: input/output error"), cli.ExitFailed},
 	} {
-		if got := cli.Report(&IO{Err: io.Discard}, ledgerErr(c.err)); got != c.want {
+		if got := cli.Report(&cli.IO{Err: io.Discard}, ledgerErr(c.err)); got != c.want {
 			t.Errorf("%v: exit %d, want %d", c.err, got, c.want)
 		}
 	}
