@@ -40,10 +40,17 @@ func StartDetachedProgram(ios *IO, path string, args ...string) {
 	if cwd, err := ios.Getwd(); err == nil {
 		cmd.Dir = cwd
 	}
+	_ = Detach(cmd)
+}
+
+// Detach starts cmd in a session of its own (no terminal signal from this
+// one reaches it) and does not wait for it: it outlives this process.
+func Detach(cmd *exec.Cmd) error {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if cmd.Start() == nil {
-		_ = cmd.Process.Release()
+	if err := cmd.Start(); err != nil {
+		return err
 	}
+	return cmd.Process.Release()
 }
 
 // DisplaySettings reads the terminal facts for ios.

@@ -61,14 +61,12 @@ func deferLate(st *store.Store) func(runner.Deferral) error {
 		if self, err = filepath.Abs(self); err != nil {
 			return fmt.Errorf("find ctx to finish the generation: %w", err)
 		}
-		self = helper.Ctx(self) // the MCP server and ctx py run in ctx-mcp, which has no late-generation
+		self = helper.Ctx(self) // ctx itself, the quickest to start, also from ctx-mcp (the MCP server, ctx py)
 		cmd := exec.Command(self, LateCmd, "--store", st.Dir(), "--exec", d.Exec, "--root", d.Root)
 		cmd.Dir, cmd.Env, cmd.ExtraFiles = d.Root, os.Environ(), []*os.File{lock}
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-		if err := cmd.Start(); err != nil {
+		if err := cli.Detach(cmd); err != nil {
 			return fmt.Errorf("start ctx to finish the generation: %w", err)
 		}
-		_ = cmd.Process.Release()
 		return nil
 	}
 }
