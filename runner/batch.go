@@ -2,6 +2,8 @@ package runner
 
 import (
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/ctxhq/ctx/store"
 )
@@ -15,6 +17,7 @@ import (
 // is final when held; ctx get reads the run once Commit has returned.
 type Batch struct {
 	st   *store.Store
+	mu   sync.Mutex // guards held against a commit FlushAfter started
 	held []heldRun
 }
 
@@ -31,17 +34,42 @@ func (b *Batch) hold(sp *store.Spool, m store.Manifest, c store.Commit) error {
 	if err := sp.SaveResult(m); err != nil {
 		return fmt.Errorf("save the result in spool %s: %w", sp.Dir(), err)
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.held = append(b.held, heldRun{sp: sp, commit: c})
 	return nil
 }
 
 // Len is how many runs the batch holds.
-func (b *Batch) Len() int { return len(b.held) }
+func (b *Batch) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.held)
+}
+
+// FlushAfter commits the held runs after d unless the returned wait is
+// called first, so that a step that takes longer than d does not keep the
+// finished steps before it unreadable to other ctx processes: steps that
+// follow each other quickly still share one transaction. wait stops the
+// timer, or waits for the commit it started, and returns that commit's
+// error; call it before holding another run.
+func (b *Batch) FlushAfter(d time.Duration) (wait func() error) {
+	done := make(chan error, 1)
+	t := time.AfterFunc(d, func() { done <- b.Commit() })
+	return func() error {
+		if t.Stop() {
+			return nil
+		}
+		return <-done
+	}
+}
 
 // Commit stores every held run in one transaction. On failure each spool is
 // unlocked and kept, with its result, for the next ctx command to recover;
 // the error says so.
 func (b *Batch) Commit() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if len(b.held) == 0 {
 		return nil
 	}

@@ -29,7 +29,16 @@ type Options struct {
 	// KeepGoing runs every step whatever fails, as if each had
 	// continue_on_failure.
 	KeepGoing bool
+	// Linger is how long a step may run before the finished steps before
+	// it are stored (0: DefaultLinger). Steps that end sooner share one
+	// transaction.
+	Linger time.Duration
 }
+
+// DefaultLinger is Options.Linger's default: short enough that another
+// agent sees a finished step while a long one runs after it, long enough
+// that a sequence of quick steps pays one commit.
+const DefaultLinger = 100 * time.Millisecond
 
 // States of a step.
 const (
@@ -91,11 +100,16 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 		now = time.Now
 	}
 	rec := &Record{Kind: "seq", Version: Version, Exit: 0}
-	// The steps' runs are stored together once the last step has run: one
-	// transaction instead of one per step. Until then each finished step's
-	// spool holds its output and exit status, so a ctx that dies
-	// mid-sequence loses none of them (the next ctx command recovers them).
+	// Finished steps' runs are stored together, one transaction for many,
+	// once the last step has run or once a step has run longer than the
+	// linger. Until then each finished step's spool holds its output and
+	// exit status, so a ctx that dies mid-sequence loses none of them (the
+	// next ctx command recovers them).
 	batch := runner.NewBatch(env.Store)
+	linger := o.Linger
+	if linger <= 0 {
+		linger = DefaultLinger
+	}
 	stop := false
 	for i := range steps {
 		s := &steps[i]
@@ -106,8 +120,12 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 			continue
 		}
 		start := now()
+		wait := batch.FlushAfter(linger)
 		runStep(ctx, env, s, &r, &o, batch)
 		r.Duration = Bucket(now().Sub(start))
+		if err := wait(); err != nil {
+			return nil, err
+		}
 		if r.Failed() {
 			if rec.Exit == 0 {
 				rec.Exit = r.Exit

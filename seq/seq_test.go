@@ -236,3 +236,42 @@ func TestTimeoutAndInterrupt(t *testing.T) {
 		t.Errorf("the interrupted step's output is not in the digest:\n%s", rec.Digest)
 	}
 }
+
+// TestLongStepStoresTheOnesBefore: while a step runs past the linger, the
+// finished step before it is already stored and readable by others (here
+// the test, through the store), not held until the sequence ends. The
+// second step waits for the test to have seen the first run (at most 5 s).
+func TestLongStepStoresTheOnesBefore(t *testing.T) {
+	env, dir := newEnv(t)
+	seen := dir + "/seen"
+	steps, err := FromArgs([]string{`echo first`, "--",
+		`i=0; while [ ! -e seen ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done; test -e seen`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := make(chan bool, 1)
+	go func() {
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			if execs, err := env.Store.Execs(0, nil); err == nil && len(execs) == 1 {
+				found <- os.WriteFile(seen, nil, 0o600) == nil
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		found <- false
+	}()
+	rec, err := Run(context.Background(), env, steps, Options{Dir: dir, Pipe: true, Linger: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !<-found {
+		t.Fatal("the first step's run was not stored while the second ran")
+	}
+	if rec.Exit != 0 || rec.Steps[1].State != StateOK {
+		t.Errorf("exit %d, second step %s: it should have seen the marker", rec.Exit, rec.Steps[1].State)
+	}
+	if execs, err := env.Store.Execs(0, nil); err != nil || len(execs) != 2 {
+		t.Errorf("%d runs stored (%v), want 2", len(execs), err)
+	}
+}
