@@ -1,6 +1,8 @@
 package logs
 
-import "strings"
+import (
+	"strings"
+)
 
 // Clustering (RuleCluster): Drain's fixed-depth tree and similarity
 // threshold, with a position made variable by evidence rather than at the
@@ -32,8 +34,15 @@ const (
 	// maxClusterPending bounds the members a cluster remembers that are
 	// not yet united with it.
 	maxClusterPending = 16
-	// maxClusterValues bounds Options.ClusterValues.
+	// maxClusterValues bounds Options.ClusterValues; a position that takes
+	// this many words is a variable whether or not they are shared.
 	maxClusterValues = 8
+	// maxContextWords bounds the words whose contexts are remembered
+	// (RuleClusterShared).
+	maxContextWords = 1 << 16
+	// sharedWords is how many of a position's words must be shared for
+	// Options.ClusterValues of them to make it a variable.
+	sharedWords = 2
 )
 
 // DefaultClusterValues is the number of distinct words a cluster position
@@ -194,7 +203,7 @@ func (m *Miner) observe(ci int32, id int32) {
 	for _, i := range m.diff {
 		b := c.base[i]
 		c.note(i, b)
-		if c.note(i, m.elems[i]) >= int(m.clusterN) {
+		if n := c.note(i, m.elems[i]); n >= int(m.clusterN) && (keyLen(b) > 0 || afterLabel(m.elems, i) || m.variable(c, i, n)) {
 			c.base[i] = wildcardElem(b)
 			if k := keyLen(b); k > 0 {
 				c.base[i] = b[:k] + Wildcard
@@ -273,7 +282,7 @@ func (c *cluster) covers(mask uint32) bool {
 // note adds the word e to the values of position i, if it is new and there
 // is room, and returns how many distinct values position i has.
 func (c *cluster) note(i int, e string) int {
-	h := uint32(fnvString(fnvOffset, e))
+	h := wordHash(e)
 	vs := c.vals[i*maxClusterValues : i*maxClusterValues+int(c.nvals[i])]
 	for _, v := range vs {
 		if v == h {
@@ -285,6 +294,80 @@ func (c *cluster) note(i int, e string) int {
 		c.nvals[i]++
 	}
 	return int(c.nvals[i])
+}
+
+// variable reports whether position i of cluster c, with n distinct words
+// (at least Options.ClusterValues), is a variable: with RuleClusterShared,
+// when at least sharedWords of its words are shared by now or it has taken
+// maxClusterValues words (see noteContexts). The value of a "key=value"
+// field, or of a word after a label ("request: GET"), needs no such
+// evidence: a key names a field that varies by design.
+func (m *Miner) variable(c *cluster, i, n int) bool {
+	if m.off&RuleClusterShared != 0 || n >= maxClusterValues {
+		return true
+	}
+	shared := 0
+	for _, v := range c.vals[i*maxClusterValues : i*maxClusterValues+int(c.nvals[i])] {
+		if m.contexts[v][1] != 0 {
+			shared++
+		}
+	}
+	return shared >= sharedWords
+}
+
+// afterLabel reports whether element i follows a label, an element ending
+// in ':' other than a lone ':' ("status:", "(descriptor <*>):").
+func afterLabel(elems []string, i int) bool {
+	if i == 0 {
+		return false
+	}
+	l := trimSep(elems[i-1])
+	return len(l) > 1 && strings.HasSuffix(l, ":")
+}
+
+// noteContexts records, for each constant word of the new key (m.elems and
+// m.kinds as familyHashes left them), the element before it: a word seen
+// after two different elements is shared (Miner.variable).
+//
+// This is how an enumeration is told from a word-valued variable without a
+// list of words: a variable's values are things (a host, a user, a topic)
+// that the program names in other messages too ("query router", "router
+// is up", "forwarded router"), while the words of an enumeration (states,
+// verbs, region kinds: "VM Paused", "Eden regions") belong to their one
+// message and always follow the same word.
+func (m *Miner) noteContexts() {
+	if m.off&RuleClusterShared != 0 || m.similarity <= 0 || len(m.kinds) != len(m.elems) {
+		return
+	}
+	prev := uint32(1) // the start of the message
+	for i, e := range m.elems {
+		h := wordHash(e)
+		if m.kinds[i] == wordElem {
+			ctx, ok := m.contexts[h]
+			switch {
+			case !ok && len(m.contexts) < maxContextWords:
+				m.contexts[h] = [2]uint32{prev, 0}
+			case ok && ctx[1] == 0 && ctx[0] != prev:
+				m.contexts[h] = [2]uint32{ctx[0], prev}
+			}
+		}
+		prev = h
+	}
+}
+
+// wordHash is the hash of a template element under which its contexts
+// are kept: the word without its separator, quotes, brackets and
+// punctuation ("'home/energy'," is the word "home/energy"), never zero.
+func wordHash(e string) uint32 {
+	return uint32(fnvString(fnvOffset, trimPunctString(trimSep(e)))) | 1
+}
+
+// trimSep drops the separator a template element starts with.
+func trimSep(e string) string {
+	if len(e) > 0 && (e[0] == ' ' || e[0] == '|') {
+		return e[1:]
+	}
+	return e
 }
 
 // uniteCluster unites group g with cluster c's group and gives the result

@@ -44,6 +44,11 @@ const (
 	// position variable once it takes Options.ClusterValues words
 	// (cluster.go).
 	RuleCluster
+	// RuleClusterShared makes a cluster position variable at
+	// Options.ClusterValues words only when its words are also seen in
+	// other contexts (a host, a user); an enumeration's words, which
+	// follow one word only, need maxClusterValues (cluster.go).
+	RuleClusterShared
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -56,6 +61,7 @@ var RuleNames = []struct {
 	{RuleWordValues, "word-values"}, {RuleUnits, "units"}, {RuleDateWords, "date-words"},
 	{RuleKeyValue, "key-value"}, {RulePairSplit, "pair-split"}, {RuleCollapse, "collapse"},
 	{RuleFrameNumbers, "frame-numbers"}, {RuleCluster, "cluster"},
+	{RuleClusterShared, "cluster-shared"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.
