@@ -49,6 +49,10 @@ const (
 	// other contexts (a host, a user); an enumeration's words, which
 	// follow one word only, need maxClusterValues (cluster.go).
 	RuleClusterShared
+	// RuleFramePadding ends the frame after a header field that two or
+	// more spaces follow on most lines: padding to a column sets the
+	// message apart (frame.go).
+	RuleFramePadding
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -61,7 +65,7 @@ var RuleNames = []struct {
 	{RuleWordValues, "word-values"}, {RuleUnits, "units"}, {RuleDateWords, "date-words"},
 	{RuleKeyValue, "key-value"}, {RulePairSplit, "pair-split"}, {RuleCollapse, "collapse"},
 	{RuleFrameNumbers, "frame-numbers"}, {RuleCluster, "cluster"},
-	{RuleClusterShared, "cluster-shared"},
+	{RuleClusterShared, "cluster-shared"}, {RuleFramePadding, "frame-padding"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.
