@@ -89,16 +89,30 @@ func leafHash(elems []string, kinds []uint8) (h uint64, ok bool) {
 // share of equal constant elements among those not variable in the base,
 // and whether the two may be one event at all (equal lengths; differences
 // only between words).
-func similarity(base, elems []string, kinds []uint8) (sim float64, ok bool) {
+//
+// With RuleLabelValues, labels (elements ending in ':', "git_dir:") must
+// agree as keys do, and the value after a label may differ in any way: a
+// word, punctuation or a variable (".git", ".", "<*>").
+func similarity(base, elems []string, kinds []uint8, off Rules) (sim float64, ok bool) {
 	if len(base) != len(elems) {
 		return 0, false
 	}
+	labels := off&RuleLabelValues == 0
 	equal, total := 0, 0
 	for i, b := range base {
 		e := elems[i]
 		if b == e {
 			if !varElem(b) {
 				equal++
+				total++
+			}
+			continue
+		}
+		if labels && (isLabel(b) || isLabel(e)) {
+			return 0, false
+		}
+		if labels && afterLabel(elems, i) && sameSep(b, e) {
+			if !varElem(b) {
 				total++
 			}
 			continue
@@ -161,7 +175,7 @@ func (m *Miner) clusterOf() (ci int32, leaf uint64, ok bool) {
 	}
 	ci, best := int32(-1), -1.0
 	for _, c := range m.leaves[leaf] {
-		if sim, fits := similarity(m.clusters[c].base, m.elems, m.kinds); fits && sim >= m.similarity && sim > best {
+		if sim, fits := similarity(m.clusters[c].base, m.elems, m.kinds, m.off); fits && sim >= m.similarity && sim > best {
 			ci, best = c, sim
 		}
 	}
@@ -318,11 +332,14 @@ func (m *Miner) variable(c *cluster, i, n int) bool {
 // afterLabel reports whether element i follows a label, an element ending
 // in ':' other than a lone ':' ("status:", "(descriptor <*>):").
 func afterLabel(elems []string, i int) bool {
-	if i == 0 {
-		return false
-	}
-	l := trimSep(elems[i-1])
-	return len(l) > 1 && strings.HasSuffix(l, ":")
+	return i > 0 && isLabel(elems[i-1])
+}
+
+// isLabel reports whether template element e ends in ':' and is more than
+// a lone ':'.
+func isLabel(e string) bool {
+	e = trimSep(e)
+	return len(e) > 1 && strings.HasSuffix(e, ":")
 }
 
 // noteContexts records, for each constant word of the new key (m.elems and

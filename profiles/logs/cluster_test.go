@@ -201,3 +201,21 @@ func TestFrameAfterLoneNumber(t *testing.T) {
 		t.Errorf("with frame-numbers off: %d groups, want fewer than %d (the verbs made variable)", n, len(verbs)*len(kinds))
 	}
 }
+
+// TestClusterLabelValues checks that the value after a label may be a
+// word, punctuation or a variable and still be one field, while lines with
+// different labels stay apart.
+func TestClusterLabelValues(t *testing.T) {
+	var lines []string
+	for i := 0; i < 12; i++ {
+		v := []string{".git", ".", fmt.Sprintf("/tmp/repo%d/.git", i)}[i%3]
+		lines = append(lines, "setup: git_dir: "+v, "setup: git_common_dir: "+v)
+	}
+	ids, n := groupsOf(lines, Options{})
+	if n != 2 || ids[0] == ids[1] {
+		t.Errorf("%d groups (first two lines in %d and %d), want 2 apart", n, ids[0], ids[1])
+	}
+	if _, n := groupsOf(lines, Options{Off: RuleLabelValues}); n <= 2 {
+		t.Errorf("with label-values off: %d groups, want more than 2", n)
+	}
+}

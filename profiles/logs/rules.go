@@ -53,6 +53,10 @@ const (
 	// more spaces follow on most lines: padding to a column sets the
 	// message apart (frame.go).
 	RuleFramePadding
+	// RuleLabelValues makes labels ("git_dir:") part of a cluster's
+	// constant skeleton and lets the value after one differ in any way
+	// (cluster.go).
+	RuleLabelValues
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -66,6 +70,7 @@ var RuleNames = []struct {
 	{RuleKeyValue, "key-value"}, {RulePairSplit, "pair-split"}, {RuleCollapse, "collapse"},
 	{RuleFrameNumbers, "frame-numbers"}, {RuleCluster, "cluster"},
 	{RuleClusterShared, "cluster-shared"}, {RuleFramePadding, "frame-padding"},
+	{RuleLabelValues, "label-values"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.
