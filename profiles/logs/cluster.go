@@ -40,6 +40,9 @@ const (
 	// maxContextWords bounds the words whose contexts are remembered
 	// (RuleClusterShared).
 	maxContextWords = 1 << 16
+	// maxWaiting bounds the cluster positions that wait for their words
+	// to be shared (recheck).
+	maxWaiting = 256
 	// sharedWords is how many of a position's words must be shared for
 	// Options.ClusterValues of them to make it a variable.
 	sharedWords = 2
@@ -64,6 +67,13 @@ type cluster struct {
 	vals    []uint32 // len(base) × maxClusterValues word hashes
 	nvals   []uint8
 	pending []member
+}
+
+// waiting is a cluster position with enough words that are not yet shared
+// enough (Miner.recheck).
+type waiting struct {
+	cluster int32
+	pos     uint8
 }
 
 // member is a group of a cluster not yet united with it, and the positions
@@ -217,21 +227,40 @@ func (m *Miner) observe(ci int32, id int32) {
 	for _, i := range m.diff {
 		b := c.base[i]
 		c.note(i, b)
-		if n := c.note(i, m.elems[i]); n >= int(m.clusterN) && (keyLen(b) > 0 || afterLabel(m.elems, i) || m.variable(c, i, n)) {
-			c.base[i] = wildcardElem(b)
-			if k := keyLen(b); k > 0 {
-				c.base[i] = b[:k] + Wildcard
-			}
+		n := c.note(i, m.elems[i])
+		switch {
+		case n < int(m.clusterN):
+		case keyLen(b) > 0 || afterLabel(m.elems, i) || m.variable(c, i, n):
+			c.generalize(i)
 			grew = true
+		case len(m.waiting) < maxWaiting:
+			// Enough words, not yet shared: look again when one of
+			// them is seen in another context (recheck).
+			m.waiting = append(m.waiting, waiting{cluster: ci, pos: uint8(i)})
 		}
 	}
 	c.pending = append(c.pending, member{group: id, diff: c.diffMask(m.elems)})
-	if !grew {
-		if len(c.pending) > maxClusterPending {
-			c.pending = c.pending[1:]
-		}
-		return
+	if grew {
+		m.uniteCovered(c)
 	}
+	if len(c.pending) > maxClusterPending {
+		c.pending = c.pending[len(c.pending)-maxClusterPending:]
+	}
+}
+
+// generalize makes position i of the base a variable (keeping the key of
+// "key=value").
+func (c *cluster) generalize(i int) {
+	b := c.base[i]
+	c.base[i] = wildcardElem(b)
+	if k := keyLen(b); k > 0 {
+		c.base[i] = b[:k] + Wildcard
+	}
+}
+
+// uniteCovered unites with c's group every pending member that now differs
+// from the base only at variable positions.
+func (m *Miner) uniteCovered(c *cluster) {
 	kept := c.pending[:0]
 	for _, p := range c.pending {
 		if c.covers(p.diff) {
@@ -241,9 +270,39 @@ func (m *Miner) observe(ci int32, id int32) {
 		}
 	}
 	c.pending = kept
-	if len(c.pending) > maxClusterPending {
-		c.pending = c.pending[len(c.pending)-maxClusterPending:]
+}
+
+// recheck looks again at the waiting cluster positions that hold the word
+// h, which has just been seen in a second context: a position whose words
+// are now shared enough becomes a variable. Without it, whether a word
+// variable is found would depend on whether its values were first seen in
+// another message before or after it took its third word.
+func (m *Miner) recheck(h uint32) {
+	kept := m.waiting[:0]
+	for _, w := range m.waiting {
+		c := &m.clusters[w.cluster]
+		i := int(w.pos)
+		if varElem(c.base[i]) {
+			continue
+		}
+		if c.holds(i, h) && m.variable(c, i, int(c.nvals[i])) {
+			c.generalize(i)
+			m.uniteCovered(c)
+			continue
+		}
+		kept = append(kept, w)
 	}
+	m.waiting = kept
+}
+
+// holds reports whether position i has taken the word hashed h.
+func (c *cluster) holds(i int, h uint32) bool {
+	for _, v := range c.vals[i*maxClusterValues : i*maxClusterValues+int(c.nvals[i])] {
+		if v == h {
+			return true
+		}
+	}
+	return false
 }
 
 // diffs returns the positions where elems differ from the base outside its
@@ -366,6 +425,9 @@ func (m *Miner) noteContexts() {
 				m.contexts[h] = [2]uint32{prev, 0}
 			case ok && ctx[1] == 0 && ctx[0] != prev:
 				m.contexts[h] = [2]uint32{ctx[0], prev}
+				if len(m.waiting) > 0 {
+					m.recheck(h)
+				}
 			}
 		}
 		prev = h

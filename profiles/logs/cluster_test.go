@@ -47,6 +47,15 @@ func TestClusterWordValues(t *testing.T) {
 		if _, n := groupsOf(named, Options{}); n != 2 {
 			t.Errorf("%s, values named elsewhere: %d groups, want 2", name, n)
 		}
+		// Named elsewhere only after the position took its words: the
+		// waiting position is looked at again (recheck).
+		late := append([]string(nil), lines...)
+		for _, u := range users {
+			late = append(late, "session opened for user "+u)
+		}
+		if _, n := groupsOf(late, Options{}); n != 2 {
+			t.Errorf("%s, values named elsewhere later: %d groups, want 2", name, n)
+		}
 		if _, n := groupsOf(lines, Options{Off: RuleCluster}); n != len(users) {
 			t.Errorf("%s without clustering: %d groups, want %d", name, n, len(users))
 		}

@@ -115,6 +115,7 @@ type Miner struct {
 	clusterN   int32                // Options.ClusterValues
 	leaves     map[uint64][]int32   // leaf hash → indices in clusters
 	contexts   map[uint32][2]uint32 // word hash → the first two elements seen before it (noteContexts)
+	waiting    []waiting            // cluster positions waiting for shared words (recheck)
 	clusters   []cluster
 	diff       []int // scratch for cluster.diffs
 
