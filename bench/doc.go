@@ -1,4 +1,5 @@
-// Package bench measures ctx: log template mining against loghub, profile
+// Package bench measures ctx: log template mining against loghub (beside
+// the classic Drain parser, drain.go, as a baseline), profile
 // recall against external corpora, digest size in real tokens against the raw
 // output, capture throughput and start-up overhead against bare baselines, and
 // determinism by replaying stored receipts. Every run writes a benchmark

@@ -274,7 +274,16 @@ type LoghubConfig struct {
 	// GA of the other systems. It also reports each system's score with
 	// each rule off (the ablation).
 	LeaveOut bool
+	// Miner is the miner scored: "" or MinerCtx for ctx's, MinerDrain for
+	// the Drain baseline (drain.go), which has no choices to hold out.
+	Miner string
 }
+
+// The miners RunLoghub scores.
+const (
+	MinerCtx   = "ctx"
+	MinerDrain = "drain"
+)
 
 // GridPoint is one choice of the miner's thresholds.
 type GridPoint struct {
@@ -297,6 +306,17 @@ var LeaveOutGrid = func() (g []GridPoint) {
 // and on its raw lines, each with a fresh miner, and scores both against the
 // ground truth. It checks ctx between systems.
 func RunLoghub(ctx context.Context, cfg LoghubConfig) (*LoghubReport, error) {
+	mineAll := func(lines [][]byte, truth []string) MineResult { return Mine(lines, truth, cfg.Options) }
+	switch cfg.Miner {
+	case "", MinerCtx:
+	case MinerDrain:
+		if cfg.LeaveOut || cfg.Options != (logs.Options{}) {
+			return nil, fmt.Errorf("bench loghub: the Drain baseline has fixed parameters: leave-out and miner options apply to ctx's miner only: %w", ErrLoghubData)
+		}
+		mineAll = func(lines [][]byte, truth []string) MineResult { return MineDrain(lines, truth) }
+	default:
+		return nil, fmt.Errorf("bench loghub: no miner %q: want %s or %s: %w", cfg.Miner, MinerCtx, MinerDrain, ErrLoghubData)
+	}
 	paths, err := FindLoghubSystems(cfg.Dirs...)
 	if err != nil {
 		return nil, err
@@ -318,8 +338,8 @@ func RunLoghub(ctx context.Context, cfg LoghubConfig) (*LoghubReport, error) {
 		}
 		res := SystemResult{
 			Name:    sys.Name,
-			Content: Mine(sys.Content, sys.Truth, cfg.Options),
-			Raw:     Mine(sys.Raw, sys.Truth, cfg.Options),
+			Content: mineAll(sys.Content, sys.Truth),
+			Raw:     mineAll(sys.Raw, sys.Truth),
 		}
 		rep.Systems = append(rep.Systems, res)
 		c = append(c, res.Content.Scores)
@@ -554,6 +574,29 @@ func mine(lines [][]byte, truth []string, opts logs.Options, passes int) MineRes
 	}
 	if elapsed > 0 {
 		res.LinesPerSec = float64(len(lines)) / elapsed.Seconds()
+	}
+	return res
+}
+
+// MineDrain runs the Drain baseline over lines and scores its labels
+// against truth, timed as Mine times ctx's miner.
+func MineDrain(lines [][]byte, truth []string) MineResult {
+	var pred []string
+	res := MineResult{Lines: len(lines)}
+	for p := 0; p < minePasses; p++ {
+		start, cpu0 := time.Now(), cpuTime()
+		pred = DrainLabels(lines)
+		elapsed, cpu := time.Since(start), cpuTime()-cpu0
+		if p == 0 || elapsed < res.Elapsed {
+			res.Elapsed = elapsed
+		}
+		if p == 0 || cpu < res.CPU {
+			res.CPU = cpu
+		}
+	}
+	res.Scores = Score(truth, pred)
+	if res.Elapsed > 0 {
+		res.LinesPerSec = float64(len(lines)) / res.Elapsed.Seconds()
 	}
 	return res
 }

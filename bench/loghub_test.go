@@ -27,7 +27,10 @@ var (
 	loghubOrigDir = filepath.Join("..", "..", "shared", "corpus", "loghub2k-orig")
 )
 
-var loghubDebug = flag.Bool("loghub.debug", false, "print the ground-truth groups the miner gets wrong")
+var (
+	loghubDebug     = flag.Bool("loghub.debug", false, "print the ground-truth groups the miner gets wrong")
+	loghubDebugData = flag.String("loghub.data", "", "with -loghub.debug, comma-separated folders to debug instead of the dev systems")
+)
 
 func TestScore(t *testing.T) {
 	tests := []struct {
@@ -225,7 +228,11 @@ func TestLoghubDebug(t *testing.T) {
 	if !*loghubDebug {
 		t.Skip("run with -loghub.debug")
 	}
-	paths, err := FindLoghubSystems(loghubDir, loghubOrigDir)
+	dirs := []string{loghubDir, loghubOrigDir}
+	if *loghubDebugData != "" {
+		dirs = strings.Split(*loghubDebugData, ",")
+	}
+	paths, err := FindLoghubSystems(dirs...)
 	if err != nil {
 		t.Skip(err)
 	}

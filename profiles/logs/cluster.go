@@ -1,6 +1,8 @@
 package logs
 
-import "strings"
+import (
+	"strings"
+)
 
 // Clustering (RuleCluster): Drain's fixed-depth tree and similarity
 // threshold, with a position made variable by evidence rather than at the
@@ -32,8 +34,18 @@ const (
 	// maxClusterPending bounds the members a cluster remembers that are
 	// not yet united with it.
 	maxClusterPending = 16
-	// maxClusterValues bounds Options.ClusterValues.
+	// maxClusterValues bounds Options.ClusterValues; a position that takes
+	// this many words is a variable whether or not they are shared.
 	maxClusterValues = 8
+	// maxContextWords bounds the words whose contexts are remembered
+	// (RuleClusterShared).
+	maxContextWords = 1 << 16
+	// maxWaiting bounds the cluster positions that wait for their words
+	// to be shared (recheck).
+	maxWaiting = 256
+	// sharedWords is how many of a position's words must be shared for
+	// Options.ClusterValues of them to make it a variable.
+	sharedWords = 2
 )
 
 // DefaultClusterValues is the number of distinct words a cluster position
@@ -55,6 +67,13 @@ type cluster struct {
 	vals    []uint32 // len(base) × maxClusterValues word hashes
 	nvals   []uint8
 	pending []member
+}
+
+// waiting is a cluster position with enough words that are not yet shared
+// enough (Miner.recheck).
+type waiting struct {
+	cluster int32
+	pos     uint8
 }
 
 // member is a group of a cluster not yet united with it, and the positions
@@ -80,16 +99,30 @@ func leafHash(elems []string, kinds []uint8) (h uint64, ok bool) {
 // share of equal constant elements among those not variable in the base,
 // and whether the two may be one event at all (equal lengths; differences
 // only between words).
-func similarity(base, elems []string, kinds []uint8) (sim float64, ok bool) {
+//
+// With RuleLabelValues, labels (elements ending in ':', "git_dir:") must
+// agree as keys do, and the value after a label may differ in any way: a
+// word, punctuation or a variable (".git", ".", "<*>").
+func similarity(base, elems []string, kinds []uint8, off Rules) (sim float64, ok bool) {
 	if len(base) != len(elems) {
 		return 0, false
 	}
+	labels := off&RuleLabelValues == 0
 	equal, total := 0, 0
 	for i, b := range base {
 		e := elems[i]
 		if b == e {
 			if !varElem(b) {
 				equal++
+				total++
+			}
+			continue
+		}
+		if labels && (isLabel(b) || isLabel(e)) {
+			return 0, false
+		}
+		if labels && afterLabel(elems, i) && sameSep(b, e) {
+			if !varElem(b) {
 				total++
 			}
 			continue
@@ -152,7 +185,7 @@ func (m *Miner) clusterOf() (ci int32, leaf uint64, ok bool) {
 	}
 	ci, best := int32(-1), -1.0
 	for _, c := range m.leaves[leaf] {
-		if sim, fits := similarity(m.clusters[c].base, m.elems, m.kinds); fits && sim >= m.similarity && sim > best {
+		if sim, fits := similarity(m.clusters[c].base, m.elems, m.kinds, m.off); fits && sim >= m.similarity && sim > best {
 			ci, best = c, sim
 		}
 	}
@@ -194,21 +227,40 @@ func (m *Miner) observe(ci int32, id int32) {
 	for _, i := range m.diff {
 		b := c.base[i]
 		c.note(i, b)
-		if c.note(i, m.elems[i]) >= int(m.clusterN) {
-			c.base[i] = wildcardElem(b)
-			if k := keyLen(b); k > 0 {
-				c.base[i] = b[:k] + Wildcard
-			}
+		n := c.note(i, m.elems[i])
+		switch {
+		case n < int(m.clusterN):
+		case keyLen(b) > 0 || afterLabel(m.elems, i) || m.variable(c, i, n):
+			c.generalize(i)
 			grew = true
+		case len(m.waiting) < maxWaiting:
+			// Enough words, not yet shared: look again when one of
+			// them is seen in another context (recheck).
+			m.waiting = append(m.waiting, waiting{cluster: ci, pos: uint8(i)})
 		}
 	}
 	c.pending = append(c.pending, member{group: id, diff: c.diffMask(m.elems)})
-	if !grew {
-		if len(c.pending) > maxClusterPending {
-			c.pending = c.pending[1:]
-		}
-		return
+	if grew {
+		m.uniteCovered(c)
 	}
+	if len(c.pending) > maxClusterPending {
+		c.pending = c.pending[len(c.pending)-maxClusterPending:]
+	}
+}
+
+// generalize makes position i of the base a variable (keeping the key of
+// "key=value").
+func (c *cluster) generalize(i int) {
+	b := c.base[i]
+	c.base[i] = wildcardElem(b)
+	if k := keyLen(b); k > 0 {
+		c.base[i] = b[:k] + Wildcard
+	}
+}
+
+// uniteCovered unites with c's group every pending member that now differs
+// from the base only at variable positions.
+func (m *Miner) uniteCovered(c *cluster) {
 	kept := c.pending[:0]
 	for _, p := range c.pending {
 		if c.covers(p.diff) {
@@ -218,9 +270,39 @@ func (m *Miner) observe(ci int32, id int32) {
 		}
 	}
 	c.pending = kept
-	if len(c.pending) > maxClusterPending {
-		c.pending = c.pending[len(c.pending)-maxClusterPending:]
+}
+
+// recheck looks again at the waiting cluster positions that hold the word
+// h, which has just been seen in a second context: a position whose words
+// are now shared enough becomes a variable. Without it, whether a word
+// variable is found would depend on whether its values were first seen in
+// another message before or after it took its third word.
+func (m *Miner) recheck(h uint32) {
+	kept := m.waiting[:0]
+	for _, w := range m.waiting {
+		c := &m.clusters[w.cluster]
+		i := int(w.pos)
+		if varElem(c.base[i]) {
+			continue
+		}
+		if c.holds(i, h) && m.variable(c, i, int(c.nvals[i])) {
+			c.generalize(i)
+			m.uniteCovered(c)
+			continue
+		}
+		kept = append(kept, w)
 	}
+	m.waiting = kept
+}
+
+// holds reports whether position i has taken the word hashed h.
+func (c *cluster) holds(i int, h uint32) bool {
+	for _, v := range c.vals[i*maxClusterValues : i*maxClusterValues+int(c.nvals[i])] {
+		if v == h {
+			return true
+		}
+	}
+	return false
 }
 
 // diffs returns the positions where elems differ from the base outside its
@@ -273,7 +355,7 @@ func (c *cluster) covers(mask uint32) bool {
 // note adds the word e to the values of position i, if it is new and there
 // is room, and returns how many distinct values position i has.
 func (c *cluster) note(i int, e string) int {
-	h := uint32(fnvString(fnvOffset, e))
+	h := wordHash(e)
 	vs := c.vals[i*maxClusterValues : i*maxClusterValues+int(c.nvals[i])]
 	for _, v := range vs {
 		if v == h {
@@ -285,6 +367,86 @@ func (c *cluster) note(i int, e string) int {
 		c.nvals[i]++
 	}
 	return int(c.nvals[i])
+}
+
+// variable reports whether position i of cluster c, with n distinct words
+// (at least Options.ClusterValues), is a variable: with RuleClusterShared,
+// when at least sharedWords of its words are shared by now or it has taken
+// maxClusterValues words (see noteContexts). The value of a "key=value"
+// field, or of a word after a label ("request: GET"), needs no such
+// evidence: a key names a field that varies by design.
+func (m *Miner) variable(c *cluster, i, n int) bool {
+	if m.off&RuleClusterShared != 0 || n >= maxClusterValues {
+		return true
+	}
+	shared := 0
+	for _, v := range c.vals[i*maxClusterValues : i*maxClusterValues+int(c.nvals[i])] {
+		if m.contexts[v][1] != 0 {
+			shared++
+		}
+	}
+	return shared >= sharedWords
+}
+
+// afterLabel reports whether element i follows a label, an element ending
+// in ':' other than a lone ':' ("status:", "(descriptor <*>):").
+func afterLabel(elems []string, i int) bool {
+	return i > 0 && isLabel(elems[i-1])
+}
+
+// isLabel reports whether template element e ends in ':' and is more than
+// a lone ':'.
+func isLabel(e string) bool {
+	e = trimSep(e)
+	return len(e) > 1 && strings.HasSuffix(e, ":")
+}
+
+// noteContexts records, for each constant word of the new key (m.elems and
+// m.kinds as familyHashes left them), the element before it: a word seen
+// after two different elements is shared (Miner.variable).
+//
+// This is how an enumeration is told from a word-valued variable without a
+// list of words: a variable's values are things (a host, a user, a topic)
+// that the program names in other messages too ("query router", "router
+// is up", "forwarded router"), while the words of an enumeration (states,
+// verbs, region kinds: "VM Paused", "Eden regions") belong to their one
+// message and always follow the same word.
+func (m *Miner) noteContexts() {
+	if m.off&RuleClusterShared != 0 || m.similarity <= 0 || len(m.kinds) != len(m.elems) {
+		return
+	}
+	prev := uint32(1) // the start of the message
+	for i, e := range m.elems {
+		h := wordHash(e)
+		if m.kinds[i] == wordElem {
+			ctx, ok := m.contexts[h]
+			switch {
+			case !ok && len(m.contexts) < maxContextWords:
+				m.contexts[h] = [2]uint32{prev, 0}
+			case ok && ctx[1] == 0 && ctx[0] != prev:
+				m.contexts[h] = [2]uint32{ctx[0], prev}
+				if len(m.waiting) > 0 {
+					m.recheck(h)
+				}
+			}
+		}
+		prev = h
+	}
+}
+
+// wordHash is the hash of a template element under which its contexts
+// are kept: the word without its separator, quotes, brackets and
+// punctuation ("'home/energy'," is the word "home/energy"), never zero.
+func wordHash(e string) uint32 {
+	return uint32(fnvString(fnvOffset, trimPunctString(trimSep(e)))) | 1
+}
+
+// trimSep drops the separator a template element starts with.
+func trimSep(e string) string {
+	if len(e) > 0 && (e[0] == ' ' || e[0] == '|') {
+		return e[1:]
+	}
+	return e
 }
 
 // uniteCluster unites group g with cluster c's group and gives the result

@@ -20,9 +20,11 @@ func groupsOf(lines []string, opts Options) ([]int, int) {
 	return ids, len(m.Templates())
 }
 
-// TestClusterWordValues checks that a word-valued variable with few values
-// joins one group, in a long message and in a short one, and that without
-// clustering it does not (the failure clustering is for).
+// TestClusterWordValues checks that a word-valued variable with few values,
+// which the log also names in another message, joins one group, in a long
+// message and in a short one; that without clustering it does not (the
+// failure clustering is for); and that without that other message the
+// values, which then look like an enumeration, stay apart.
 func TestClusterWordValues(t *testing.T) {
 	users := []string{"alice", "bob", "carol", "dave"}
 	var long, short []string
@@ -32,12 +34,59 @@ func TestClusterWordValues(t *testing.T) {
 		short = append(short, fmt.Sprintf("forwarded %s to 10.0.0.%d", u, i))
 	}
 	for name, lines := range map[string][]string{"long": long, "short": short} {
-		if _, n := groupsOf(lines, Options{}); n != 1 {
-			t.Errorf("%s: %d groups, want 1", name, n)
+		if _, n := groupsOf(lines, Options{}); n != len(users) {
+			t.Errorf("%s, values in one message only: %d groups, want %d", name, n, len(users))
+		}
+		if _, n := groupsOf(lines, Options{Off: RuleClusterShared}); n != 1 {
+			t.Errorf("%s without cluster-shared: %d groups, want 1", name, n)
+		}
+		var named []string // each user also named by another message
+		for i, l := range lines {
+			named = append(named, "session opened for user "+users[i%len(users)], l)
+		}
+		if _, n := groupsOf(named, Options{}); n != 2 {
+			t.Errorf("%s, values named elsewhere: %d groups, want 2", name, n)
+		}
+		// Named elsewhere only after the position took its words: the
+		// waiting position is looked at again (recheck).
+		late := append([]string(nil), lines...)
+		for _, u := range users {
+			late = append(late, "session opened for user "+u)
+		}
+		if _, n := groupsOf(late, Options{}); n != 2 {
+			t.Errorf("%s, values named elsewhere later: %d groups, want 2", name, n)
 		}
 		if _, n := groupsOf(lines, Options{Off: RuleCluster}); n != len(users) {
 			t.Errorf("%s without clustering: %d groups, want %d", name, n, len(users))
 		}
+	}
+}
+
+// TestClusterEnumeration checks that an enumeration (words that always
+// follow the same word) stays apart below maxClusterValues words and is a
+// variable at it, and that a word after a label needs no such evidence.
+func TestClusterEnumeration(t *testing.T) {
+	states := []string{"Started", "Paused", "Resumed", "Stopped", "Crashed", "Deleted", "Shelved", "Migrated"}
+	var lines []string
+	for _, s := range states[:4] {
+		lines = append(lines, "[instance: 1f2e] VM "+s+" (Lifecycle Event)")
+	}
+	if _, n := groupsOf(lines, Options{}); n != 4 {
+		t.Errorf("four states: %d groups, want 4", n)
+	}
+	lines = lines[:0]
+	for _, s := range states {
+		lines = append(lines, "[instance: 1f2e] VM "+s+" (Lifecycle Event)")
+	}
+	if _, n := groupsOf(lines, Options{}); n != 1 {
+		t.Errorf("%d states: %d groups, want 1", len(states), n)
+	}
+	lines = lines[:0]
+	for _, m := range []string{"GET", "HEAD", "POST"} {
+		lines = append(lines, "open() failed, client: 10.0.0.1, request: "+m+" /index.html")
+	}
+	if _, n := groupsOf(lines, Options{}); n != 1 {
+		t.Errorf("three words after a label: %d groups, want 1", n)
 	}
 }
 
@@ -55,7 +104,8 @@ func TestClusterEvidence(t *testing.T) {
 		{"pairs of states", []string{"task moved from NEW to QUEUED", "task moved from QUEUED to RUNNING",
 			"task moved from RUNNING to DONE", "task moved from DONE to ARCHIVED"}, 4},
 		{"keys differ", []string{"request done status=ok", "request done result=ok", "request done code=ok"}, 3},
-		{"three values", []string{"VM Started (Lifecycle Event)", "VM Paused (Lifecycle Event)", "VM Resumed (Lifecycle Event)"}, 1},
+		{"three values", []string{"quota left for alice", "user alice logged in", "quota left for bob",
+			"user bob logged in", "quota left for carol", "user carol logged in"}, 2},
 	}
 	for _, c := range cases {
 		if _, n := groupsOf(c.lines, Options{}); n != c.want {
@@ -63,8 +113,8 @@ func TestClusterEvidence(t *testing.T) {
 		}
 	}
 	// A higher threshold keeps three values apart.
-	if _, n := groupsOf(cases[3].lines, Options{ClusterValues: 4}); n != 3 {
-		t.Errorf("three values at ClusterValues 4: %d groups, want 3", n)
+	if _, n := groupsOf(cases[3].lines, Options{ClusterValues: 4}); n != 6 {
+		t.Errorf("three values at ClusterValues 4: %d groups, want 6", n)
 	}
 }
 
@@ -158,5 +208,23 @@ func TestFrameAfterLoneNumber(t *testing.T) {
 	// header and made variable.
 	if _, n := groupsOf(lines, Options{Off: RuleCluster | RuleFrameNumbers}); n >= len(verbs)*len(kinds) {
 		t.Errorf("with frame-numbers off: %d groups, want fewer than %d (the verbs made variable)", n, len(verbs)*len(kinds))
+	}
+}
+
+// TestClusterLabelValues checks that the value after a label may be a
+// word, punctuation or a variable and still be one field, while lines with
+// different labels stay apart.
+func TestClusterLabelValues(t *testing.T) {
+	var lines []string
+	for i := 0; i < 12; i++ {
+		v := []string{".git", ".", fmt.Sprintf("/tmp/repo%d/.git", i)}[i%3]
+		lines = append(lines, "setup: git_dir: "+v, "setup: git_common_dir: "+v)
+	}
+	ids, n := groupsOf(lines, Options{})
+	if n != 2 || ids[0] == ids[1] {
+		t.Errorf("%d groups (first two lines in %d and %d), want 2 apart", n, ids[0], ids[1])
+	}
+	if _, n := groupsOf(lines, Options{Off: RuleLabelValues}); n <= 2 {
+		t.Errorf("with label-values off: %d groups, want more than 2", n)
 	}
 }

@@ -36,8 +36,11 @@
 //     distinct rests or it takes no more distinct values than half the
 //     distinct rests (a level, logger or component, which says little about
 //     the message after it). The frame ends at a punctuation-only separator
-//     ("-", ":") or at the first field that is none of these; the message
-//     follows. A word field counts as a header field only after two
+//     ("-", ":"), at the first field that is none of these, or after a
+//     field that two or more spaces and then a word follow on most lines
+//     (RuleFramePadding: a header padded to a column, "12:00:01.5
+//     git.c:460          trace: …"; padding between number columns,
+//     "  1702  2395", does not end it); the message follows. A word field counts as a header field only after two
 //     numbers (a date and a time, a time and a pid; a field with more than
 //     one run of digits, "2024-05-01T12:00:00Z" or "[10.30 16:49:06]",
 //     counts as two): after a lone number (a counter, a descriptor, an
@@ -118,6 +121,24 @@
 //     Templates that differ at two plain words at once are no evidence: two
 //     words that vary together are more often a phrase or a pair of states
 //     the program chose ("from NEW to INITED") than two values.
+//     Words are not all alike (RuleClusterShared): a position turns
+//     variable at Options.ClusterValues words only when at least two of
+//     them are shared — seen, anywhere in the log, after two different
+//     elements ("query router", "<*> router is", "forwarded router") —
+//     and otherwise only at 8 words. A variable's values are things the
+//     program names in other messages too (hosts, users, topics, tables);
+//     an enumeration's words (states, verbs, kinds: "VM Paused", "Eden
+//     regions") belong to their one message and always follow the same
+//     word. A position that has the words but not the sharing waits (at
+//     most 256 positions) and is looked at again when one of its words is
+//     first seen in a second context, so the outcome does not hang on
+//     which message named a value first. Two kinds of position need no
+//     sharing, being fields by construction: the value of "key=value"
+//     and a word after a label (an element ending in ':', "request:
+//     GET"). With RuleLabelValues labels are part of a cluster's
+//     skeleton, like keys (lines that differ in a label are different
+//     events), and the value after one may be a word, punctuation or a
+//     variable (".git", ".", "<*>").
 //
 // Group ids are dense and assigned in order of first appearance; a merged
 // group keeps its id and Resolve maps it to the group that absorbed it, which
@@ -136,8 +157,10 @@
 // one cluster per group and 16 per leaf: a base of at most 32 elements,
 // 8 word hashes of 4 bytes per position and 16 pending members of 8 bytes
 // (at most ~1.7 KB a cluster, ~17 MB at the cap; a million distinct lines,
-// half of them starting a cluster each, grow the heap by 25 MB with it and
-// 20 MB without, TestMinerMillionDistinct). While it learns the
+// half of them starting a cluster each, grow the heap by 26.9 MB with it and
+// 20 MB without, TestMinerMillionDistinct). The words' contexts
+// (RuleClusterShared) are at most 65,536 entries of 12 bytes, about 2 MB
+// with the map's overhead, and at most 256 positions wait for them. While it learns the
 // header it also holds the first lines, at most 1,024 of them and 1 MiB. Lines whose template
 // would exceed the cap go to the overflow group (OverflowID) and are counted
 // by Overflow. WriteTemplates additionally keeps 4 bytes per input line.
@@ -189,14 +212,22 @@
 // count of context words, so a word-valued variable in a short message
 // ("forwarded <name> to <*>") or with few values (four user names) becomes
 // a variable after three words, as it would in any log; the single-word
-// evidence rule and the agreement of punctuation and keys keep it from
-// Drain's known failure of merging events that differ in a phrase or a
-// pair of states. Its threshold of three words is where it stops being
-// general: an enumeration of three or more words in one position of
-// otherwise equal lines ("VM Started", "VM Paused", "VM Resumed") is
-// merged, where loghub's labels keep such events apart; no rule on the
-// words themselves tells "alice, bob, carol" from "Started, Paused,
-// Resumed", and the miner does not pretend to.
+// evidence rule and the agreement of punctuation, keys and labels keep it
+// from Drain's known failure of merging events that differ in a phrase or
+// a pair of states. What tells a word variable from an enumeration is not
+// the words themselves (no rule on "alice, bob, carol" against "Started,
+// Paused, Resumed" could) nor how often each recurs (a log's four users
+// recur as often as its four VM states), but where else the log uses them:
+// a value is a thing, and things are named by several messages; a state
+// or verb is part of its one message. That holds for any program, and it
+// is measured in the log being mined, not learnt from the dev systems. It
+// is also where the miner can still be wrong: a variable whose values the
+// log names in one message only (HTTP methods inside a request string,
+// FTP verbs, table names in one error) stays apart below 8 values, and an
+// enumeration whose words also occur elsewhere ("started" in several
+// messages) merges at 3. Labellers disagree on these too: loghub's
+// OpenStack keeps "GET" and "POST" requests apart, the held-out nginx
+// labels merge them.
 //
 // Every rule can be switched off (Options.Off, Rules; `ctx bench loghub
 // --off RULE`) and `ctx bench loghub --leave-out` holds out every choice:
@@ -207,18 +238,22 @@
 // cannot hold out the rules' existence: the token rules (units, month
 // names, key=value, host names) and the frame's thresholds were chosen
 // while looking at the dev systems; the dev systems, fitted by those
-// rules, do not need clustering and leave-out switches it off for eight
-// of the nine. The held-out logs of real programs in bench/testdata/heldout
-// … heldout4 (labelled from the programs' format strings) measure what that
-// costs on logs never tuned on; BENCHMARKS.md records how often each was
-// looked at.
+// rules, do not need clustering (with shared words it changes nothing on
+// eight of them and costs BGL 0.002; without the sharing it cost OpenStack
+// 0.054, merging its VM states). The
+// held-out logs of real programs in bench/testdata/heldout … heldout4
+// (labelled from the programs' format strings) measure what that costs on
+// logs never tuned on, and `ctx bench loghub --miner drain` scores the
+// classic Drain on the same logs beside it; BENCHMARKS.md records how
+// often each set was looked at while the rules were designed.
 //
-// Known gaps: enumerations of three or more words in one position merge
-// (above); word lists of varying length give a template per length (the
-// tree's first level is the length); a frame field that keeps one value
-// through the sample lines (a level that is INFO for the first thousand
-// lines) stays constant; and a template whose first word is itself a
-// variable has a leaf per value and does not cluster.
+// Known gaps: enumerations whose words are shared merge at three words,
+// unshared word variables only at eight (above); word lists of varying
+// length ("git commit -q -m …" beside "git status --short") give a template
+// per length (the tree's first level is the length); a frame field that
+// keeps one value through the sample lines (a level that is INFO for the
+// first thousand lines) stays constant; and a template whose first word
+// is itself a variable has a leaf per value and does not cluster.
 //
 // # Must never
 //

@@ -130,6 +130,7 @@ type sampleField struct {
 	digit bool   // the field has a digit
 	nums  bool   // the field has more than one run of digits: not a lone counter or descriptor
 	punct bool   // the field is punctuation only, such as "-" or ":"
+	pad   bool   // two or more spaces and then a word follow the field: padding before the message
 	rest  uint64 // masked hash of every token after the field
 }
 
@@ -167,7 +168,8 @@ func learnFrame(sample [][]byte, off Rules) frame {
 		for j, f := range fs {
 			rows[i][j] = sampleField{shape: t.shapeOf(f), value: t.maskedHash(f.start, f.end), rest: suffix[f.end],
 				digit: hasDigit(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]), nums: digitRuns(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]) >= 2,
-				punct: f.end == f.start+1 && !hasAlnum(t.buf[t.toks[f.start].start:t.toks[f.start].end])}
+				punct: f.end == f.start+1 && !hasAlnum(t.buf[t.toks[f.start].start:t.toks[f.start].end]),
+				pad:   padded(&t, f)}
 		}
 	}
 	in := make([]bool, len(sample)) // the line has the frame's shapes so far
@@ -223,6 +225,12 @@ fields:
 		if started && !fr.variable[j] {
 			// The message starts at the first field after the header's
 			// first number that is not a header field.
+			break
+		}
+		if started && off&RuleFramePadding == 0 && padShare(rows, in, j) >= frameShare {
+			// Padding after a field of the header ("git.c:460" and
+			// spaces up to a column), then a word: the message is
+			// aligned after it.
 			break
 		}
 	}
@@ -291,6 +299,23 @@ func digitShare(rows [][maxFrame]sampleField, in []bool, j int) float64 {
 // punctuation only.
 func punctShare(rows [][maxFrame]sampleField, in []bool, j int) float64 {
 	return share(rows, in, func(f sampleField) bool { return f.punct }, j)
+}
+
+// padded reports whether field f is followed by two or more spaces and
+// then a token without a digit: padding up to a column where a message
+// starts, not between two number columns ("  1702  2395").
+func padded(t *tokenizer, f field) bool {
+	if f.end >= len(t.toks) {
+		return false
+	}
+	next := t.toks[f.end]
+	return next.start-t.toks[f.end-1].end >= 2 && !hasDigit(t.buf[next.start:next.end])
+}
+
+// padShare is the share of the lines marked in whose field j is followed
+// by padding.
+func padShare(rows [][maxFrame]sampleField, in []bool, j int) float64 {
+	return share(rows, in, func(f sampleField) bool { return f.pad }, j)
 }
 
 func share(rows [][maxFrame]sampleField, in []bool, ok func(sampleField) bool, j int) float64 {

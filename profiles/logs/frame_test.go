@@ -101,3 +101,27 @@ func TestFrameNotOnMessages(t *testing.T) {
 		t.Errorf("frame learnt with RuleFrame off: %+v", tk.frame)
 	}
 }
+
+// TestFramePadding checks that a header padded to a column ("time
+// file.c:line" and spaces) ends at the padding, so that the message's
+// first word, a label with a few values ("trace:", "setup:"), stays
+// constant; and that padding between number columns ("  1702  2395")
+// does not end it.
+func TestFramePadding(t *testing.T) {
+	var sample, numbers [][]byte
+	labels := []string{"trace: built-in: git status", "setup: git_dir: .git", "setup: worktree: /repo", "trace: run_command: gc"}
+	for i := 0; i < 400; i++ {
+		head := fmt.Sprintf("23:20:%02d.%06d %s.c:%d", i%60, i*37%1000000, []string{"git", "trace", "run-command"}[i%3], 100+i*7%400)
+		sample = append(sample, []byte(fmt.Sprintf("%-40s%s", head, labels[i*3%4])))
+		numbers = append(numbers, []byte(fmt.Sprintf("03-17 16:13:%02d.%03d  %4d  %4d %s Tag%d: %s", i%60, i%1000, 17+i%9, 200+i, []string{"D", "I"}[i%2], i%3, labels[i%4])))
+	}
+	if fr := learnFrame(sample, 0); fr.n != 2 {
+		t.Errorf("padded header: frame of %d fields, want 2", fr.n)
+	}
+	if fr := learnFrame(sample, RuleFramePadding); fr.n == 2 {
+		t.Errorf("padded header with frame-padding off: frame of 2 fields; the test shows nothing")
+	}
+	if fr := learnFrame(numbers, 0); fr.n < 4 {
+		t.Errorf("padding between numbers: frame of %d fields, want at least 4", fr.n)
+	}
+}

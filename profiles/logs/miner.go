@@ -111,9 +111,11 @@ type Miner struct {
 	overflow int
 	off      Rules
 
-	similarity float64            // Options.Similarity; 0 for no clustering
-	clusterN   int32              // Options.ClusterValues
-	leaves     map[uint64][]int32 // leaf hash → indices in clusters
+	similarity float64              // Options.Similarity; 0 for no clustering
+	clusterN   int32                // Options.ClusterValues
+	leaves     map[uint64][]int32   // leaf hash → indices in clusters
+	contexts   map[uint32][2]uint32 // word hash → the first two elements seen before it (noteContexts)
+	waiting    []waiting            // cluster positions waiting for shared words (recheck)
 	clusters   []cluster
 	diff       []int // scratch for cluster.diffs
 
@@ -189,6 +191,7 @@ func NewMiner(opts Options) *Miner {
 		}
 		m.clusterN = int32(min(max(cn, 2), maxClusterValues))
 		m.leaves = make(map[uint64][]int32)
+		m.contexts = make(map[uint32][2]uint32)
 	}
 	return m
 }
@@ -262,6 +265,7 @@ func (m *Miner) add(line []byte, n int) int {
 	// general group; else it starts a group.
 	k := string(key)
 	m.familyHashes(k)
+	m.noteContexts()
 	if m.off&RuleMerge != 0 {
 		m.hash = m.hash[:0]
 	}

@@ -44,6 +44,19 @@ const (
 	// position variable once it takes Options.ClusterValues words
 	// (cluster.go).
 	RuleCluster
+	// RuleClusterShared makes a cluster position variable at
+	// Options.ClusterValues words only when its words are also seen in
+	// other contexts (a host, a user); an enumeration's words, which
+	// follow one word only, need maxClusterValues (cluster.go).
+	RuleClusterShared
+	// RuleFramePadding ends the frame after a header field that two or
+	// more spaces follow on most lines: padding to a column sets the
+	// message apart (frame.go).
+	RuleFramePadding
+	// RuleLabelValues makes labels ("git_dir:") part of a cluster's
+	// constant skeleton and lets the value after one differ in any way
+	// (cluster.go).
+	RuleLabelValues
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -56,6 +69,8 @@ var RuleNames = []struct {
 	{RuleWordValues, "word-values"}, {RuleUnits, "units"}, {RuleDateWords, "date-words"},
 	{RuleKeyValue, "key-value"}, {RulePairSplit, "pair-split"}, {RuleCollapse, "collapse"},
 	{RuleFrameNumbers, "frame-numbers"}, {RuleCluster, "cluster"},
+	{RuleClusterShared, "cluster-shared"}, {RuleFramePadding, "frame-padding"},
+	{RuleLabelValues, "label-values"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.

@@ -131,8 +131,9 @@ func benchLoghubCmd(ios *cli.IO, o *benchOptions) *cobra.Command {
 	var leaveOut bool
 	var opts logs.Options
 	var off []string
+	var miner string
 	c := &cobra.Command{
-		Use:   "loghub [--data DIR]... [--leave-out] [--off RULE]...",
+		Use:   "loghub [--data DIR]... [--leave-out] [--off RULE]... [--miner ctx|drain]",
 		Short: "Grouping accuracy of the template miner on loghub-format systems",
 		Long: `Mine every loghub-format system under each --data folder (a subfolder with one
 *.log and one *_structured*.csv, either gzipped or not, whatever it is named;
@@ -144,12 +145,15 @@ makes chosen on the other systems alone: its merge and cluster thresholds,
 and each of its rules kept or switched off. --off RULE scores the miner with
 a rule switched off (the names are those of the ablation table). The held-out mean is reported beside the
 all-in mean (the shipped miner), with an ablation table: every system's score
-with each rule switched off in turn.`,
+with each rule switched off in turn. --miner drain scores the Drain baseline
+(He et al. 2017: depth 4, similarity 0.5, 100 children, tokens with a digit
+masked, nothing per system) instead of ctx's miner.`,
 		Example: `  ctx bench loghub
   ctx bench loghub --data ../shared/corpus/loghub2k --data ../shared/corpus/loghub2k-orig --leave-out
   ctx bench loghub --data bench/testdata/heldout --data bench/testdata/heldout2
-  ctx bench loghub --data bench/testdata/heldout4 --off cluster`,
-		Args: cli.ExactArgs(0, "ctx bench loghub [--data DIR]... [--leave-out] [--off RULE]..."),
+  ctx bench loghub --data bench/testdata/heldout4 --off cluster
+  ctx bench loghub --miner drain --data bench/testdata/heldout4`,
+		Args: cli.ExactArgs(0, "ctx bench loghub [--data DIR]... [--leave-out] [--off RULE]... [--miner ctx|drain]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dirs := data
 			if len(dirs) == 0 {
@@ -166,7 +170,7 @@ with each rule switched off in turn.`,
 				}
 				opts.Off |= r
 			}
-			rep, err := bench.RunLoghub(cmd.Context(), bench.LoghubConfig{Dirs: dirs, LeaveOut: leaveOut, Options: opts})
+			rep, err := bench.RunLoghub(cmd.Context(), bench.LoghubConfig{Dirs: dirs, LeaveOut: leaveOut, Options: opts, Miner: miner})
 			if err != nil {
 				return err
 			}
@@ -176,7 +180,7 @@ with each rule switched off in turn.`,
 			}
 			r := bench.NewReceipt("loghub", cli.Version, map[string]any{"data": names, "leave_out": leaveOut,
 				"max_templates": logs.DefaultMaxTemplates, "merge_values": logs.DefaultMergeValues, "keyed_merge_values": logs.DefaultKeyedMergeValues,
-				"similarity": opts.Similarity, "cluster_values": opts.ClusterValues, "off": off})
+				"similarity": opts.Similarity, "cluster_values": opts.ClusterValues, "off": off, "miner": miner})
 			r.Corpus = map[string]string{}
 			for _, d := range dirs {
 				ds, _ := bench.DigestFiles(d, nil)
@@ -207,6 +211,7 @@ with each rule switched off in turn.`,
 	c.Flags().BoolVar(&leaveOut, "leave-out", false, "also score each system with thresholds and rules chosen on the others alone, and print the ablation")
 	c.Flags().Float64Var(&opts.Similarity, "similarity", 0, "Drain-style clustering: join a cluster when this share of constant elements agree (0: the default)")
 	c.Flags().IntVar(&opts.ClusterValues, "cluster-values", 0, "distinct words that make a cluster position variable (0: the default)")
+	c.Flags().StringVar(&miner, "miner", bench.MinerCtx, "the miner to score: ctx, or drain for the Drain baseline")
 	c.Flags().StringArrayVar(&off, "off", nil, "switch a miner rule off (frame, merge, cluster, …; repeat for more), to score the miner without it")
 	return c
 }
