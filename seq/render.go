@@ -26,7 +26,7 @@ import (
 // follow its row unindented; a passing step shows only its headline on its
 // row, and none when it printed nothing. One coverage line covers all
 // steps; when every byte the steps printed is shown, the header says so
-// instead ("all output shown"), as a whole-output run digest's does.
+// instead ("whole output"), as a whole-output run digest's does.
 func (rec *Record) render() {
 	var b strings.Builder
 	c := Coverage{Steps: len(rec.Steps)}
@@ -38,7 +38,7 @@ func (rec *Record) render() {
 	whole := rec.allWhole()
 	fmt.Fprintf(&b, "%s [#N] · exit %d", rec.Handle(), rec.Exit)
 	if whole {
-		b.WriteString(" · all output shown")
+		b.WriteString(" · whole output")
 		if c.Skipped > 0 {
 			fmt.Fprintf(&b, " · skipped %d", c.Skipped)
 		}

@@ -54,7 +54,7 @@ func TestFailingMiddleStep(t *testing.T) {
 	// Every byte the ran steps printed is shown (step 1's one line as its
 	// row's headline, step 2's output under its row): the header says so
 	// and there is no coverage line to pad it.
-	for _, want := range []string{rec.Handle() + " [#N] · exit 2 · all output shown · skipped 1\n",
+	for _, want := range []string{rec.Handle() + " [#N] · exit 2 · whole output · skipped 1\n",
 		"\n#1 ok <1s echo built · built\n", "\n#2 exit 2 <1s ", "\nmain.go:3:1: undefined: foo\n", "\n#3 skipped echo linted\n"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("digest lacks %q:\n%s", want, d)
@@ -261,7 +261,7 @@ func TestPartialDigest(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := rec.Digest
-	if rec.Exit != 3 || strings.Contains(d, "all output shown") || !strings.Contains(d, "\ncoverage: ") {
+	if rec.Exit != 3 || strings.Contains(d, "whole output") || !strings.Contains(d, "\ncoverage: ") {
 		t.Fatalf("exit %d, digest:\n%s", rec.Exit, d)
 	}
 	rows := regexp.MustCompile(`(?m)^#\d+ .*$`).FindAllString(d, -1)
