@@ -229,15 +229,18 @@ func writeFindings(b *strings.Builder, r *StepResult) {
 }
 
 // relative writes a next: line's explanation of its run's lines, "(…
-// lines of run:X#stdout)", with the step's handle relative to the
-// sequence's (#N#stdout, as its row): the command to run keeps the run's
-// own handle.
+// above are lines of run:X#stdout)", with the step's handle relative to the
+// sequence's, and for the lines under its row only (other steps' findings
+// are above too): "(… under #2 are lines of #2#stdout)". The command to run
+// keeps the run's own handle.
 func relative(line, self string, n int) string {
 	cmd, why, ok := strings.Cut(line, "  (")
 	if !ok || !strings.HasPrefix(line, "next: ") {
 		return line
 	}
-	return cmd + "  (" + strings.ReplaceAll(why, self+"#", "#"+strconv.Itoa(n)+"#")
+	step := "#" + strconv.Itoa(n)
+	why = strings.ReplaceAll(why, " above are lines of "+self+"#", " under "+step+" are lines of "+step+"#")
+	return cmd + "  (" + strings.ReplaceAll(why, self+"#", step+"#")
 }
 
 // body is a step digest's lines after its header, without its coverage

@@ -290,6 +290,12 @@ func TestPartialDigest(t *testing.T) {
 		t.Fatalf("next lines %v:\n%s", next, d)
 	}
 	h := next[0][1]
+	// Step 3's own next: line, its lines named relative to the sequence and
+	// to the findings under its row (step 1's headline is above them too).
+	if line := regexp.MustCompile(`(?m)^next: .*$`).FindString(d); !strings.Contains(line, " under #3 are lines of #3#std") ||
+		strings.Contains(line[strings.Index(line, "  ("):], "run:") {
+		t.Errorf("next line %q", line)
+	}
 	if strings.HasPrefix(h, "seq:") {
 		ref, err := ParseRef(h)
 		if err != nil {
