@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -78,9 +79,18 @@ func SeqTokens(ctx context.Context, prog Program, reps int, only []string, keep 
 	}
 	defer os.RemoveAll(root)
 	res := &SeqTokensResult{}
-	for _, shape := range bench.SeqShapes() {
-		if len(only) > 0 && !contains(only, shape.Name) {
+	shapes := bench.SeqShapes()
+	for _, name := range only {
+		if !slices.ContainsFunc(shapes, func(s bench.SeqShape) bool { return s.Name == name }) {
+			return nil, cli.Usagef("--shape %s: no such shape (see bench.SeqShapes)", name)
+		}
+	}
+	for _, shape := range shapes {
+		if len(only) > 0 && !slices.Contains(only, shape.Name) {
 			continue
+		}
+		if len(shape.Steps) != 3 {
+			return nil, fmt.Errorf("shape %s has %d steps: the suite compares three", shape.Name, len(shape.Steps))
 		}
 		row := bench.SeqTokens{Shape: shape.Name, About: shape.About, Holdout: shape.Holdout}
 		for rep := range reps {
@@ -92,15 +102,6 @@ func SeqTokens(ctx context.Context, prog Program, reps int, only []string, keep 
 		res.Rows = append(res.Rows, row)
 	}
 	return res, nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // seqMeasure is one repetition of one shape.
