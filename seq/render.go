@@ -224,8 +224,19 @@ func writeFindings(b *strings.Builder, r *StepResult) {
 	}
 	self := r.res.Handle()
 	for _, line := range body(r.res) {
+		if rowLike(line) {
+			// docker build's "#5 [2/4] RUN …": indented, so that only
+			// rows start with #N.
+			line = "  " + line
+		}
 		b.WriteString(relative(line, self, r.N) + "\n")
 	}
+}
+
+// rowLike reports whether an output line starts as a row does: # and a
+// digit.
+func rowLike(line string) bool {
+	return len(line) > 1 && line[0] == '#' && line[1] >= '0' && line[1] <= '9'
 }
 
 // relative writes a next: line's explanation of its run's lines, "(…

@@ -315,3 +315,20 @@ func TestPartialDigest(t *testing.T) {
 }
 
 func contractSize(n int64) string { return contract.Size(n) }
+
+// TestRowLikeOutput: a failing step's output line that starts as a row does
+// (docker build's "#5 [2/4] RUN …") is indented, so every line starting
+// with #N is a row; the output is still shown whole.
+func TestRowLikeOutput(t *testing.T) {
+	env, dir := newEnv(t)
+	rec, err := Run(context.Background(), env, []Step{{Shell: `echo "#1 [internal] load build definition"; echo "#2 ERROR: failed"; exit 1`}, {Shell: "true"}}, Options{Dir: dir, Pipe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := regexp.MustCompile(`(?m)^#\d+ .*$`).FindAllString(rec.Digest, -1)
+	if len(rows) != 2 || !strings.HasPrefix(rows[0], "#1 exit 1 ") || rows[1] != "#2 skipped true" ||
+		!strings.Contains(rec.Digest, "\n  #1 [internal] load build definition\n  #2 ERROR: failed\n") ||
+		!strings.Contains(rec.Digest, " · whole output · skipped 1\n") {
+		t.Errorf("rows %q:\n%s", rows, rec.Digest)
+	}
+}
