@@ -48,7 +48,7 @@ const (
 )
 
 // StepResult is how one step of a sequence went. It holds no raw time: the
-// duration is a bucket (<1s, 1-10s, 10s-1m, 1-10m, >10m).
+// duration is a bucket (<1s, <10s, <1m, <10m, >10m).
 type StepResult struct {
 	N        int          `json:"n"`
 	Name     string       `json:"name"`
@@ -76,11 +76,11 @@ func Bucket(d time.Duration) string {
 	case d < time.Second:
 		return "<1s"
 	case d < 10*time.Second:
-		return "1-10s"
+		return "<10s"
 	case d < time.Minute:
-		return "10s-1m"
+		return "<1m"
 	case d < 10*time.Minute:
-		return "1-10m"
+		return "<10m"
 	}
 	return ">10m"
 }

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"os"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
@@ -51,24 +51,20 @@ func TestFailingMiddleStep(t *testing.T) {
 		t.Errorf("states %v", states)
 	}
 	d := rec.Digest
-	for _, want := range []string{rec.Handle() + " · 3 steps · exit 2", "undefined: foo",
-		"skipped 1", "next: ctx get " + rec.Handle() + "#2"} {
+	// Every byte the ran steps printed is shown (step 1's one line as its
+	// row's headline, step 2's output under its row): the header says so
+	// and there is no coverage line to pad it.
+	for _, want := range []string{rec.Handle() + " [#N] · exit 2 · whole output · skipped 1\n",
+		"\n#1 ok <1s echo built · built\n", "\n#2 exit 2 <1s ", "\nmain.go:3:1: undefined: foo\n", "\n#3 skipped echo linted\n"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("digest lacks %q:\n%s", want, d)
 		}
 	}
-	// Each ran step's row carries its run handle, the one seq:ID#N names.
-	for i, r := range rec.Steps[:2] {
-		row := regexp.MustCompile(`\n` + strconv.Itoa(i+1) + ` +[^\n]*`).FindString(d)
-		if want := "run:" + r.Run[:store.ShortLen]; !strings.Contains(row, want) {
-			t.Errorf("step %d's row %q lacks its run handle %s", i+1, row, want)
-		}
+	if strings.Contains(d, "coverage:") || strings.Count(d, "built") != 2 {
+		t.Errorf("a whole digest with a coverage line, or step 1's output twice:\n%s", d)
 	}
-	if !regexp.MustCompile(`\n3 +echo linted +skipped\n`).MatchString(d) {
-		t.Errorf("step 3 is not listed as skipped:\n%s", d)
-	}
-	if _, findings, _ := strings.Cut(d, "\nstep 2 ("); strings.Contains(findings, "built") {
-		t.Errorf("a passing step's output is in the findings:\n%s", d)
+	if rec.Coverage.Ran != 2 || rec.Coverage.Skipped != 1 || rec.Coverage.Inline != rec.Coverage.Identities {
+		t.Errorf("coverage %+v", rec.Coverage)
 	}
 	if _, err := Save(env.Store, rec); err != nil {
 		t.Fatal(err)
@@ -89,6 +85,18 @@ func TestFailingMiddleStep(t *testing.T) {
 	tg, err := env.Store.Resolve(sh)
 	if err != nil || tg.Run == nil || tg.Run.Manifest.Exit != 2 {
 		t.Fatalf("step 2 resolves to %+v, %v", tg, err)
+	}
+	// A row's #N is the run seq:ID#N names: the row prints the handle
+	// relative to the sequence's.
+	for i, r := range back.Steps[:2] {
+		row := regexp.MustCompile(`\n(#\d+) [^\n]*`).FindAllStringSubmatch(d, -1)[i][1]
+		rr, err := ParseRef(rec.Handle() + row)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, err := back.StepHandle(rr); err != nil || h != "run:"+r.Run {
+			t.Errorf("row %s of step %d resolves to %q, %v; want run:%s", row, i+1, h, err, r.Run)
+		}
 	}
 	if _, err := back.StepHandle(Ref{Prefix: ref.Prefix, Step: 3}); !errors.Is(err, store.ErrNotFound) || !strings.Contains(err.Error(), "skipped") {
 		t.Errorf("a skipped step's run: %v", err)
@@ -201,8 +209,8 @@ func TestFromArgs(t *testing.T) {
 }
 
 func TestBucket(t *testing.T) {
-	for d, want := range map[time.Duration]string{0: "<1s", 999 * time.Millisecond: "<1s", time.Second: "1-10s",
-		30 * time.Second: "10s-1m", 5 * time.Minute: "1-10m", time.Hour: ">10m"} {
+	for d, want := range map[time.Duration]string{0: "<1s", 999 * time.Millisecond: "<1s", time.Second: "<10s",
+		30 * time.Second: "<1m", 5 * time.Minute: "<10m", time.Hour: ">10m"} {
 		if got := Bucket(d); got != want {
 			t.Errorf("Bucket(%v) = %q, want %q", d, got, want)
 		}
@@ -273,5 +281,93 @@ func TestLongStepStoresTheOnesBefore(t *testing.T) {
 	}
 	if execs, err := env.Store.Execs(0, nil); err != nil || len(execs) != 2 {
 		t.Errorf("%d runs stored (%v), want 2", len(execs), err)
+	}
+}
+
+// TestPartialDigest: when some output is left out, one coverage line
+// accounts for all steps (a passing step's lines as retrievable through its
+// run), a failing step that printed nothing says so on its row, and the
+// step's findings keep a next: line whose command runs as printed.
+func TestPartialDigest(t *testing.T) {
+	env, dir := newEnv(t)
+	steps := []Step{
+		{Shell: `for i in $(seq 1 400); do echo "line $i of a long passing step"; done`},
+		{Shell: "exit 3", ContinueOnFailure: true},
+		{Shell: `for i in $(seq 1 300); do echo "noise $i"; done; echo "error: step three broke at line 301" >&2; exit 4`},
+	}
+	rec, err := Run(context.Background(), env, steps, Options{Dir: dir, Pipe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := rec.Digest
+	if rec.Exit != 3 || strings.Contains(d, "whole output") || !strings.Contains(d, "\ncoverage: ") {
+		t.Fatalf("exit %d, digest:\n%s", rec.Exit, d)
+	}
+	rows := regexp.MustCompile(`(?m)^#\d+ .*$`).FindAllString(d, -1)
+	if len(rows) != 3 || !strings.HasSuffix(rows[0], " · line 1 of a long passing step") ||
+		!strings.HasSuffix(rows[1], " exit 3 <1s exit 3 · no output") || !strings.HasPrefix(rows[2], "#3 exit 4 ") {
+		t.Errorf("rows %q", rows)
+	}
+	if strings.Contains(d, "line 2 of a long") {
+		t.Errorf("a passing step's output beyond its headline is shown:\n%s", d)
+	}
+	if !strings.Contains(d, "step three broke") {
+		t.Errorf("step 3's finding is missing:\n%s", d)
+	}
+	c := rec.Coverage
+	if c.Ran != 3 || c.Failed != 2 || c.BytesShown >= c.BytesCaptured || c.RequiredUnrepresented != 0 {
+		t.Errorf("coverage %+v", c)
+	}
+	want := "shown " + contractSize(c.BytesShown) + " of " + contractSize(c.BytesCaptured)
+	if !strings.Contains(d, want) {
+		t.Errorf("the coverage line does not say %q:\n%s", want, d)
+	}
+	// The one next: line names a command that works as printed: a run:
+	// handle, or seq:ID#N for the step.
+	next := regexp.MustCompile(`(?m)^next: ctx get (\S+)`).FindAllStringSubmatch(d, -1)
+	if len(next) != 1 {
+		t.Fatalf("next lines %v:\n%s", next, d)
+	}
+	h := next[0][1]
+	// Step 3's own next: line, its lines named relative to the sequence and
+	// to the findings under its row (step 1's headline is above them too).
+	if line := regexp.MustCompile(`(?m)^next: .*$`).FindString(d); !strings.Contains(line, " under #3 are lines of #3#std") ||
+		strings.Contains(line[strings.Index(line, "  ("):], "run:") {
+		t.Errorf("next line %q", line)
+	}
+	if strings.HasPrefix(h, "seq:") {
+		ref, err := ParseRef(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, err = rec.StepHandle(ref); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sh, err := store.ParseHandle(h)
+	if err != nil {
+		t.Fatalf("next handle %q: %v", h, err)
+	}
+	if tg, err := env.Store.Resolve(sh); err != nil || tg.Run == nil || tg.Run.Manifest.Exit == 0 {
+		t.Errorf("next %q resolves to %+v, %v", h, tg, err)
+	}
+}
+
+func contractSize(n int64) string { return contract.Size(n) }
+
+// TestRowLikeOutput: a failing step's output line that starts as a row does
+// (docker build's "#5 [2/4] RUN …") is indented, so every line starting
+// with #N is a row; the output is still shown whole.
+func TestRowLikeOutput(t *testing.T) {
+	env, dir := newEnv(t)
+	rec, err := Run(context.Background(), env, []Step{{Shell: `echo "#1 [internal] load build definition"; echo "#2 ERROR: failed"; exit 1`}, {Shell: "true"}}, Options{Dir: dir, Pipe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := regexp.MustCompile(`(?m)^#\d+ .*$`).FindAllString(rec.Digest, -1)
+	if len(rows) != 2 || !strings.HasPrefix(rows[0], "#1 exit 1 ") || rows[1] != "#2 skipped true" ||
+		!strings.Contains(rec.Digest, "\n  #1 [internal] load build definition\n  #2 ERROR: failed\n") ||
+		!strings.Contains(rec.Digest, " · whole output · skipped 1\n") {
+		t.Errorf("rows %q:\n%s", rows, rec.Digest)
 	}
 }

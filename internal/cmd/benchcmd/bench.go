@@ -50,7 +50,8 @@ input is missing; 2 usage error; 125 the store is locked or damaged.`,
   ctx bench realrun
   ctx bench capture --size 256M
   ctx bench latency
-  ctx bench replay`,
+  ctx bench replay
+  ctx bench seq-tokens`,
 	}
 	c.PersistentFlags().BoolVar(&o.json, "json", false, "print the benchmark receipt as JSON")
 	c.AddCommand(
@@ -66,6 +67,7 @@ input is missing; 2 usage error; 125 the store is locked or damaged.`,
 		benchScaleCmd(ios, o),
 		benchReplayCmd(ios, o),
 		benchSecretsCmd(ios, o),
+		benchSeqTokensCmd(ios, o),
 		benchReaderCmd(),
 	)
 	return c

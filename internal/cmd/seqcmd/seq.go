@@ -38,9 +38,11 @@ type options struct {
 }
 
 const help = `Run a declared sequence of steps, each captured as its own run, and print one
-digest: a line per step (name, state, exit, a duration bucket, its run handle,
-its headline finding), the failing steps' findings under one shared budget,
-and one coverage receipt over all steps.
+digest: a line per step (#N, its outcome, a duration bucket, its name, its
+headline finding), the failing steps' findings under their rows, sharing one
+budget, and one coverage receipt over all steps. A row's #N is its run's
+handle relative to the sequence's, as the header's seq:ID [#N] says:
+ctx get seq:ID#2 is step 2's output.
 
 Steps come from the arguments, one per group between --: a group of one word
 is a shell command line (sh -c), a longer group an argv. Or from a file
