@@ -79,18 +79,36 @@ const (
 	firstBuf = 64 << 10
 )
 
+// A pipe flood is read in large chunks even when ctx keeps up with it: once
+// floodBytes have arrived, a read that found less than gatherBelow waits
+// gatherWait before the next, so the pipe (1 MiB, growPipe) gathers a few
+// hundred KiB and the spool gets one large write instead of dozens of
+// small ones. The bytes wait in the kernel's pipe, as they would for a
+// slower reader; a producer fast enough to fill the pipe in gatherWait
+// gets full reads, which never wait. Not for a pty, whose buffer is small.
+const (
+	floodBytes  = 16 << 20
+	gatherBelow = 256 << 10
+	gatherWait  = 500 * time.Microsecond
+)
+
 // drain copies everything the child writes to sink, until the child side is
 // closed everywhere (EOF on a pipe, EIO on a pty) or the read is interrupted. A
 // sink error is remembered, and draining continues so the child never blocks.
 func (e *end) drain(sink io.Writer) error {
 	buf := make([]byte, firstBuf)
 	var sinkErr error
+	var total int64
 	for {
 		n, err := e.parent.Read(buf)
 		if n > 0 && sink != nil {
 			if _, werr := sink.Write(buf[:n]); werr != nil && sinkErr == nil {
 				sinkErr = werr
 			}
+		}
+		total += int64(n)
+		if !e.isPty && err == nil && n < gatherBelow && total >= floodBytes {
+			time.Sleep(gatherWait)
 		}
 		if n == len(buf) && n < readBuf {
 			buf = make([]byte, readBuf) // a flood: read it in large chunks
