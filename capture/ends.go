@@ -96,6 +96,11 @@ const (
 // closed everywhere (EOF on a pipe, EIO on a pty) or the read is interrupted. A
 // sink error is remembered, and draining continues so the child never blocks.
 func (e *end) drain(sink io.Writer) error {
+	if e.isPty {
+		if rc, err := e.parent.SyscallConn(); err == nil {
+			return e.gather(rc, sink)
+		}
+	}
 	buf := make([]byte, firstBuf)
 	var sinkErr error
 	var total int64
@@ -114,13 +119,74 @@ func (e *end) drain(sink io.Writer) error {
 			buf = make([]byte, readBuf) // a flood: read it in large chunks
 		}
 		if err != nil {
-			if errors.Is(err, io.EOF) || errors.Is(err, syscall.EIO) || errors.Is(err, os.ErrDeadlineExceeded) {
-				return sinkErr
+			return drainEnd(err, sinkErr)
+		}
+	}
+}
+
+// drainEnd is what drain returns when a read failed with err.
+func drainEnd(err, sinkErr error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, syscall.EIO) || errors.Is(err, os.ErrDeadlineExceeded) {
+		return sinkErr
+	}
+	if sinkErr != nil {
+		return sinkErr
+	}
+	return err
+}
+
+// gatherMax is how many bytes a pty's drain gathers before it writes them.
+const gatherMax = 256 << 10
+
+// gather is drain for a pty, whose parent side is non-blocking: it reads
+// what the pty holds into one buffer and writes it to sink when the pty is
+// empty (the next read would wait) or gatherMax bytes are gathered. A pty
+// delivers a flood a few KiB per read; the spool then gets one write per
+// burst instead of one per read, and no byte waits in ctx's memory while
+// the pty is idle.
+func (e *end) gather(rc syscall.RawConn, sink io.Writer) error {
+	buf := make([]byte, firstBuf)
+	filled := 0
+	var sinkErr error
+	flush := func() {
+		if filled > 0 && sink != nil {
+			if _, werr := sink.Write(buf[:filled]); werr != nil && sinkErr == nil {
+				sinkErr = werr
 			}
-			if sinkErr != nil {
-				return sinkErr
+		}
+		filled = 0
+	}
+	for {
+		var rerr error
+		err := rc.Read(func(fd uintptr) bool {
+			n, err := syscall.Read(int(fd), buf[filled:])
+			for err == syscall.EINTR {
+				n, err = syscall.Read(int(fd), buf[filled:])
 			}
-			return err
+			if err == syscall.EAGAIN {
+				flush()
+				return false // wait until the pty is readable
+			}
+			switch {
+			case n > 0:
+				filled += n
+			case err == nil:
+				err = io.EOF
+			}
+			rerr = err
+			return true
+		})
+		if err == nil {
+			err = rerr
+		}
+		if filled == len(buf) && len(buf) < readBuf {
+			buf = append(buf, make([]byte, readBuf-len(buf))...) // a flood: gather more
+		}
+		if filled >= gatherMax || err != nil {
+			flush()
+		}
+		if err != nil {
+			return drainEnd(err, sinkErr)
 		}
 	}
 }
