@@ -23,6 +23,9 @@ type end struct {
 	child  *os.File
 	isPty  bool
 	gate   gate
+	// gatherPipe: the pipe's buffer is large enough (1 MiB) for a flood to
+	// be gathered while the reader waits (see gatherWait).
+	gatherPipe bool
 }
 
 func (e *end) close() {
@@ -85,7 +88,8 @@ const (
 // hundred KiB and the spool gets one large write instead of dozens of
 // small ones. The bytes wait in the kernel's pipe, as they would for a
 // slower reader; a producer fast enough to fill the pipe in gatherWait
-// gets full reads, which never wait. Not for a pty, whose buffer is small.
+// gets full reads, which never wait. Not for a pty, whose buffer is small,
+// nor a pipe that could not be grown.
 const (
 	floodBytes  = 16 << 20
 	gatherBelow = 256 << 10
@@ -112,7 +116,7 @@ func (e *end) drain(sink io.Writer) error {
 			}
 		}
 		total += int64(n)
-		if !e.isPty && err == nil && n < gatherBelow && total >= floodBytes {
+		if e.gatherPipe && err == nil && n < gatherBelow && total >= floodBytes {
 			time.Sleep(gatherWait)
 		}
 		if n == len(buf) && n < readBuf {
@@ -205,8 +209,8 @@ func pipes() ([]*end, error) {
 			}
 			return nil, err
 		}
-		growPipe(fds[0])
-		ends = append(ends, &end{parent: os.NewFile(uintptr(fds[0]), "|0"), child: os.NewFile(uintptr(fds[1]), "|1")})
+		big := growPipe(fds[0]) >= 1<<20
+		ends = append(ends, &end{parent: os.NewFile(uintptr(fds[0]), "|0"), child: os.NewFile(uintptr(fds[1]), "|1"), gatherPipe: big})
 	}
 	return ends, nil
 }
