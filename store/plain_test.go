@@ -5,9 +5,11 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // plainFlood is a text flood past plainFrom, so its capture goes plain.
@@ -223,5 +225,65 @@ func TestPlainRecordRoundTrip(t *testing.T) {
 		if _, err := decodeBlobMeta(id, bad); err == nil {
 			t.Fatalf("a record with byte %d flipped decodes", i)
 		}
+	}
+}
+
+// TestPlainCompactionKilled: a compaction of a plain pack killed (SIGKILL)
+// at any point leaves the run readable, whole and checked, from the plain
+// pack or the new generation, and the next compaction finishes the job.
+func TestPlainCompactionKilled(t *testing.T) {
+	if dir := os.Getenv("CTX_TEST_COMPACT_DIR"); dir != "" {
+		s, err := Open(Location{Dir: dir, Root: filepath.Dir(dir)}, false)
+		if err != nil {
+			os.Exit(3)
+		}
+		_, _, _ = s.Compact()
+		os.Exit(0)
+	}
+	if testing.Short() {
+		t.Skip("compacts a 24 MiB flood once per kill")
+	}
+	for _, delay := range []time.Duration{20 * time.Millisecond, 80 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond, time.Second} {
+		dir := t.TempDir()
+		loc := Location{Dir: filepath.Join(dir, DirName), Root: dir}
+		s, err := Open(loc, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := plainFlood()
+		run, _ := plainRun(t, s, data)
+		id := run.Manifest.Stdout.Blob
+		s.Close()
+		cmd := exec.Command(os.Args[0], "-test.run=^TestPlainCompactionKilled$")
+		cmd.Env = append(os.Environ(), "CTX_TEST_COMPACT_DIR="+loc.Dir)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(delay)
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		s, err = Open(loc, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ := s.blobMeta(id)
+		if got := readBlob(t, s, id); !bytes.Equal(got, data) {
+			t.Fatalf("killed after %v (plain %v): the run reads different bytes", delay, m != nil && m.Plain)
+		}
+		rep, err := s.Check(CheckOptions{ReadData: true})
+		if err != nil || len(rep.Problems) != 0 {
+			t.Fatalf("killed after %v: check: %v %+v", delay, err, rep.Problems)
+		}
+		if _, _, err := s.Compact(); err != nil {
+			t.Fatal(err)
+		}
+		if m, _ := s.blobMeta(id); m.Plain {
+			t.Errorf("killed after %v: still plain after a compaction that ran to its end", delay)
+		}
+		if got := readBlob(t, s, id); !bytes.Equal(got, data) {
+			t.Fatalf("killed after %v: the bytes changed in the second compaction", delay)
+		}
+		t.Logf("killed after %v: the record was plain %v at the kill", delay, m.Plain)
+		s.Close()
 	}
 }
