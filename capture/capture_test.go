@@ -6,7 +6,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -136,3 +138,54 @@ func TestSinkErrorDrains(t *testing.T) {
 type failing struct{}
 
 func (failing) Write(p []byte) (int, error) { return 0, syscall.ENOSPC }
+
+// notingWriter records when each write arrived.
+type notingWriter struct {
+	mu     sync.Mutex
+	data   bytes.Buffer
+	writes int
+	first  time.Time
+}
+
+func (w *notingWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.writes == 0 {
+		w.first = time.Now()
+	}
+	w.writes++
+	return w.data.Write(p)
+}
+
+// TestGatheredReadsKeepEveryByte: a flood read through a pty or a pipe is
+// gathered into fewer, larger writes, arrives whole and in order, and a
+// byte printed before the command pauses reaches the sink during the
+// pause, not when the command ends (nothing waits in ctx's memory while
+// the stream is idle).
+func TestGatheredReadsKeepEveryByte(t *testing.T) {
+	script := `printf 'first\n'; sleep 1; seq 1 3000000`
+	var want bytes.Buffer
+	want.WriteString("first\n")
+	for i := 1; i <= 3000000; i++ {
+		want.WriteString(strconv.Itoa(i))
+		want.WriteByte('\n')
+	}
+	for _, pipe := range []bool{false, true} {
+		w := &notingWriter{}
+		start := time.Now()
+		res, err := Run(context.Background(), Options{Argv: []string{"sh", "-c", script}, Pipe: pipe, Env: os.Environ(),
+			Cols: 200, Rows: 50, Stdout: w, Stderr: &bytes.Buffer{}})
+		end := time.Now()
+		if err != nil || res.Exit != 0 {
+			t.Fatalf("pipe=%v: %+v %v", pipe, res, err)
+		}
+		if !bytes.Equal(w.data.Bytes(), want.Bytes()) {
+			t.Fatalf("pipe=%v: %d bytes arrived, want %d (or they differ)", pipe, w.data.Len(), want.Len())
+		}
+		if d := w.first.Sub(start); d > end.Sub(start)-500*time.Millisecond {
+			t.Errorf("pipe=%v: the first line arrived %v after the start, the command took %v: it waited in memory", pipe, d, end.Sub(start))
+		}
+		// 22.9 MB of seq: one write per few KiB read would be thousands.
+		t.Logf("pipe=%v: %d bytes in %d writes", pipe, w.data.Len(), w.writes)
+	}
+}

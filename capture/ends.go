@@ -23,6 +23,9 @@ type end struct {
 	child  *os.File
 	isPty  bool
 	gate   gate
+	// gatherPipe: the pipe's buffer is large enough (1 MiB) for a flood to
+	// be gathered while the reader waits (see gatherWait).
+	gatherPipe bool
 }
 
 func (e *end) close() {
@@ -79,12 +82,32 @@ const (
 	firstBuf = 64 << 10
 )
 
+// A pipe flood is read in large chunks even when ctx keeps up with it: once
+// floodBytes have arrived, a read that found less than gatherBelow waits
+// gatherWait before the next, so the pipe (1 MiB, growPipe) gathers a few
+// hundred KiB and the spool gets one large write instead of dozens of
+// small ones. The bytes wait in the kernel's pipe, as they would for a
+// slower reader; a producer fast enough to fill the pipe in gatherWait
+// gets full reads, which never wait. Not for a pty, whose buffer is small,
+// nor a pipe that could not be grown.
+const (
+	floodBytes  = 16 << 20
+	gatherBelow = 256 << 10
+	gatherWait  = 500 * time.Microsecond
+)
+
 // drain copies everything the child writes to sink, until the child side is
 // closed everywhere (EOF on a pipe, EIO on a pty) or the read is interrupted. A
 // sink error is remembered, and draining continues so the child never blocks.
 func (e *end) drain(sink io.Writer) error {
+	if e.isPty {
+		if rc, err := e.parent.SyscallConn(); err == nil {
+			return e.gather(rc, sink)
+		}
+	}
 	buf := make([]byte, firstBuf)
 	var sinkErr error
+	var total int64
 	for {
 		n, err := e.parent.Read(buf)
 		if n > 0 && sink != nil {
@@ -92,17 +115,82 @@ func (e *end) drain(sink io.Writer) error {
 				sinkErr = werr
 			}
 		}
+		total += int64(n)
+		if e.gatherPipe && err == nil && n < gatherBelow && total >= floodBytes {
+			time.Sleep(gatherWait)
+		}
 		if n == len(buf) && n < readBuf {
 			buf = make([]byte, readBuf) // a flood: read it in large chunks
 		}
 		if err != nil {
-			if errors.Is(err, io.EOF) || errors.Is(err, syscall.EIO) || errors.Is(err, os.ErrDeadlineExceeded) {
-				return sinkErr
+			return drainEnd(err, sinkErr)
+		}
+	}
+}
+
+// drainEnd is what drain returns when a read failed with err.
+func drainEnd(err, sinkErr error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, syscall.EIO) || errors.Is(err, os.ErrDeadlineExceeded) {
+		return sinkErr
+	}
+	if sinkErr != nil {
+		return sinkErr
+	}
+	return err
+}
+
+// gatherMax is how many bytes a pty's drain gathers before it writes them.
+const gatherMax = 256 << 10
+
+// gather is drain for a pty, whose parent side is non-blocking: it reads
+// what the pty holds into one buffer and writes it to sink when the pty is
+// empty (the next read would wait) or gatherMax bytes are gathered. A pty
+// delivers a flood a few KiB per read; the spool then gets one write per
+// burst instead of one per read, and no byte waits in ctx's memory while
+// the pty is idle.
+func (e *end) gather(rc syscall.RawConn, sink io.Writer) error {
+	buf := make([]byte, firstBuf)
+	filled := 0
+	var sinkErr error
+	flush := func() {
+		if filled > 0 && sink != nil {
+			if _, werr := sink.Write(buf[:filled]); werr != nil && sinkErr == nil {
+				sinkErr = werr
 			}
-			if sinkErr != nil {
-				return sinkErr
+		}
+		filled = 0
+	}
+	for {
+		var rerr error
+		err := rc.Read(func(fd uintptr) bool {
+			n, err := syscall.Read(int(fd), buf[filled:])
+			for err == syscall.EINTR {
+				n, err = syscall.Read(int(fd), buf[filled:])
 			}
-			return err
+			if err == syscall.EAGAIN {
+				flush()
+				return false // wait until the pty is readable
+			}
+			switch {
+			case n > 0:
+				filled += n
+			case err == nil:
+				err = io.EOF
+			}
+			rerr = err
+			return true
+		})
+		if err == nil {
+			err = rerr
+		}
+		if filled == len(buf) && len(buf) < readBuf {
+			buf = append(buf, make([]byte, readBuf-len(buf))...) // a flood: gather more
+		}
+		if filled >= gatherMax || err != nil {
+			flush()
+		}
+		if err != nil {
+			return drainEnd(err, sinkErr)
 		}
 	}
 }
@@ -121,8 +209,8 @@ func pipes() ([]*end, error) {
 			}
 			return nil, err
 		}
-		growPipe(fds[0])
-		ends = append(ends, &end{parent: os.NewFile(uintptr(fds[0]), "|0"), child: os.NewFile(uintptr(fds[1]), "|1")})
+		big := growPipe(fds[0]) >= 1<<20
+		ends = append(ends, &end{parent: os.NewFile(uintptr(fds[0]), "|0"), child: os.NewFile(uintptr(fds[1]), "|1"), gatherPipe: big})
 	}
 	return ends, nil
 }

@@ -2,5 +2,12 @@ package capture
 
 import "golang.org/x/sys/unix"
 
-// growPipe enlarges a pipe's buffer: fewer wake-ups for a fast writer.
-func growPipe(fd int) { _, _ = unix.FcntlInt(uintptr(fd), unix.F_SETPIPE_SZ, 1<<20) }
+// growPipe enlarges a pipe's buffer (fewer wake-ups for a fast writer) and
+// returns its size in bytes, or 0 when it could not be had.
+func growPipe(fd int) int {
+	n, err := unix.FcntlInt(uintptr(fd), unix.F_SETPIPE_SZ, 1<<20)
+	if err != nil {
+		return 0
+	}
+	return n
+}

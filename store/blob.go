@@ -20,8 +20,9 @@ type Blob struct {
 	ID   ID
 	meta *blobMeta
 	// fetch returns frame i's compressed bytes, or its raw bytes when plain.
-	fetch func(i int) ([]byte, error)
-	plain bool // fetch reads a capture's own spool: raw bytes, already hashed
+	fetch   func(i int) ([]byte, error)
+	plain   bool // fetch returns raw bytes (a capture's spool, a plain pack)
+	spooled bool // fetch reads a capture's own spool: already hashed
 
 	cached int // index of the frame in buf, or -1
 	buf    []byte
@@ -62,7 +63,7 @@ func (s *Store) Blob(id ID) (*Blob, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Blob{ID: id, meta: meta, cached: -1}
+	b := &Blob{ID: id, meta: meta, cached: -1, plain: meta.Plain}
 	if meta.Packed {
 		b.fetch = s.packFetcher(id, meta)
 		return b, nil
@@ -160,7 +161,7 @@ type Verifier struct {
 
 // Verifier returns a Verifier of b's bytes. A capture's own spool was
 // hashed as it was written, moments ago, and is not hashed again.
-func (b *Blob) Verifier() *Verifier { return &Verifier{h: newHasher(), id: b.ID, skip: b.plain} }
+func (b *Blob) Verifier() *Verifier { return &Verifier{h: newHasher(), id: b.ID, skip: b.spooled} }
 
 // Write adds the next bytes of the blob.
 func (v *Verifier) Write(p []byte) {
@@ -299,7 +300,7 @@ func (r *sectionReader) Read(p []byte) (int, error) {
 // Reader returns a reader of the whole blob that fails with ErrCorrupt at the
 // end if the bytes do not hash to the blob's id.
 func (b *Blob) Reader() io.Reader {
-	if b.plain {
+	if b.spooled {
 		return b.Section(0, b.meta.Size) // hashed as it was spooled, moments ago
 	}
 	return &verifyingReader{r: b.Section(0, b.meta.Size), h: newHasher(), id: b.ID}
@@ -334,24 +335,38 @@ func (b *Blob) StoredSize() int64 { return compressedSize(b.meta) }
 // packFetcher reads frames of a packed blob from its pack file. If the pack
 // has been replaced by compaction since the blob was opened, it reloads the
 // blob's record once and reads the new generation (frames decompress to the
-// same bytes whatever their compression).
+// same bytes whatever their compression). A blob opened plain gets raw
+// bytes either way: a frame of the compacted generation is decoded here.
 func (s *Store) packFetcher(id ID, meta *blobMeta) func(int) ([]byte, error) {
-	gen, offs, clens := packLayout(meta)
+	lay := layoutOf(meta)
+	wantPlain := meta.Plain
 	return func(i int) ([]byte, error) {
-		f, err := openPack(s.packPath(id, gen))
+		f, err := openPack(s.packFile(id, lay.gen, lay.plain))
 		if errors.Is(err, os.ErrNotExist) {
-			if fresh, ferr := s.blobMeta(id); ferr == nil && fresh.Packed && fresh.Gen != gen && len(fresh.Frames) == len(offs) {
-				gen, offs, clens = packLayout(fresh)
-				f, err = openPack(s.packPath(id, gen))
+			if fresh, ferr := s.blobMeta(id); ferr == nil && fresh.Packed && fresh.Gen != lay.gen && len(fresh.Frames) == len(lay.offs) && (wantPlain || !fresh.Plain) {
+				lay = layoutOf(fresh)
+				f, err = openPack(s.packFile(id, lay.gen, lay.plain))
 			}
 		}
 		if err != nil {
 			return nil, damagedBlob(id, fmt.Sprintf("its pack file is missing (%v)", err))
 		}
 		defer f.Close()
-		buf := make([]byte, clens[i])
-		if _, err := f.ReadAt(buf, offs[i]); err != nil {
+		buf := make([]byte, lay.lens[i])
+		if _, err := f.ReadAt(buf, lay.offs[i]); err != nil {
 			return nil, damagedBlob(id, fmt.Sprintf("its pack file is short (%v)", err))
+		}
+		switch {
+		case lay.plain:
+			if frameSum(buf) != lay.sums[i] {
+				return nil, damagedBlob(id, fmt.Sprintf("frame %d fails its checksum", i))
+			}
+		case wantPlain:
+			raw, err := zstdDecoder().DecodeAll(buf, nil)
+			if err != nil || len(raw) != int(meta.Frames[i].Len) {
+				return nil, damagedBlob(id, fmt.Sprintf("frame %d does not decode to its recorded length", i))
+			}
+			return raw, nil
 		}
 		return buf, nil
 	}
@@ -372,15 +387,30 @@ func openPack(path string) (*os.File, error) {
 	return f, nil
 }
 
-func packLayout(m *blobMeta) (gen uint64, offs []int64, clens []uint32) {
-	offs = make([]int64, len(m.Frames))
-	clens = make([]uint32, len(m.Frames))
+// packLayout is where a packed blob's frames sit in its pack file.
+type packLayout struct {
+	gen   uint64
+	plain bool
+	offs  []int64
+	lens  []uint32
+	sums  []uint32 // plain only
+}
+
+func layoutOf(m *blobMeta) packLayout {
+	lay := packLayout{gen: m.Gen, plain: m.Plain, offs: make([]int64, len(m.Frames)), lens: make([]uint32, len(m.Frames))}
+	if m.Plain {
+		lay.sums = make([]uint32, len(m.Frames))
+	}
 	var off int64
 	for i, f := range m.Frames {
-		offs[i], clens[i] = off, f.CLen
+		if m.Plain {
+			lay.offs[i], lay.lens[i], lay.sums[i] = rawBase+f.Off, f.Len, f.Sum
+			continue
+		}
+		lay.offs[i], lay.lens[i] = off, f.CLen
 		off += int64(f.CLen)
 	}
-	return m.Gen, offs, clens
+	return lay
 }
 
 // blobMeta reads a blob's record.

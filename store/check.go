@@ -210,7 +210,7 @@ func (c *checker) packs() map[ID][]string {
 		if !m.Packed {
 			continue
 		}
-		p := c.s.packPath(id, m.Gen)
+		p := c.s.packFile(id, m.Gen, m.Plain)
 		want[p] = id
 		fi, err := os.Lstat(p)
 		switch {
@@ -218,8 +218,8 @@ func (c *checker) packs() map[ID][]string {
 			c.bad(HandleOf(KindBlob, id), "its pack file is missing (%v)", err)
 		case !fi.Mode().IsRegular():
 			c.bad(HandleOf(KindBlob, id), "its pack file %s is not a regular file", p)
-		case fi.Size() != compressedSize(m):
-			c.bad(HandleOf(KindBlob, id), "its pack file holds %d bytes, its frame table says %d", fi.Size(), compressedSize(m))
+		case fi.Size() != packSize(m):
+			c.bad(HandleOf(KindBlob, id), "its pack file holds %d bytes, its frame table says %d", fi.Size(), packSize(m))
 		}
 	}
 	orphans := map[ID][]string{}

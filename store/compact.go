@@ -27,17 +27,12 @@ func (s *Store) Compact() (int, int64, error) {
 	return s.compactAll()
 }
 
-// HasRaw reports whether the pending run's streams hold frames stored raw
-// (so a compaction is worth starting once it is committed).
+// HasRaw reports whether the pending run's streams hold frames stored raw,
+// or are plain (so a compaction is worth starting once it is committed).
 func (p *Pending) HasRaw() bool {
 	for _, fs := range p.streams {
-		if fs.meta == nil {
-			continue
-		}
-		for _, f := range fs.meta.Frames {
-			if isRawFrame(f) {
-				return true
-			}
+		if fs.meta != nil && fs.meta.hasRaw() {
+			return true
 		}
 	}
 	return false
@@ -52,15 +47,8 @@ func (s *Store) compactAll() (int, int64, error) {
 			if len(k) != 32 {
 				return nil
 			}
-			m, err := decodeBlobMeta(ID(k), v)
-			if err != nil {
-				return nil
-			}
-			for _, f := range m.Frames {
-				if isRawFrame(f) {
-					ids = append(ids, ID(k))
-					break
-				}
+			if m, err := decodeBlobMeta(ID(k), v); err == nil && m.hasRaw() {
+				ids = append(ids, ID(k))
 			}
 			return nil
 		})
@@ -144,7 +132,7 @@ func (s *Store) compactFrames(b *Blob, stored []byte) (int64, error) {
 }
 
 // compactPack writes a packed blob's new pack generation, its raw frames
-// recompressed, and points the record at it.
+// recompressed (all of them for a plain pack), and points the record at it.
 func (s *Store) compactPack(b *Blob, stored []byte) (int64, error) {
 	id, meta := b.ID, b.meta
 	before := compressedSize(meta)
@@ -154,7 +142,7 @@ func (s *Store) compactPack(b *Blob, stored []byte) (int64, error) {
 	// The new generation has a name no other writer uses, and is written
 	// under a temporary name and renamed into place once synced: a crash
 	// leaves the old generation in use and at most an orphan.
-	newMeta.Gen = newGen()
+	newMeta.Gen, newMeta.Plain = newGen(), false
 	final := s.packPath(id, newMeta.Gen)
 	tmp := filepath.Join(filepath.Dir(final), "."+filepath.Base(final)+".tmp")
 	out, err := openNoFollow(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
@@ -168,14 +156,15 @@ func (s *Store) compactPack(b *Blob, stored []byte) (int64, error) {
 			os.Remove(written)
 		}
 	}()
-	old, err := openPack(s.packPath(id, meta.Gen))
+	oldPath := s.packFile(id, meta.Gen, meta.Plain)
+	old, err := openPack(oldPath)
 	if err != nil {
 		return 0, damagedBlob(id, fmt.Sprintf("its pack file is missing (%v)", err))
 	}
 	defer old.Close()
 	for i, f := range meta.Frames {
 		var c []byte
-		if isRawFrame(f) {
+		if meta.Plain || isRawFrame(f) {
 			raw, err := b.frame(i)
 			if err != nil {
 				return 0, err
@@ -211,7 +200,7 @@ func (s *Store) compactPack(b *Blob, stored []byte) (int64, error) {
 		return 0, err
 	}
 	written = ""
-	_ = os.Remove(s.packPath(id, meta.Gen))
+	_ = os.Remove(oldPath)
 	return before - compressedSize(&newMeta), nil
 }
 

@@ -5,8 +5,10 @@
 //   - blobs: any captured bytes, identified by the BLAKE3-256 of their raw
 //     content (ID), kept as independent zstd frames with a frame table of raw
 //     offsets and first line numbers, so a line range of a huge blob reads one
-//     frame (blob.go, frames.go, index.go); large ones live in pack files
-//     (compact.go);
+//     frame (blob.go, frames.go, index.go); large ones live in pack files,
+//     a large capture first as a plain pack (its raw spool, linked at
+//     commit) until the background compaction writes its zstd frames
+//     (run.go, compact.go);
 //   - records: runs (the hash of their canonical Manifest is their id),
 //     execution records (the volatile facts: time, host, pid), receipts, span
 //     tokens, pins, sessions, retrievals and the rows of the layers above

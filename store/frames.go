@@ -28,6 +28,10 @@ type frame struct {
 	Len  uint32 // raw length
 	CLen uint32 // compressed length
 	NL   int64  // newlines in the blob before this frame
+	// Sum is the low 32 bits of the xxhash64 of the frame's raw bytes (what a
+	// zstd frame's content checksum holds). A plain blob's frames carry no
+	// zstd checksum, so its record keeps this one and reads check it.
+	Sum uint32
 }
 
 // blobMeta is a blob's record: its size, line count and frame table.
@@ -40,6 +44,11 @@ type blobMeta struct {
 	// rename of the spooled frames, not a copy into the database.
 	Packed bool
 	Gen    uint64 // pack generation: compaction writes a new pack file
+	// Plain: the pack file is the capture's raw spool (rawHeader, then the
+	// blob's bytes as the command wrote them), hard-linked into packs/ at
+	// commit. Capture then spends no CPU on compression; the background
+	// compaction writes the zstd frames as a new generation. Always Packed.
+	Plain  bool
 	Frames []frame
 }
 
@@ -58,6 +67,9 @@ func (m *blobMeta) Lines() int64 {
 
 // hasRaw reports whether any frame was stored uncompressed.
 func (m *blobMeta) hasRaw() bool {
+	if m.Plain {
+		return true
+	}
 	for _, f := range m.Frames {
 		if isRawFrame(f) {
 			return true
@@ -69,21 +81,27 @@ func (m *blobMeta) hasRaw() bool {
 // Blob record versions: 1 frames in the frames bucket, 2 frames in a pack
 // file (both read only: older stores); 3 and 4 the same, followed by a
 // checksum, so a damaged frame table (a flipped newline count returns the
-// wrong lines) is detected instead of trusted.
+// wrong lines) is detected instead of trusted; 5 a plain pack (the raw
+// spool), each frame's row its raw length, newlines before it and Sum, then
+// the same checksum.
 const (
 	blobMetaVersion              = 1
 	blobMetaVersionPacked        = 2
 	blobMetaVersionChecked       = 3
 	blobMetaVersionPackedChecked = 4
+	blobMetaVersionPlainChecked  = 5
 )
 
 // encode returns the record of blob id: version 3 or 4, ending with the
 // xxhash64 (little-endian) of the blob id followed by everything before it.
 func (m *blobMeta) encode(id ID) []byte {
 	b := make([]byte, 0, 40+len(m.Frames)*20)
-	if m.Packed {
+	switch {
+	case m.Plain:
+		b = append(b, blobMetaVersionPlainChecked)
+	case m.Packed:
 		b = append(b, blobMetaVersionPackedChecked)
-	} else {
+	default:
 		b = append(b, blobMetaVersionChecked)
 	}
 	b = binary.AppendUvarint(b, uint64(m.Size))
@@ -99,6 +117,11 @@ func (m *blobMeta) encode(id ID) []byte {
 	}
 	for _, f := range m.Frames {
 		b = binary.AppendUvarint(b, uint64(f.Len))
+		if m.Plain {
+			b = binary.AppendUvarint(b, uint64(f.NL))
+			b = binary.LittleEndian.AppendUint32(b, f.Sum)
+			continue
+		}
 		b = binary.AppendUvarint(b, uint64(f.CLen))
 		b = binary.AppendUvarint(b, uint64(f.NL))
 	}
@@ -118,13 +141,14 @@ func decodeBlobMeta(id ID, b []byte) (*blobMeta, error) {
 	if len(b) < 1 {
 		return nil, bad
 	}
-	var packed bool
+	var packed, plain bool
 	switch b[0] {
 	case blobMetaVersion:
 	case blobMetaVersionPacked:
 		packed = true
-	case blobMetaVersionChecked, blobMetaVersionPackedChecked:
-		packed = b[0] == blobMetaVersionPackedChecked
+	case blobMetaVersionChecked, blobMetaVersionPackedChecked, blobMetaVersionPlainChecked:
+		packed = b[0] != blobMetaVersionChecked
+		plain = b[0] == blobMetaVersionPlainChecked
 		if len(b) < 9 {
 			return nil, bad
 		}
@@ -145,7 +169,7 @@ func decodeBlobMeta(id ID, b []byte) (*blobMeta, error) {
 		b = b[n:]
 		return v, true
 	}
-	m := &blobMeta{Packed: packed}
+	m := &blobMeta{Packed: packed, Plain: plain}
 	size, ok1 := next()
 	nls, ok2 := next()
 	if !ok1 || !ok2 || len(b) < 1 {
@@ -166,20 +190,58 @@ func decodeBlobMeta(id ID, b []byte) (*blobMeta, error) {
 	m.Frames = make([]frame, count)
 	var off, nl int64
 	for i := range m.Frames {
-		l, ok1 := next()
-		cl, ok2 := next()
-		fnl, ok3 := next()
-		if !ok1 || !ok2 || !ok3 || int64(fnl) < nl || int64(fnl) > m.Newlines {
+		var f frame
+		var ok bool
+		if plain {
+			f, ok = nextPlainRow(&b, next)
+		} else {
+			f, ok = nextRow(next)
+		}
+		if !ok || f.NL < nl || f.NL > m.Newlines {
 			return nil, bad
 		}
-		m.Frames[i] = frame{Off: off, Len: uint32(l), CLen: uint32(cl), NL: int64(fnl)}
-		off += int64(l)
-		nl = int64(fnl)
+		f.Off = off
+		m.Frames[i] = f
+		off += int64(f.Len)
+		nl = f.NL
 	}
 	if off != m.Size || len(b) != 0 {
 		return nil, bad
 	}
 	return m, nil
+}
+
+// nextRow decodes a frame table row of a zstd blob: raw length, stored
+// length, newlines before it.
+func nextRow(next func() (uint64, bool)) (frame, bool) {
+	l, ok1 := next()
+	cl, ok2 := next()
+	nl, ok3 := next()
+	return frame{Len: uint32(l), CLen: uint32(cl), NL: int64(nl)}, ok1 && ok2 && ok3 && l <= 1<<31 && cl <= 1<<31
+}
+
+// nextPlainRow decodes a frame table row of a plain blob: raw length,
+// newlines before it, Sum. Its stored length is its raw length.
+func nextPlainRow(b *[]byte, next func() (uint64, bool)) (frame, bool) {
+	l, ok1 := next()
+	nl, ok2 := next()
+	if !ok1 || !ok2 || len(*b) < 4 || l > 1<<31 {
+		return frame{}, false
+	}
+	sum := binary.LittleEndian.Uint32(*b)
+	*b = (*b)[4:]
+	return frame{Len: uint32(l), CLen: uint32(l), NL: int64(nl), Sum: sum}, true
+}
+
+// frameSum is a frame's Sum.
+func frameSum(raw []byte) uint32 { return uint32(xxhash.Sum64(raw)) }
+
+// packSize is the size of a packed blob's pack file.
+func packSize(m *blobMeta) int64 {
+	if m.Plain {
+		return rawBase + m.Size
+	}
+	return compressedSize(m)
 }
 
 var (
@@ -269,8 +331,9 @@ func isRawFrame(f frame) bool { return f.CLen > f.Len }
 
 // job is one frame on its way to the compressor.
 type job struct {
-	buf []byte
-	raw bool // store uncompressed: the compressor is behind
+	buf   []byte
+	raw   bool // store uncompressed: the compressor is behind
+	plain bool // leave the frame in the raw spool (see framer.plainFrom)
 }
 
 // framer cuts a byte stream into frames, compresses them on its own goroutine
@@ -279,6 +342,13 @@ type job struct {
 // compressor falls behind a fast producer, frames are stored raw rather than
 // making the capture wait (unless block is set: ingest and recovery, where no
 // command is waiting, always compress).
+//
+// A capture's framer goes plain once plainFrom bytes have passed: from then
+// on it only hashes, counts and checksums the frames, which stay where the
+// capture wrote them, in the raw spool, and the blob is committed as a plain
+// pack (that spool file, hard-linked). A flood then costs one write of its
+// bytes, not two, and no compression while the command runs; the background
+// compaction builds the zstd frames afterwards.
 type framer struct {
 	cur   []byte
 	block bool
@@ -286,10 +356,18 @@ type framer struct {
 	free  chan []byte
 	done  chan struct{}
 
+	// Owned by the feeding goroutine.
+	plainFrom int64 // 0: never plain
+	fed       int64 // bytes handed to the compressor
+	wentPlain bool  // a plain job was sent
+
 	// Owned by the compressor goroutine until done is closed.
 	out      *os.File
-	written  int64 // bytes written to out
-	synced   int64 // bytes handed to writeback
+	rawSpool *os.File // the raw spool the plain frames stay in, for its writeback
+	written  int64    // bytes written to out
+	synced   int64    // bytes handed to writeback
+	rawSync  int64    // offset in rawSpool up to which writeback was started
+	plain    bool
 	hash     hasher
 	meta     blobMeta
 	lastByte byte
@@ -304,7 +382,28 @@ const backlog = 1
 // writeback is started.
 const writeback = 4 << 20
 
+// plainFrom is where a capture's stream goes plain. Below it a stream is
+// compressed as it arrives (most outputs: small, stored in the database);
+// it is at least twice packBytes, so every plain blob is packed.
+const plainFrom = 16 << 20
+
 func newFramer(out *os.File, block bool) *framer {
+	f := makeFramer(out, block)
+	go f.compress()
+	return f
+}
+
+// newPlainFramer is newFramer for a capture whose raw bytes go to rawSpool
+// (written by the caller before they are given to Write): it goes plain
+// after plainFrom bytes.
+func newPlainFramer(out, rawSpool *os.File) *framer {
+	f := makeFramer(out, false)
+	f.plainFrom, f.rawSpool = plainFrom, rawSpool
+	go f.compress()
+	return f
+}
+
+func makeFramer(out *os.File, block bool) *framer {
 	f := &framer{
 		block: block,
 		work:  make(chan job, backlog+2),
@@ -317,7 +416,6 @@ func newFramer(out *os.File, block bool) *framer {
 		f.free <- make([]byte, 0, FrameSize)
 	}
 	f.cur = <-f.free
-	go f.compress()
 	return f
 }
 
@@ -345,15 +443,25 @@ func (f *framer) cut() {
 	}
 	next := <-f.free
 	next = append(next[:0], full[at:]...)
-	f.work <- job{buf: full[:at], raw: !f.block && len(f.work) >= backlog}
+	f.send(full[:at])
 	f.cur = next
+}
+
+// send hands one frame to the compressor.
+func (f *framer) send(buf []byte) {
+	j := job{buf: buf, raw: !f.block && len(f.work) >= backlog}
+	if f.plainFrom > 0 && f.fed >= f.plainFrom {
+		j.plain, f.wentPlain = true, true
+	}
+	f.fed += int64(len(buf))
+	f.work <- j
 }
 
 // finish flushes the last frame and waits for the compressor. It returns the
 // blob's id and frame table.
 func (f *framer) finish() (ID, *blobMeta, error) {
 	if len(f.cur) > 0 {
-		f.work <- job{buf: f.cur, raw: !f.block && len(f.work) >= backlog}
+		f.send(f.cur)
 	}
 	close(f.work)
 	<-f.done
@@ -361,6 +469,14 @@ func (f *framer) finish() (ID, *blobMeta, error) {
 		return ID{}, nil, f.err
 	}
 	f.meta.endsWithNewline = f.meta.Size == 0 || f.lastByte == '\n'
+	if f.plain {
+		// Every frame, compressed ones included, is read from the raw spool
+		// (packed at commit: putPack).
+		f.meta.Plain = true
+		for i := range f.meta.Frames {
+			f.meta.Frames[i].CLen = f.meta.Frames[i].Len
+		}
+	}
 	return f.hash.Sum(), &f.meta, nil
 }
 
@@ -372,25 +488,23 @@ func (f *framer) compress() {
 		raw := j.buf
 		if f.err == nil && len(raw) > 0 {
 			f.hash.Write(raw)
-			if j.raw {
-				dst = rawFrame(dst[:0], raw)
+			f.plain = f.plain || j.plain
+			clen := len(raw)
+			if f.plain {
+				f.startRawWriteback(rawBase + f.meta.Size + int64(len(raw)))
 			} else {
-				if enc == nil {
-					enc = zstdEncoder()
+				if j.raw {
+					dst = rawFrame(dst[:0], raw)
+				} else {
+					if enc == nil {
+						enc = zstdEncoder()
+					}
+					dst = enc.EncodeAll(raw, dst[:0])
 				}
-				dst = enc.EncodeAll(raw, dst[:0])
+				f.writeFrame(dst)
+				clen = len(dst)
 			}
-			if _, err := f.out.Write(dst); err != nil {
-				f.err = fmt.Errorf("write spool %s: %w", f.out.Name(), err)
-			}
-			f.written += int64(len(dst))
-			if f.written-f.synced >= writeback {
-				// Start writing the frames to disk now, without waiting, so the
-				// fsync at commit finds little left to do.
-				startWriteback(f.out, f.synced, f.written-f.synced)
-				f.synced = f.written
-			}
-			f.meta.Frames = append(f.meta.Frames, frame{Off: f.meta.Size, Len: uint32(len(raw)), CLen: uint32(len(dst)), NL: f.meta.Newlines})
+			f.meta.Frames = append(f.meta.Frames, frame{Off: f.meta.Size, Len: uint32(len(raw)), CLen: uint32(clen), NL: f.meta.Newlines, Sum: frameSum(raw)})
 			f.meta.Size += int64(len(raw))
 			f.meta.Newlines += int64(bytes.Count(raw, []byte{'\n'}))
 			f.lastByte = raw[len(raw)-1]
@@ -399,5 +513,29 @@ func (f *framer) compress() {
 		case f.free <- raw[:0]:
 		default:
 		}
+	}
+}
+
+// writeFrame appends a compressed frame to out.
+func (f *framer) writeFrame(dst []byte) {
+	if _, err := f.out.Write(dst); err != nil {
+		f.err = fmt.Errorf("write spool %s: %w", f.out.Name(), err)
+	}
+	f.written += int64(len(dst))
+	if f.written-f.synced >= writeback {
+		// Start writing the frames to disk now, without waiting, so the
+		// fsync at commit finds little left to do.
+		startWriteback(f.out, f.synced, f.written-f.synced)
+		f.synced = f.written
+	}
+}
+
+// startRawWriteback starts writing the raw spool to disk up to offset end
+// (its bytes are written before they reach the framer), in steps of
+// writeback bytes, so the fsync at commit finds little left to do.
+func (f *framer) startRawWriteback(end int64) {
+	if f.rawSpool != nil && end-f.rawSync >= writeback {
+		startWriteback(f.rawSpool, f.rawSync, end-f.rawSync)
+		f.rawSync = end
 	}
 }

@@ -242,7 +242,7 @@ func (s *Store) sweep(tx *bolt.Tx, m *gcMarks, dry bool, rep *GCReport) ([]strin
 	_ = tx.Bucket(bucketBlobs).ForEach(func(k, v []byte) error {
 		if len(k) == 32 && !m.blobs[ID(k)] {
 			if bm, err := decodeBlobMeta(ID(k), v); err == nil && bm.Packed {
-				deadPacks = append(deadPacks, s.packPath(ID(k), bm.Gen))
+				deadPacks = append(deadPacks, s.packFile(ID(k), bm.Gen, bm.Plain))
 				rep.Bytes += compressedSize(bm)
 			}
 		}
@@ -341,7 +341,7 @@ func (s *Store) orphanPacks(now time.Time) ([]string, error) {
 			case err != nil:
 				unsure[ID(k).String()] = true
 			case m.Packed:
-				want[s.packPath(ID(k), m.Gen)] = true
+				want[s.packFile(ID(k), m.Gen, m.Plain)] = true
 			}
 			return nil
 		})

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -191,7 +192,7 @@ func (p *Pending) Blob(id ID) (*Blob, error) {
 			// without decompressing anything.
 			raw, meta := fs.raw, fs.meta
 			var buf []byte // reused: a frame's bytes are used before the next is read
-			return &Blob{ID: id, meta: meta, cached: -1, plain: true, fetch: func(i int) ([]byte, error) {
+			return &Blob{ID: id, meta: meta, cached: -1, plain: true, spooled: true, fetch: func(i int) ([]byte, error) {
 				f := meta.Frames[i]
 				buf = slices.Grow(buf[:0], int(f.Len))[:f.Len]
 				if _, err := raw.ReadAt(buf, rawBase+f.Off); err != nil {
@@ -535,6 +536,16 @@ func (sp *Spool) Release() {
 // a file of their own) instead of stored in the frames bucket.
 const packBytes = 8 << 20
 
+// packFile is where generation gen of a packed blob lives: packPath, or for
+// a plain pack the same name ending .raw.
+func (s *Store) packFile(id ID, gen uint64, plain bool) string {
+	p := s.packPath(id, gen)
+	if plain {
+		p = strings.TrimSuffix(p, ".zst") + ".raw"
+	}
+	return p
+}
+
 // packPath is where generation gen of a packed blob's frames lives.
 func (s *Store) packPath(id ID, gen uint64) string {
 	h := id.String()
@@ -574,16 +585,27 @@ func (s *Store) putPack(fs *finishedStream, force bool) error {
 			return nil // the same content is stored already
 		}
 	}
-	if err := fs.frames.Sync(); err != nil {
+	src := fs.frames
+	if fs.meta.Plain {
+		src = fs.raw
+	}
+	if err := src.Sync(); err != nil {
 		return storeErr(s.dir, "sync spool", err)
 	}
 	gen := newGen()
-	dst := s.packPath(fs.id, gen)
+	dst := s.packFile(fs.id, gen, fs.meta.Plain)
 	dir := filepath.Dir(dst)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return storeErr(dir, "create pack", err)
 	}
-	if err := os.Rename(fs.frames.Name(), dst); err != nil {
+	// A plain pack is the raw spool under a second name: the spool keeps
+	// its own until the run is committed, so a crash before that leaves
+	// the spool whole for recovery (and the pack an orphan for gc).
+	store := os.Rename
+	if fs.meta.Plain {
+		store = os.Link
+	}
+	if err := store(src.Name(), dst); err != nil {
 		return storeErr(dir, "store pack", err)
 	}
 	// gc judges unreferenced packs by age: date this one from its move.

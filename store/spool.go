@@ -236,7 +236,12 @@ func (w *StreamWriter) open() error {
 		raw.Close()
 		return storeErr(w.sp.dir, "create spool", err)
 	}
-	w.raw, w.frF, w.fr = raw, frF, newFramer(frF, w.sp.Meta.Mode == "ingest")
+	w.raw, w.frF = raw, frF
+	if w.sp.Meta.Mode == "ingest" {
+		w.fr = newFramer(frF, true) // nothing waits on an ingest: compress it all
+	} else {
+		w.fr = newPlainFramer(frF, raw)
+	}
 	return nil
 }
 
@@ -360,6 +365,17 @@ func (w *StreamWriter) finish() (*finishedStream, error) {
 		return &finishedStream{name: w.name, id: emptyID, meta: &blobMeta{endsWithNewline: true}}, nil
 	}
 	fs := &finishedStream{name: w.name, frames: w.frF, raw: w.raw}
+	if w.total > w.head {
+		// Past the cap the raw spool is no longer the blob (the ring keeps
+		// the tail out of order), so the blob cannot be plain: frame the
+		// head again if it went plain, and the tail below in any case.
+		w.fr.plainFrom = 0
+		if w.fr.wentPlain {
+			if err := w.reframe(); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if w.total > w.head+w.ring {
 		// The ring is full: its oldest byte sits at the write position.
 		pos := (w.total - w.head) % w.ring
@@ -388,6 +404,20 @@ func (w *StreamWriter) finish() (*finishedStream, error) {
 		fs.dropped += w.lost
 	}
 	return fs, nil
+}
+
+// reframe drops the frames built so far and frames the stream's head again
+// from the raw spool, into a framer that never goes plain.
+func (w *StreamWriter) reframe() error {
+	_, _, _ = w.fr.finish()
+	if err := w.frF.Truncate(0); err != nil {
+		return storeErr(w.sp.dir, "write spool", err)
+	}
+	if _, err := w.frF.Seek(0, io.SeekStart); err != nil {
+		return storeErr(w.sp.dir, "write spool", err)
+	}
+	w.fr = newFramer(w.frF, false)
+	return copyRange(w.fr, w.raw, rawBase, w.head)
 }
 
 func copyRange(fr *framer, f *os.File, off, n int64) error {
@@ -524,8 +554,8 @@ func (sp *Spool) moveLarge() bool {
 	trash := filepath.Join(filepath.Dir(sp.dir), trashPrefix+filepath.Base(sp.dir))
 	moved := false
 	for name, w := range sp.streams {
-		if w.raw == nil || w.total < trashBytes {
-			continue
+		if w.raw == nil || w.total < trashBytes || linked(filepath.Join(sp.dir, name+".raw")) {
+			continue // a raw spool linked into packs/ (a plain blob) is not freed by its removal
 		}
 		if !moved {
 			if err := os.Mkdir(trash, 0o700); err != nil {
@@ -540,6 +570,16 @@ func (sp *Spool) moveLarge() bool {
 		_ = os.Remove(trash)
 	}
 	return moved
+}
+
+// linked reports whether a file has another name (a plain pack's).
+func linked(path string) bool {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && st.Nlink > 1
 }
 
 // trashPrefix names the directories Release leaves for SweepTrash.

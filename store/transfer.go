@@ -92,14 +92,22 @@ func (b *Blob) Table() *FrameTable { return tableOf(b.meta) }
 
 // StoredFrame returns frame i as stored: one zstd frame with its content
 // checksum.
+// A plain blob's frame (one not compacted yet) is returned as a zstd frame
+// of raw blocks.
 func (b *Blob) StoredFrame(i int) ([]byte, error) {
-	if b.plain {
+	if b.spooled {
 		return nil, fmt.Errorf("blob:%s is a capture in progress, not a stored blob", b.ID.Short())
 	}
 	if i < 0 || i >= len(b.meta.Frames) {
 		return nil, fmt.Errorf("blob:%s frame %d: %w", b.ID.Short(), i, ErrRange)
 	}
-	return b.fetch(i)
+	b.fetchMu.Lock()
+	c, err := b.fetch(i)
+	b.fetchMu.Unlock()
+	if err != nil || !b.plain {
+		return c, err
+	}
+	return rawFrame(nil, c), nil
 }
 
 // FramesOf cuts bytes that fit in memory into frames as the store does

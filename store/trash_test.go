@@ -11,10 +11,12 @@ import (
 )
 
 // TestReleaseLeavesLargeSpoolsToTheSweep: committing a capture whose raw
-// spool is past trashBytes moves the file to a trash directory instead of
-// deleting it on the caller's path; the run is whole and readable, recovery
-// and the in-flight list ignore the trash, and Compact deletes it. A small
-// spool is deleted at once.
+// spool is past trashBytes and not linked as a plain pack (its content was
+// stored already) moves the file to a trash directory instead of deleting it
+// on the caller's path; the run is whole and readable, recovery and the
+// in-flight list ignore the trash, and Compact deletes it. A small spool is
+// deleted at once, and so is the spool's name of a raw spool that became a
+// plain pack (its removal frees nothing).
 func TestReleaseLeavesLargeSpoolsToTheSweep(t *testing.T) {
 	s := newStore(t)
 	line := []byte("a line of a flood, numbered 0123456789\n")
@@ -23,7 +25,7 @@ func TestReleaseLeavesLargeSpoolsToTheSweep(t *testing.T) {
 		name  string
 		out   []byte
 		trash bool
-	}{{"small", line, false}, {"large", big, true}} {
+	}{{"small", line, false}, {"large", big, false}, {"large again", big, true}} {
 		sp, err := s.NewSpool(SpoolMeta{Argv: []string{"flood", tc.name}, Dir: ".", Mode: "pipe", Started: time.Now(), Cap: 1 << 40})
 		if err != nil {
 			t.Fatal(err)
