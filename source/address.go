@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/zeebo/blake3"
+	"github.com/ctxhq/ctx/internal/blake3"
 )
 
 // Errors of repo: addresses. Each is wrapped with the address and what was

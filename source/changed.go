@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/zeebo/blake3"
+	"github.com/ctxhq/ctx/internal/blake3"
 )
 
 // How a SymbolChange is known.

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/zeebo/blake3"
+	"github.com/ctxhq/ctx/internal/blake3"
 )
 
 // Generation is the state of a work tree: the commit checked out plus the
