@@ -31,3 +31,29 @@ func TestMissingHelper(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerFast: ctx version and ctx --version answered without the tree
+// print what the version command prints, and other command lines are left
+// to the tree.
+func TestAnswerFast(t *testing.T) {
+	newIO := func(out *bytes.Buffer) *cli.IO {
+		return &cli.IO{In: strings.NewReader(""), Out: out, Err: out, Getwd: func() (string, error) { return t.TempDir(), nil },
+			Getenv: func(string) string { return "" }}
+	}
+	var viaTree bytes.Buffer
+	if code := Run(newIO(&viaTree), []string{"version"}, Core(), false); code != 0 || !strings.HasPrefix(viaTree.String(), "ctx ") {
+		t.Fatalf("ctx version through the tree: exit %d, %q", code, viaTree.String())
+	}
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		var out bytes.Buffer
+		code, ok := answerFast(newIO(&out), args)
+		if !ok || code != 0 || out.String() != viaTree.String() {
+			t.Errorf("ctx %s answered fast: %v, exit %d, %q; want the tree's %q", args[0], ok, code, out.String(), viaTree.String())
+		}
+	}
+	for _, args := range [][]string{{"version", "--json"}, {"run", "--", "true"}, {"hook", "claude"}, {}} {
+		if _, ok := answerFast(newIO(&bytes.Buffer{}), args); ok {
+			t.Errorf("ctx %q was answered without the tree", args)
+		}
+	}
+}
