@@ -530,7 +530,9 @@ func (sp *Spool) Release() {
 		w.close()
 	}
 	sp.trashed = sp.moveLarge()
-	_ = os.RemoveAll(sp.dir)
+	if !sp.release() { // kept, emptied, for the next capture (spoolfree.go)
+		_ = os.RemoveAll(sp.dir)
+	}
 	if sp.lock != nil {
 		sp.lock.Close()
 		sp.lock = nil
