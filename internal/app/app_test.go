@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -54,6 +55,29 @@ func TestAnswerFast(t *testing.T) {
 	for _, args := range [][]string{{"version", "--json"}, {"run", "--", "true"}, {"hook", "claude"}, {}} {
 		if _, ok := answerFast(newIO(&bytes.Buffer{}), args); ok {
 			t.Errorf("ctx %q was answered without the tree", args)
+		}
+	}
+}
+
+// TestCtxLinksNoHeavyPackages: every package linked into ctx runs its init
+// on every ctx run, so the ones only helpers need, net/http and
+// klauspost/cpuid (whose init traps to the hypervisor on a VM) stay out.
+func TestCtxLinksNoHeavyPackages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-deps", "github.com/ctxhq/ctx/cmd/ctx").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 100 {
+		t.Fatalf("go list printed %d packages: not ctx's dependencies", len(deps))
+	}
+	for _, p := range deps {
+		if p == "net/http" || strings.HasPrefix(p, "crypto/tls") || strings.HasPrefix(p, "github.com/klauspost/cpuid") ||
+			strings.Contains(p, "minio") || strings.Contains(p, "starlark") || strings.Contains(p, "modelcontextprotocol") {
+			t.Errorf("ctx links %s", p)
 		}
 	}
 }
