@@ -121,12 +121,21 @@ func newSpoolDir(tmp string) (string, *os.File, error) {
 	return tmp, lock, nil
 }
 
+// writeFileSync makes b the whole content of the file at path. An existing
+// file (a reused spool's) is overwritten in place and then cut to length,
+// never truncated to zero first: ext4 flushes a file truncated to zero and
+// rewritten when it is closed (auto_da_alloc), which with the truncation was
+// most of the cost of rewriting a free spool's two files.
 func writeFileSync(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(b); err != nil {
+	if _, err := f.WriteAt(b, 0); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Truncate(int64(len(b))); err != nil {
 		f.Close()
 		return err
 	}

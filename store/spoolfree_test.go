@@ -154,3 +154,31 @@ func TestFreeSpoolClaims(t *testing.T) {
 		t.Errorf("a free spool older than %v was taken: %v", freeMaxAge, got)
 	}
 }
+
+// TestReusedSpoolFilesRewritten: a reused spool's meta.json and result.json
+// hold exactly the new capture's description and the placeholder, whatever
+// longer content the previous capture left in them.
+func TestReusedSpoolFilesRewritten(t *testing.T) {
+	s := newStore(t)
+	long := []string{"echo", strings.Repeat("a-long-argument ", 40)}
+	sp := spool(t, s, long, []byte("x\n"))
+	if err := sp.SaveResult(Manifest{Exit: 3, Status: StatusExited}); err != nil {
+		t.Fatal(err)
+	}
+	commitSpool(t, s, sp, long)
+	if len(freeSpools(t, s)) != 1 {
+		t.Fatal("no free spool to reuse")
+	}
+	sp = spool(t, s, []string{"true"}, nil)
+	defer sp.Abort()
+	if len(freeSpools(t, s)) != 0 {
+		t.Fatal("the free spool was not reused")
+	}
+	var meta SpoolMeta
+	if err := readSpoolJSON(filepath.Join(sp.Dir(), "meta.json"), &meta); err != nil || len(meta.Argv) != 1 || meta.Argv[0] != "true" {
+		t.Errorf("reused meta.json: %+v %v", meta, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(sp.Dir(), resultName)); err != nil || !bytes.Equal(b, resultPlaceholder) {
+		t.Errorf("reused result.json is not the placeholder: %q %v", b, err)
+	}
+}
