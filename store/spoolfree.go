@@ -54,6 +54,11 @@ func (sp *Spool) release() bool {
 			}
 		}
 	}
+	// The previous command's description (its argv, directory, session)
+	// is not left behind in the free spool.
+	if writeFileSync(filepath.Join(sp.dir, "meta.json"), []byte("{}")) != nil {
+		return false
+	}
 	// The directory's age is when it was last freed: claims and the hourly
 	// sweep judge by it.
 	now := time.Now()

@@ -48,6 +48,9 @@ func TestSpoolReused(t *testing.T) {
 	if len(free) != 1 || !holdsOnly(free[0], freeFiles) {
 		t.Fatalf("free spools after a commit: %v", free)
 	}
+	if b, err := os.ReadFile(filepath.Join(free[0], "meta.json")); err != nil || string(b) != "{}" {
+		t.Errorf("a free spool keeps the previous command's description: %q %v", b, err)
+	}
 	before, err := os.Stat(free[0])
 	if err != nil {
 		t.Fatal(err)
