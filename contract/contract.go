@@ -19,9 +19,9 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
-	"github.com/zeebo/blake3"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/blake3"
 )
 
 //go:embed defaults/*.toml

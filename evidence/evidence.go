@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/zeebo/blake3"
+	"github.com/ctxhq/ctx/internal/blake3"
 )
 
 // Kind names an item type. The set is closed: a new kind is added here, given a

@@ -9,6 +9,7 @@
 package plan
 
 import (
+	"github.com/ctxhq/ctx/internal/blake3"
 	"github.com/ctxhq/ctx/internal/runstatus"
 
 	"encoding/json"
@@ -16,8 +17,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/zeebo/blake3"
 
 	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/evidence"

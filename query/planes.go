@@ -8,13 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/lines"
 	"github.com/ctxhq/ctx/profiles"
 	"github.com/ctxhq/ctx/source"
 	"github.com/ctxhq/ctx/store"
@@ -237,11 +237,11 @@ type frame struct {
 
 // frameRE finds file:line locations: Python's File "x.py", line 3, and
 // path.ext:12 as go, pytest, rustc, javac, gcc and node print them.
-var frameRE = regexp.MustCompile(`File "([^"]+)", line ([0-9]+)|([A-Za-z0-9_./\\-]+\.(?:go|py|js|mjs|cjs|jsx|ts|tsx|rs|java|c|cc|cpp|h|hpp)):([0-9]+)`)
+var frameRE = lines.Lazy(`File "([^"]+)", line ([0-9]+)|([A-Za-z0-9_./\\-]+\.(?:go|py|js|mjs|cjs|jsx|ts|tsx|rs|java|c|cc|cpp|h|hpp)):([0-9]+)`)
 
 // ansi matches terminal colour and cursor sequences (pytest colours paths
 // under a pty).
-var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+var ansi = lines.Lazy(`\x1b\[[0-9;?]*[A-Za-z]`)
 
 // frames lists the locations inside a failed test's block (its detail span,
 // or its own span), in order, each once, keeping only files in the repo.
@@ -254,7 +254,7 @@ func (p *Planes) frames(rf *runFacts, it evidence.Item, run *store.Run) []frame 
 	seen := map[string]bool{}
 	lines := rf.streams[sp.Stream]
 	for n := sp.From; n >= 1 && n <= sp.To && n <= len(lines); n++ {
-		for _, m := range frameRE.FindAllSubmatch(ansi.ReplaceAll(lines[n-1], nil), -1) {
+		for _, m := range frameRE.Re().FindAllSubmatch(ansi.ReplaceAll(lines[n-1], nil), -1) {
 			file, num := string(m[1]), string(m[2])
 			if file == "" {
 				file, num = string(m[3]), string(m[4])

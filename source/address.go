@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
-	"github.com/zeebo/blake3"
+	"github.com/ctxhq/ctx/internal/blake3"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // Errors of repo: addresses. Each is wrapped with the address and what was
@@ -53,7 +53,7 @@ type Address struct {
 	Symbol   string
 }
 
-var lineRange = regexp.MustCompile(`^(.*):L([0-9]+)(?:-([0-9]+))?(?:@([0-9a-f]{8}))?$`)
+var lineRange = lines.Lazy(`^(.*):L([0-9]+)(?:-([0-9]+))?(?:@([0-9a-f]{8}))?$`)
 
 // ParseAddress parses repo:PATH[:La-b[@anchor]] or repo:PATH#Symbol.
 func ParseAddress(s string) (Address, error) {

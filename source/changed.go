@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/zeebo/blake3"
+	"github.com/ctxhq/ctx/internal/blake3"
 )
 
 // How a SymbolChange is known.
@@ -180,7 +180,7 @@ func inTree(ctx context.Context, root, rev, path string) bool {
 // deletion marks the line after it.
 func hunks(diff []byte) []LineRange {
 	var out []LineRange
-	for _, m := range hunk.FindAllSubmatch(diff, -1) {
+	for _, m := range hunk.Re().FindAllSubmatch(diff, -1) {
 		from, _ := strconv.Atoi(string(m[1]))
 		n := 1
 		if len(m[2]) > 0 {

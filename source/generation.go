@@ -8,13 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"syscall"
 
-	"github.com/zeebo/blake3"
+	"github.com/ctxhq/ctx/internal/blake3"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // Generation is the state of a work tree: the commit checked out plus the
@@ -181,7 +181,7 @@ func parseStatus(out []byte) (*Generation, error) {
 // LineRange is a 1-based inclusive range of lines.
 type LineRange struct{ From, To int }
 
-var hunk = regexp.MustCompile(`(?m)^@@ -[0-9,]+ \+([0-9]+)(?:,([0-9]+))? @@`)
+var hunk = lines.Lazy(`(?m)^@@ -[0-9,]+ \+([0-9]+)(?:,([0-9]+))? @@`)
 
 // ChangedLines returns the line ranges of path (in the work tree) that
 // differ from HEAD: git diff's hunks, or the whole file when git does not

@@ -6,9 +6,10 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // Go is outlined with the standard library's go/parser, not tree-sitter:
@@ -17,7 +18,7 @@ import (
 // than tree-sitter's Go grammar does on the same bytes (BENCHMARKS.md,
 // issue 15), which is what puts outlines over 20 MB/s.
 
-var goTestName = regexp.MustCompile(`^(Test|Benchmark|Fuzz|Example)([^a-z]|$)`)
+var goTestName = lines.Lazy(`^(Test|Benchmark|Fuzz|Example)([^a-z]|$)`)
 
 // parseGo outlines a Go file: functions, methods (Receiver.Name), types,
 // imports, and the go test identity of tests. A file with syntax errors

@@ -300,6 +300,9 @@ func (s *Store) checkSpools(note, bad func(h, format string, args ...any)) {
 			note(p, "spool files of a stored run, left for the background compaction to delete")
 			continue
 		}
+		if strings.HasPrefix(e.Name(), freePrefix) {
+			continue // an emptied spool kept for the next capture (spoolfree.go)
+		}
 		note(p, "a capture in progress, or one the next ctx command recovers")
 	}
 	q, _ := os.ReadDir(filepath.Join(s.dir, quarantineName))

@@ -4,7 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"github.com/zeebo/blake3"
+	"github.com/ctxhq/ctx/internal/blake3"
 )
 
 // ID is the BLAKE3-256 hash of some content: a blob's raw bytes, a run's

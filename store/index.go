@@ -38,7 +38,7 @@ func (s *Store) Register() error {
 	if path == "" {
 		return nil
 	}
-	if dirs, _ := readIndex(path); contains(dirs, s.dir) {
+	if registered(path, s.dir) {
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -89,6 +89,22 @@ func readIndex(path string) ([]string, error) {
 		}
 	}
 	return dirs, sc.Err()
+}
+
+// registered reports whether the index at path lists dir. Every ctx run
+// asks, and the index holds every store the user ever made (hundreds of
+// lines): a line that is exactly dir is looked for in the file's bytes
+// first, before parsing it line by line.
+func registered(path, dir string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	if bytes.HasPrefix(data, []byte(dir+"\n")) || bytes.Contains(data, []byte("\n"+dir+"\n")) {
+		return true
+	}
+	dirs, _ := readIndex(path)
+	return contains(dirs, dir)
 }
 
 func contains(list []string, s string) bool {

@@ -322,7 +322,13 @@ func (s *Store) CommitBatch(batch []Commit) ([]*Run, error) {
 	runs := make([]*Run, len(batch))
 	for i, c := range batch {
 		runs[i] = c.Pending.Run
-		c.Pending.sp.markCommitted(runs[i])
+		// A spool whose execution record is stored under its meta.json's key
+		// needs no "committed" mark: recovery finds the record (hasExec), as
+		// it must anyway after a crash between the transaction and the mark.
+		// One file less to create and remove on every ctx run.
+		if c.Exec.Key != c.Pending.sp.Meta.Exec {
+			c.Pending.sp.markCommitted(runs[i])
+		}
 		c.Pending.sp.Release()
 	}
 	return runs, nil
@@ -525,7 +531,9 @@ func (sp *Spool) Release() {
 		w.close()
 	}
 	sp.trashed = sp.moveLarge()
-	_ = os.RemoveAll(sp.dir)
+	if !sp.release() { // kept, emptied, for the next capture (spoolfree.go)
+		_ = os.RemoveAll(sp.dir)
+	}
 	if sp.lock != nil {
 		sp.lock.Close()
 		sp.lock = nil

@@ -68,19 +68,13 @@ func (s *Store) NewSpool(meta SpoolMeta) (*Spool, error) {
 	// The spool is built under a dot name and renamed into place once it is
 	// locked and described, so another process's recovery never sees a spool
 	// without its lock or its meta.json.
-	tmp := filepath.Join(root, "."+name)
-	if err := os.Mkdir(tmp, 0o700); err != nil {
-		return nil, storeErr(tmp, "create spool", err)
-	}
-	lock, err := os.OpenFile(filepath.Join(tmp, "lock"), os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		os.RemoveAll(tmp)
-		return nil, storeErr(tmp, "create spool", err)
-	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		lock.Close()
-		os.RemoveAll(tmp)
-		return nil, storeErr(tmp, "lock spool", err)
+	// A free spool (spoolfree.go), already locked, is such a dot directory.
+	tmp, lock := claimFree(root)
+	if tmp == "" {
+		var err error
+		if tmp, lock, err = newSpoolDir(filepath.Join(root, "."+name)); err != nil {
+			return nil, err
+		}
 	}
 	if meta.Cap <= 0 {
 		meta.Cap = DefaultCap
@@ -90,7 +84,7 @@ func (s *Store) NewSpool(meta SpoolMeta) (*Spool, error) {
 	}
 	mb, _ := json.Marshal(meta)
 	dir := filepath.Join(root, name)
-	err = writeFileSync(filepath.Join(tmp, "meta.json"), mb)
+	err := writeFileSync(filepath.Join(tmp, "meta.json"), mb)
 	if err == nil {
 		// Room for how the command ended, taken now: when the disk fills
 		// during the capture, the exit status can still be written.
@@ -108,12 +102,40 @@ func (s *Store) NewSpool(meta SpoolMeta) (*Spool, error) {
 	return sp, nil
 }
 
+// newSpoolDir makes the spool directory tmp with its lock file, and takes
+// the lock.
+func newSpoolDir(tmp string) (string, *os.File, error) {
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		return "", nil, storeErr(tmp, "create spool", err)
+	}
+	lock, err := os.OpenFile(filepath.Join(tmp, "lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return "", nil, storeErr(tmp, "create spool", err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		lock.Close()
+		os.RemoveAll(tmp)
+		return "", nil, storeErr(tmp, "lock spool", err)
+	}
+	return tmp, lock, nil
+}
+
+// writeFileSync makes b the whole content of the file at path. An existing
+// file (a reused spool's) is overwritten in place and then cut to length,
+// never truncated to zero first: ext4 flushes a file truncated to zero and
+// rewritten when it is closed (auto_da_alloc), which with the truncation was
+// most of the cost of rewriting a free spool's two files.
 func writeFileSync(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(b); err != nil {
+	if _, err := f.WriteAt(b, 0); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Truncate(int64(len(b))); err != nil {
 		f.Close()
 		return err
 	}

@@ -42,12 +42,27 @@ func (c *Commands) Add(name string, build func(*cli.IO) *cobra.Command) {
 // Main runs the program with the process's arguments and returns its exit
 // status. A command in a helper binary replaces this process with it.
 func Main(cmds *Commands) int {
-	// The host hook runs before every shell command an agent issues: answer it
-	// without building the command tree.
-	if a := os.Args[1:]; len(a) == 3 && a[0] == "hook" && a[2] == "pre-tool-use" && (a[1] == "claude" || a[1] == "codex") {
-		return hostscmd.RunHook(cli.SystemIO(), a[1])
+	ios := cli.SystemIO()
+	if code, ok := answerFast(ios, os.Args[1:]); ok {
+		return code
 	}
-	return Run(cli.SystemIO(), os.Args[1:], cmds, true)
+	return Run(ios, os.Args[1:], cmds, true)
+}
+
+// answerFast answers the command lines that are on a hot path without
+// building the command tree, if args is one: the host hook runs before
+// every shell command an agent issues, and ctx version (or --version) is
+// how a script or an agent checks that ctx is there; neither needs the
+// tree, the signal handler (a thread of its own) or the pager. The version
+// line is the command's (TestAnswerFast).
+func answerFast(ios *cli.IO, args []string) (int, bool) {
+	switch {
+	case len(args) == 3 && args[0] == "hook" && args[2] == "pre-tool-use" && (args[1] == "claude" || args[1] == "codex"):
+		return hostscmd.RunHook(ios, args[1]), true
+	case len(args) == 1 && (args[0] == "version" || args[0] == "--version"):
+		return cli.Report(ios, infocmd.WriteVersion(ios.Out)), true
+	}
+	return 0, false
 }
 
 // Run runs one command line. With handOff, a command that needs a helper

@@ -15,12 +15,12 @@ import (
 	"context"
 	"encoding/binary"
 	"io"
-	"net/http"
 	"sort"
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/internal/lines"
+	"github.com/ctxhq/ctx/internal/sniff"
 )
 
 // Name and Version identify the profile; Version is bumped when the items it
@@ -268,7 +268,7 @@ func Sniff(head []byte) string {
 			return m.name
 		}
 	}
-	t := http.DetectContentType(head)
+	t := sniff.DetectContentType(head)
 	if t == "application/octet-stream" {
 		return "data"
 	}

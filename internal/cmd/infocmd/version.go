@@ -5,6 +5,7 @@ package infocmd
 
 import (
 	"fmt"
+	"io"
 	"runtime"
 	"runtime/debug"
 
@@ -35,12 +36,19 @@ func NewVersionCmd(ios *cli.IO) *cobra.Command {
 			if asJSON {
 				return cli.WriteJSON(ios.Out, v)
 			}
-			fmt.Fprintln(ios.Out, VersionLine())
-			return nil
+			return WriteVersion(ios.Out)
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return c
+}
+
+// WriteVersion writes ctx version's answer, VersionLine, to w.
+func WriteVersion(w io.Writer) error {
+	if _, err := fmt.Fprintln(w, VersionLine()); err != nil {
+		return fmt.Errorf("write version: %w", err)
+	}
+	return nil
 }
 
 // VersionLine is the one-line answer of ctx version and ctx --version.
