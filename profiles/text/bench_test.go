@@ -8,13 +8,24 @@ import (
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles/internal/profiletest"
 )
 
 // BenchmarkParse measures the text profile on one core over two floods: a
 // counter's output (no letters: the chunk fast path) and a service log whose
 // every line has words, one in a hundred an error (MB/s is the figure issue
-// 21 asks ≥ 150 of).
+// 21 asks ≥ 150 of); and the shared corpus's real logs (loghub, nine
+// systems) and compiler outputs, read in place and repeated to 32 MiB.
 func BenchmarkParse(b *testing.B) {
+	for _, c := range []struct{ name, pattern string }{
+		{"loghub", "../../../shared/corpus/loghub2k*/*/*_2k.log"},
+		{"diagnostics", "../../../shared/corpus/diagnostics/*.in"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			data := profiletest.Repeat(profiletest.ReadCaptures(b, c.pattern), profiletest.BenchSize, nil)
+			profiletest.BenchParse(b, Parse, profiletest.MemSource([]string{"cat"}, 0, data, nil), nil)
+		})
+	}
 	var seq, log bytes.Buffer
 	for i := 1; seq.Len() < 32<<20; i++ {
 		fmt.Fprintf(&seq, "%d\n", i)

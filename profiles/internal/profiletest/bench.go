@@ -1,0 +1,117 @@
+package profiletest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/ctxhq/ctx/evidence"
+)
+
+// BenchSize is how large the inputs of the profile throughput benchmarks
+// are: tens of MiB, so per-run costs (the graph's seal, the summary) weigh
+// on the figure as they do on a flood.
+const BenchSize = 32 << 20
+
+// ReadCapture reads a captured output, gunzipping it when its name ends in
+// .gz (the benchmarks' large real captures are kept compressed).
+func ReadCapture(tb testing.TB, path string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if filepath.Ext(path) != ".gz" {
+		return b
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	return out
+}
+
+// ReadCaptures reads every file matching pattern, in name order, and
+// concatenates them; it skips the benchmark when none matches (the shared
+// corpus sits outside the repository).
+func ReadCaptures(tb testing.TB, pattern string) []byte {
+	tb.Helper()
+	paths, err := filepath.Glob(pattern)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(paths) == 0 {
+		tb.Skipf("no file matches %s", pattern)
+	}
+	sort.Strings(paths)
+	var out []byte
+	for _, p := range paths {
+		b := ReadCapture(tb, p)
+		out = append(out, b...)
+		if len(b) > 0 && b[len(b)-1] != '\n' {
+			out = append(out, '\n')
+		}
+	}
+	return out
+}
+
+// Repeat concatenates copies of one until the result holds at least size
+// bytes. rename, when not nil, rewrites copy i (so that each copy names its
+// own packages, as one large run of many packages would).
+func Repeat(one []byte, size int, rename func(i int, b []byte) []byte) []byte {
+	if len(one) == 0 {
+		return nil
+	}
+	out := make([]byte, 0, size+len(one)*2)
+	for i := 0; len(out) < size; i++ {
+		b := one
+		if rename != nil {
+			b = rename(i, one)
+		}
+		out = append(out, b...)
+	}
+	return out
+}
+
+// MemSource is a Source over in-memory streams whose Open does not copy
+// them (evidence.BytesSource copies each stream on every Open, which a
+// throughput benchmark would count as parsing).
+func MemSource(argv []string, exit int, stdout, stderr []byte) *evidence.Source {
+	mk := func(name string, b []byte) evidence.Stream {
+		head := b[:min(len(b), evidence.HeadSize)]
+		return evidence.NewStream(name, int64(len(b)), evidence.CountLines(b), head,
+			func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil })
+	}
+	return evidence.NewSource(argv, exit, []evidence.Stream{mk(evidence.Stdout, stdout), mk(evidence.Stderr, stderr)})
+}
+
+// BenchParse runs parse over src b.N times, counting size bytes a parse
+// (MB/s is the figure issue 21 asks ≥ 100 of for test runners), and fails
+// when a parse errs or check rejects its graph.
+func BenchParse(b *testing.B, parse func(context.Context, *evidence.Source) (*evidence.Graph, error), src *evidence.Source, check func(*evidence.Graph) bool) {
+	b.Helper()
+	var size int64
+	for _, st := range src.Streams {
+		size += st.Size()
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		g, err := parse(context.Background(), src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if check != nil && !check(g) {
+			b.Fatalf("unexpected graph: verdict %q, %d items", g.Verdict, len(g.Items))
+		}
+	}
+}
