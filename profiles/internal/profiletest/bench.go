@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
@@ -105,6 +107,9 @@ func BenchParse(b *testing.B, parse func(context.Context, *evidence.Source) (*ev
 	}
 	b.SetBytes(size)
 	b.ReportAllocs()
+	if dir := os.Getenv("CTX_BENCH_GRAPHS"); dir != "" {
+		writeGraph(b, parse, src, dir)
+	}
 	for b.Loop() {
 		g, err := parse(context.Background(), src)
 		if err != nil {
@@ -113,5 +118,25 @@ func BenchParse(b *testing.B, parse func(context.Context, *evidence.Source) (*ev
 		if check != nil && !check(g) {
 			b.Fatalf("unexpected graph: verdict %q, %d items", g.Verdict, len(g.Items))
 		}
+	}
+}
+
+// writeGraph writes the sealed graph of one parse of src as JSON to dir,
+// named for the benchmark: CTX_BENCH_GRAPHS=dir makes BenchParse do it, so
+// that two builds' graphs of the same large inputs can be compared byte for
+// byte (a change for speed must not change them).
+func writeGraph(b *testing.B, parse func(context.Context, *evidence.Source) (*evidence.Graph, error), src *evidence.Source, dir string) {
+	g, err := parse(context.Background(), src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g.Seal("run:bench")
+	js, err := json.MarshalIndent(g, "", " ")
+	if err != nil {
+		b.Fatal(err)
+	}
+	name := strings.ReplaceAll(b.Name(), "/", "_") + ".json"
+	if err := os.WriteFile(filepath.Join(dir, name), js, 0o644); err != nil {
+		b.Fatal(err)
 	}
 }
