@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -16,9 +17,17 @@ import (
 )
 
 // BenchSize is how large the inputs of the profile throughput benchmarks
-// are: tens of MiB, so per-run costs (the graph's seal, the summary) weigh
-// on the figure as they do on a flood.
-const BenchSize = 32 << 20
+// are: tens of MiB (32 unless CTX_BENCH_MIB says otherwise), so per-run
+// costs (the summary, a quadratic) weigh on the figure as they do on a
+// flood.
+var BenchSize = benchSize()
+
+func benchSize() int {
+	if n, err := strconv.Atoi(os.Getenv("CTX_BENCH_MIB")); err == nil && n > 0 {
+		return n << 20
+	}
+	return 32 << 20
+}
 
 // ReadCapture reads a captured output, gunzipping it when its name ends in
 // .gz (the benchmarks' large real captures are kept compressed).
