@@ -68,7 +68,7 @@ func (p *parser) line(stream string, n int, raw []byte) {
 		p.nonBlank++
 	}
 	if len(raw) > 0 && raw[0] == '{' {
-		if ev, ok := decodeEvent(string(raw)); ok {
+		if ev, ok := decodeEvent(raw); ok {
 			p.event(ln, ev)
 			return
 		}
