@@ -118,7 +118,8 @@ func TestMarkerPrefilterIsExact(t *testing.T) {
 // FuzzMarkerPrefilter: the prefilter never changes CleanLooksLikeError.
 func FuzzMarkerPrefilter(f *testing.F) {
 	for _, s := range []string{"error: x", "ſevere: disk", "TRACEBAC\u212a (most recent call last)", "a b c", "level=CRIT x", "0 errors",
-		"make: *** [all] Error 2", `{"level": "Error"}`, "FAILURES: 0", "Segmentation Fault (core dumped)", "x ALERT: y", "ERRORK"} {
+		"make: *** [all] Error 2", `{"level": "Error"}`, "FAILURES: 0", "Segmentation Fault (core dumped)", "x ALERT: y", "ERRORK",
+		"x.rs:3:1: error[E0308]: mismatched", "[12:00:01] FAILED_x", "java.lang.IllegalStateException: closed", "SyntaxError:", "panic!", "abort[x]y"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
