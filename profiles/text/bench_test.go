@@ -2,7 +2,6 @@ package text
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"testing"
@@ -42,18 +41,13 @@ func BenchmarkParse(b *testing.B) {
 		data []byte
 	}{{"seq", seq.Bytes()}, {"log", log.Bytes()}} {
 		b.Run(in.name, func(b *testing.B) {
+			// A single stream, as a command printing only to stdout gives.
 			data := in.data
-			head := data[:evidence.HeadSize]
 			src := evidence.NewSource([]string{"cat"}, 0, []evidence.Stream{
-				evidence.NewStream(evidence.Stdout, int64(len(data)), evidence.CountLines(data), head,
+				evidence.NewStream(evidence.Stdout, int64(len(data)), evidence.CountLines(data), data[:evidence.HeadSize],
 					func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }),
 			})
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				if _, err := Parse(context.Background(), src); err != nil {
-					b.Fatal(err)
-				}
-			}
+			profiletest.BenchParse(b, Parse, src, nil)
 		})
 	}
 }
