@@ -13,9 +13,11 @@ import (
 // encoding/json, so the two readings never differ.
 
 // decodeEvent reads one -json event; ok is false when the line is not a
-// JSON object with an Action.
-func decodeEvent(line []byte) (ev event, ok bool) {
-	ev, fast := scanEvent(line)
+// JSON object with an Action. prev, when not nil, is the event before: its
+// strings are reused for fields that repeat (the package, the test), so
+// that most events allocate only their output.
+func decodeEvent(line []byte, prev *event) (ev event, ok bool) {
+	ev, fast := scanEvent(line, prev)
 	if !fast {
 		ev = event{}
 		if err := json.Unmarshal(line, &ev); err != nil {
@@ -27,8 +29,8 @@ func decodeEvent(line []byte) (ev event, ok bool) {
 
 // scanEvent decodes line when it is a flat object of strings and numbers
 // whose keys are spelt as the fields are; fast is false when it cannot say
-// what encoding/json would.
-func scanEvent(line []byte) (ev event, fast bool) {
+// what encoding/json would. prev is as for decodeEvent.
+func scanEvent(line []byte, prev *event) (ev event, fast bool) {
 	i := skipSpace(line, 0)
 	if i >= len(line) || line[i] != '{' {
 		return ev, false
@@ -41,9 +43,15 @@ func scanEvent(line []byte) (ev event, fast bool) {
 		if i >= len(line) || line[i] != '"' {
 			return ev, false
 		}
-		key, j, ok := scanString(line, i)
+		rawKey, escaped, j, ok := scanString(line, i)
 		if !ok {
 			return ev, false
+		}
+		key := string(rawKey)
+		if escaped {
+			if key, ok = unescape(rawKey); !ok {
+				return ev, false
+			}
 		}
 		i = skipSpace(line, j)
 		if i >= len(line) || line[i] != ':' {
@@ -53,18 +61,24 @@ func scanEvent(line []byte) (ev event, fast bool) {
 		if i >= len(line) {
 			return ev, false
 		}
-		field := ev.field(key)
+		field, was := ev.field(key, prev)
 		if field == nil && foldsToField(key) {
 			return ev, false
 		}
 		switch c := line[i]; {
 		case c == '"':
-			s, j, ok := scanString(line, i)
+			raw, escaped, j, ok := scanString(line, i)
 			if !ok {
 				return ev, false
 			}
 			if field != nil {
-				*field = s
+				if *field, ok = stringValue(raw, escaped, was); !ok {
+					return ev, false
+				}
+			} else if escaped {
+				if _, ok := unescape(raw); !ok {
+					return ev, false // an escape encoding/json rejects
+				}
 			}
 			i = j
 		case field == nil && (c == '-' || '0' <= c && c <= '9'):
@@ -91,23 +105,59 @@ func scanEvent(line []byte) (ev event, fast bool) {
 	}
 }
 
-// field returns the field a key names exactly, or nil.
-func (ev *event) field(key string) *string {
+// field returns the field a key names exactly, or nil, and the value it had
+// in prev ("" when prev is nil).
+func (ev *event) field(key string, prev *event) (f *string, was string) {
+	if prev == nil {
+		prev = &event{}
+	}
 	switch key {
 	case "Action":
-		return &ev.Action
+		return &ev.Action, prev.Action
 	case "Package":
-		return &ev.Package
+		return &ev.Package, prev.Package
 	case "Test":
-		return &ev.Test
+		return &ev.Test, prev.Test
 	case "Output":
-		return &ev.Output
+		return &ev.Output, prev.Output
 	case "ImportPath":
-		return &ev.ImportPath
+		return &ev.ImportPath, prev.ImportPath
 	case "FailedBuild":
-		return &ev.FailedBuild
+		return &ev.FailedBuild, prev.FailedBuild
 	}
-	return nil
+	return nil, ""
+}
+
+// stringValue is the value of a JSON string's raw bytes: was itself when
+// they spell it, a constant for the actions test2json writes, else a copy.
+func stringValue(raw []byte, escaped bool, was string) (string, bool) {
+	if escaped {
+		return unescape(raw)
+	}
+	if string(raw) == was {
+		return was, true
+	}
+	switch string(raw) {
+	case "output":
+		return "output", true
+	case "run":
+		return "run", true
+	case "pass":
+		return "pass", true
+	case "fail":
+		return "fail", true
+	case "skip":
+		return "skip", true
+	case "pause":
+		return "pause", true
+	case "cont":
+		return "cont", true
+	case "start":
+		return "start", true
+	case "bench":
+		return "bench", true
+	}
+	return string(raw), true
 }
 
 // foldsToField reports whether encoding/json would match key to a field
@@ -146,35 +196,31 @@ func skipSpace(b []byte, i int) int {
 }
 
 // scanString reads the JSON string starting at b[i] (a quote) and returns
-// its value and the index after it. ok is false for what the scan leaves
-// to encoding/json: a \u escape, invalid UTF-8, a control byte, no end.
-func scanString(b []byte, i int) (s string, next int, ok bool) {
+// its raw bytes, whether they hold escapes, and the index after it. ok is
+// false for what the scan leaves to encoding/json: invalid UTF-8, a control
+// byte, no end.
+func scanString(b []byte, i int) (raw []byte, escaped bool, next int, ok bool) {
 	start := i + 1
-	plain, ascii := true, true
-	j := start
-	for ; j < len(b); j++ {
+	ascii := true
+	for j := start; j < len(b); j++ {
 		c := b[j]
 		switch {
 		case c == '"':
 			raw := b[start:j]
 			if !ascii && !utf8.Valid(raw) {
-				return "", 0, false
+				return nil, false, 0, false
 			}
-			if plain {
-				return string(raw), j + 1, true
-			}
-			v, ok := unescape(raw)
-			return v, j + 1, ok
+			return raw, escaped, j + 1, true
 		case c == '\\':
-			plain = false
+			escaped = true
 			j++ // the escaped byte cannot end the string
 		case c < 0x20:
-			return "", 0, false
+			return nil, false, 0, false
 		case c >= 0x80:
 			ascii = false
 		}
 	}
-	return "", 0, false
+	return nil, false, 0, false
 }
 
 // unescape resolves the one-letter JSON escapes of raw; ok is false for

@@ -33,6 +33,7 @@ var eventEdgeCases = []string{
 	`{"Action":"run"`,
 	`{"Action":"ru` + "\n" + `n"}`,
 	`{"Action":"run\x"}`,
+	`{"Action":"run","Time":"\0"}`,
 	`{}`,
 	`{"Test":"T"}`,
 	`{"Action":"output","Package":"p","Output":"--- FAIL: TestX (0.00s)\n"}`,
@@ -57,9 +58,16 @@ func TestScanEventMatchesJSON(t *testing.T) {
 			lines = append(lines, string(l))
 		}
 	}
+	var prev event
 	for _, l := range lines {
-		if checkEvent(t, []byte(l)) {
+		if checkEvent(t, []byte(l), nil) {
 			fast++
+		}
+		// Again with the event before, as the parser decodes: reusing its
+		// strings must not change a value.
+		checkEvent(t, []byte(l), &prev)
+		if ev, ok := decodeEvent([]byte(l), &prev); ok {
+			prev = ev
 		}
 	}
 	if fast < 5000 {
@@ -67,17 +75,17 @@ func TestScanEventMatchesJSON(t *testing.T) {
 	}
 }
 
-// checkEvent compares scanEvent and decodeEvent with encoding/json on one
-// line and reports whether the scan decoded it.
-func checkEvent(t *testing.T, line []byte) bool {
+// checkEvent compares scanEvent and decodeEvent (given prev) with
+// encoding/json on one line and reports whether the scan decoded it.
+func checkEvent(t *testing.T, line []byte, prev *event) bool {
 	t.Helper()
 	var want event
 	err := json.Unmarshal(line, &want)
-	got, fast := scanEvent(line)
+	got, fast := scanEvent(line, prev)
 	if fast && (err != nil || got != want) {
 		t.Errorf("scanEvent(%q) = %+v, json.Unmarshal = %+v (%v)", line, got, want, err)
 	}
-	dev, ok := decodeEvent(line)
+	dev, ok := decodeEvent(line, prev)
 	if wantOK := err == nil && want.Action != ""; ok != wantOK || ok && dev != want {
 		t.Errorf("decodeEvent(%q) = %+v, %v; want %+v, %v", line, dev, ok, want, wantOK)
 	}
@@ -94,5 +102,9 @@ func FuzzScanEvent(f *testing.F) {
 			f.Add(l)
 		}
 	}
-	f.Fuzz(func(t *testing.T, line []byte) { checkEvent(t, line) })
+	prev := event{Action: "output", Package: "p", Test: "TestA", Output: "x\n"}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		checkEvent(t, line, nil)
+		checkEvent(t, line, &prev)
+	})
 }
