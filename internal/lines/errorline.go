@@ -228,8 +228,18 @@ func hasMarkerWord(line []byte) bool {
 		if c >= 0x80 {
 			return true
 		}
-		for _, w := range markersByFirst[c|0x20] {
-			if hasFoldPrefix(line[i:], w) {
+		ws := markersByFirst[c|0x20]
+		if len(ws) == 0 {
+			continue
+		}
+		if i+1 == len(line) {
+			return false // every marker word has more than one letter
+		}
+		// The second letter first: a marker's first letters are the
+		// commonest in text (e, a, s, t…), its first two much rarer.
+		c2 := line[i+1] | 0x20
+		for _, w := range ws {
+			if w[1] == c2 && hasFoldPrefix(line[i:], w) {
 				return true
 			}
 		}

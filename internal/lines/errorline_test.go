@@ -139,6 +139,9 @@ func TestMarkersByFirst(t *testing.T) {
 			if w[0] != byte(c) {
 				t.Errorf("%q listed under %q", w, rune(c))
 			}
+			if len(w) < 2 || w[1] < 'a' || w[1] > 'z' {
+				t.Errorf("%q: hasMarkerWord needs a lower-case second letter", w)
+			}
 		}
 	}
 	for _, w := range markerWords {
