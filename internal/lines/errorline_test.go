@@ -117,7 +117,9 @@ func TestMarkerPrefilterIsExact(t *testing.T) {
 
 // FuzzMarkerPrefilter: the prefilter never changes CleanLooksLikeError.
 func FuzzMarkerPrefilter(f *testing.F) {
-	for _, s := range []string{"error: x", "ſevere: disk", "TRACEBAC\u212a (most recent call last)", "a b c", "level=CRIT x", "0 errors"} {
+	for _, s := range []string{"error: x", "ſevere: disk", "TRACEBAC\u212a (most recent call last)", "a b c", "level=CRIT x", "0 errors",
+		"make: *** [all] Error 2", `{"level": "Error"}`, "FAILURES: 0", "Segmentation Fault (core dumped)", "x ALERT: y", "ERRORK",
+		"x.rs:3:1: error[E0308]: mismatched", "[12:00:01] FAILED_x", "java.lang.IllegalStateException: closed", "SyntaxError:", "panic!", "abort[x]y"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -136,6 +138,9 @@ func TestMarkersByFirst(t *testing.T) {
 			n++
 			if w[0] != byte(c) {
 				t.Errorf("%q listed under %q", w, rune(c))
+			}
+			if len(w) < 2 || w[1] < 'a' || w[1] > 'z' {
+				t.Errorf("%q: hasMarkerWord needs a lower-case second letter", w)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package gotest
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 
@@ -78,6 +79,10 @@ func (p *parser) graph(exit int) *evidence.Graph {
 	}
 	g := &evidence.Graph{Profile: Name, Version: Version, Tool: Tool, Items: make([]evidence.Item, 0, size)}
 
+	byPkg := map[string][]*group{}
+	for _, gr := range p.groups {
+		byPkg[gr.pkg] = append(byPkg[gr.pkg], gr)
+	}
 	claims := map[*block][]*group{}
 	for _, b := range p.blocks {
 		if b.build == "" || b.truncated {
@@ -90,11 +95,7 @@ func (p *parser) graph(exit int) *evidence.Graph {
 			}
 		}
 		if len(found) == 0 {
-			for _, gr := range p.groups {
-				if gr.pkg == b.pkg {
-					found = append(found, gr)
-				}
-			}
+			found = append(found, byPkg[b.pkg]...)
 		}
 		for _, gr := range found {
 			gr.claims = append(gr.claims, b)
@@ -168,15 +169,24 @@ func (p *parser) emitGroup(g *evidence.Graph, gr *group) int {
 		return 0
 	}
 	gr.emitted = true
+	// Every diagnostic is part of each package that failed with it; blocks
+	// of one package (a package built in each of many runs) name the same
+	// summary, related once.
+	var rels []evidence.Relation
+	seen := map[string]bool{}
+	for _, b := range gr.claims {
+		if to := summaryKey(b.pkg, ""); !seen[to] {
+			seen[to] = true
+			rels = append(rels, evidence.Relation{Type: "part-of", To: to})
+		}
+	}
 	n := 0
 	for _, d := range gr.diags {
 		if len(gr.claims) == 0 && !d.located && !gr.json {
 			continue
 		}
 		it := diagItem(d)
-		for _, b := range gr.claims {
-			it.Rel = append(it.Rel, evidence.Relation{Type: "part-of", To: summaryKey(b.pkg, "")})
-		}
+		it.Rel = slices.Clone(rels)
 		if d.severity == evidence.SeverityError {
 			n++
 		}

@@ -100,7 +100,7 @@ func headMatches(head []byte) bool {
 		}
 		s := string(bytes.TrimRight(lines.Clean(ln), "\r"))
 		if strings.HasPrefix(s, "{") {
-			if ev, ok := decodeEvent(s); ok && (ev.Package != "" || ev.ImportPath != "") {
+			if ev, ok := decodeEvent([]byte(s), nil); ok && (ev.Package != "" || ev.ImportPath != "") {
 				return true
 			}
 			continue

@@ -1,7 +1,6 @@
 package gotest
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
@@ -19,14 +18,6 @@ type event struct {
 	Output      string
 	ImportPath  string
 	FailedBuild string
-}
-
-func decodeEvent(s string) (event, bool) {
-	var ev event
-	if err := json.Unmarshal([]byte(s), &ev); err != nil || ev.Action == "" {
-		return event{}, false
-	}
-	return ev, true
 }
 
 func (p *parser) jsonBlock(pkg string) *block {

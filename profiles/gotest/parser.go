@@ -25,6 +25,7 @@ type parser struct {
 	buildMode  *group            // the text build block being read
 	goDiags    []*diag
 	lastGo     *diag
+	lastEvent  event // the -json event before, whose strings the next reuses
 
 	// Tallies that survive the caps.
 	passKept, failKept, capped, untracked int
@@ -68,7 +69,8 @@ func (p *parser) line(stream string, n int, raw []byte) {
 		p.nonBlank++
 	}
 	if len(raw) > 0 && raw[0] == '{' {
-		if ev, ok := decodeEvent(string(raw)); ok {
+		if ev, ok := decodeEvent(raw, &p.lastEvent); ok {
+			p.lastEvent = ev
 			p.event(ln, ev)
 			return
 		}

@@ -288,11 +288,25 @@ func (sc *scanner) resolve(r *rooter) (fromHeader int) {
 		}
 	}
 	// pick names a block: the first test with the block's title and outcome
-	// that no block of the same kind has named yet.
-	used := map[string]bool{}
+	// that no block of the same kind has named yet. A test once named stays
+	// named, so the scan of a title's tests starts past the ones named from
+	// the front of the list (without that, a title that recurs in every
+	// session of a long output is quadratic).
+	type pickKey struct {
+		use string
+		t   *test
+	}
+	used := map[pickKey]bool{}
+	start := map[[2]string]int{}
 	pick := func(head, use string, want func(*test) bool) *test {
-		for _, t := range byHead[head] {
-			if k := use + "\x00" + t.id; !used[k] && want(t) {
+		list, at := byHead[head], [2]string{use, head}
+		i := start[at]
+		for i < len(list) && used[pickKey{use, list[i]}] {
+			i++
+		}
+		start[at] = i
+		for _, t := range list[i:] {
+			if k := (pickKey{use, t}); !used[k] && want(t) {
 				used[k] = true
 				return t
 			}

@@ -2,19 +2,29 @@ package text
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/profiles/internal/profiletest"
 )
 
 // BenchmarkParse measures the text profile on one core over two floods: a
 // counter's output (no letters: the chunk fast path) and a service log whose
 // every line has words, one in a hundred an error (MB/s is the figure issue
-// 21 asks ≥ 150 of).
+// 21 asks ≥ 150 of); and the shared corpus's real logs (loghub, nine
+// systems) and compiler outputs, read in place and repeated to 32 MiB.
 func BenchmarkParse(b *testing.B) {
+	for _, c := range []struct{ name, pattern string }{
+		{"loghub", "../../../shared/corpus/loghub2k*/*/*_2k.log"},
+		{"diagnostics", "../../../shared/corpus/diagnostics/*.in"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			data := profiletest.Repeat(profiletest.ReadCaptures(b, c.pattern), profiletest.BenchSize, nil)
+			profiletest.BenchParse(b, Parse, profiletest.MemSource([]string{"cat"}, 0, data, nil), nil)
+		})
+	}
 	var seq, log bytes.Buffer
 	for i := 1; seq.Len() < 32<<20; i++ {
 		fmt.Fprintf(&seq, "%d\n", i)
@@ -31,18 +41,13 @@ func BenchmarkParse(b *testing.B) {
 		data []byte
 	}{{"seq", seq.Bytes()}, {"log", log.Bytes()}} {
 		b.Run(in.name, func(b *testing.B) {
+			// A single stream, as a command printing only to stdout gives.
 			data := in.data
-			head := data[:evidence.HeadSize]
 			src := evidence.NewSource([]string{"cat"}, 0, []evidence.Stream{
-				evidence.NewStream(evidence.Stdout, int64(len(data)), evidence.CountLines(data), head,
+				evidence.NewStream(evidence.Stdout, int64(len(data)), evidence.CountLines(data), data[:evidence.HeadSize],
 					func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }),
 			})
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				if _, err := Parse(context.Background(), src); err != nil {
-					b.Fatal(err)
-				}
-			}
+			profiletest.BenchParse(b, Parse, src, nil)
 		})
 	}
 }
