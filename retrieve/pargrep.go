@@ -63,7 +63,7 @@ func parallelGrep(ctx context.Context, reg *Region, re *regexp.Regexp, p *grepPr
 	if err != nil {
 		return err
 	}
-	m := &frameMatcher{re: re, lit: requiredLiteral(re), around: p.around, reveal: reg.Reveal}
+	m := newFrameMatcher(re, p.around, reg.Reveal)
 	g := &frameGrep{reg: reg, m: m, p: p, n: reg.from - 1}
 	if !reg.Reveal {
 		if err := reg.prime(&g.red); err != nil {
