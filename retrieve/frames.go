@@ -84,6 +84,7 @@ func (j *frameJob) run(m *frameMatcher, st secrets.State) {
 	var red secrets.Redactor
 	red.SetState(st)
 	if m.rawLit && red.Static(j.body) {
+		sparse.Add(1)
 		m.find(j, j.body, &red)
 		return
 	}

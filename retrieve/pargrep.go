@@ -19,8 +19,9 @@ import (
 // frame by frame on several goroutines (a variable: tests force either path).
 var parallelMinFrames = 2
 
-// redone counts frames redone from the true Redactor state (for tests).
-var redone atomic.Int64
+// redone counts frames redone from the true Redactor state, sparse the
+// frames of which only the lines that can match were redacted (for tests).
+var redone, sparse atomic.Int64
 
 // parallel reports whether grep reads the region frame by frame: a line
 // range of a stored blob spanning several frames.

@@ -155,3 +155,33 @@ func TestIntroduces(t *testing.T) {
 		}
 	}
 }
+
+// TestMaybeText: the whole-text prefilter agrees with the per-line one on
+// lines made of keywords' pieces in either case, and on every keyword.
+func TestMaybeText(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	for _, k := range keywordList {
+		up := []byte(strings.ToUpper(k))
+		if !maybeText([]byte(k)) || !maybeText(up) {
+			t.Fatalf("maybeText misses the keyword %q", k)
+		}
+	}
+	for range 20000 {
+		var b []byte
+		for range 1 + rng.Intn(4) {
+			k := keywordList[rng.Intn(len(keywordList))]
+			k = k[rng.Intn(len(k)):]
+			k = k[:rng.Intn(len(k)+1)]
+			for _, c := range []byte(k) {
+				if rng.Intn(2) == 0 && 'a' <= c && c <= 'z' {
+					c -= 'a' - 'A'
+				}
+				b = append(b, c)
+			}
+			b = append(b, " .:9\x00\xff"[rng.Intn(6)])
+		}
+		if maybeText(b) != maybe(b) {
+			t.Fatalf("maybeText(%q) = %v, maybe %v", b, maybeText(b), maybe(b))
+		}
+	}
+}
