@@ -121,7 +121,7 @@ func newFrameMatcher(re *regexp.Regexp, around int, reveal bool) *frameMatcher {
 // else raw, each line shown redacted by red (whose State no line changes).
 func (m *frameMatcher) find(j *frameJob, text []byte, red *secrets.Redactor) {
 	if m.lit != nil {
-		m.findLiteral(j, text, red)
+		red = m.findLiteral(j, text, red)
 	} else {
 		m.findEach(j, text)
 	}
@@ -159,12 +159,17 @@ func (m *frameMatcher) match(line []byte) bool {
 // holding the literal and those holding an escape (cleaning one can join
 // the literal's pieces). Cutting a line or taking what follows its last
 // carriage return leaves a part of it, which holds the literal only if the
-// line does.
-func (m *frameMatcher) findLiteral(j *frameJob, text []byte, red *secrets.Redactor) {
+// line does. It returns the Redactor the other lines are shown with: nil
+// once many lines were candidates and QuietText passed the whole text
+// (one scan of it costs less than redacting most of its lines).
+func (m *frameMatcher) findLiteral(j *frameJob, text []byte, red *secrets.Redactor) *secrets.Redactor {
 	var idx int64
 	counted := 0 // idx is the number of the line starting at counted
 	lit, esc := nextAt(text, 0, m.lit), nextAt(text, 0, []byte{0x1b})
-	for pos := 0; pos < len(text); {
+	for pos, n := 0, 0; pos < len(text); n++ {
+		if n == denseCandidates && red != nil && red.QuietText(text) {
+			red = nil
+		}
 		if lit < pos {
 			lit = nextAt(text, pos, m.lit)
 		}
@@ -173,7 +178,7 @@ func (m *frameMatcher) findLiteral(j *frameJob, text []byte, red *secrets.Redact
 		}
 		k := min(lit, esc)
 		if k == len(text) {
-			return
+			return red
 		}
 		ls := bytes.LastIndexByte(text[:k], '\n') + 1
 		le := k + bytes.IndexByte(text[k:], '\n') + 1
@@ -184,7 +189,12 @@ func (m *frameMatcher) findLiteral(j *frameJob, text []byte, red *secrets.Redact
 		}
 		pos = le
 	}
+	return red
 }
+
+// denseCandidates is how many candidate lines of a frame findLiteral
+// redacts one by one before it tries QuietText on the whole frame.
+const denseCandidates = 64
 
 // nextAt is where sep next occurs in text from pos, or len(text).
 func nextAt(text []byte, pos int, sep []byte) int {

@@ -300,3 +300,35 @@ func firstDiff(a, b string) string {
 	}
 	return fmt.Sprintf("one is a prefix of the other (%d, %d)", len(a), len(b))
 }
+
+// TestParallelGrepDense: a literal on every line of quiet frames (shown
+// without redacting once QuietText passes the frame) and of frames with
+// secrets (each line redacted) prints what one stream prints.
+func TestParallelGrepDense(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() < 1<<20; i++ {
+		fmt.Fprintf(&b, "2026-11-30T10:%02d:%02d INFO worker %d request %07d\n", i/60%60, i%60, i%16, i*7919%10000000)
+		if i > 12000 && i < 14000 && i%50 == 0 {
+			b.WriteString(oneLiners + orphanKey)
+		}
+	}
+	st, tg := stored(t, b.String(), "")
+	reg, err := Open(st, tg, store.Range{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := sparse.Load()
+	for _, c := range []struct {
+		re     string
+		around int
+	}{{`request\s0\d*7$`, 1}, {`worker 3 request 1`, 0}, {`request 00`, 2}} {
+		par, seq := grepBoth(t, reg, regexp.MustCompile(c.re), c.around, 1<<30)
+		if par != seq {
+			t.Errorf("--grep %q: frame by frame %d B, one stream %d B\n%s", c.re, len(par), len(seq), firstDiff(par, seq))
+		}
+		noSecretShown(t, c.re, par)
+	}
+	if sparse.Load() == before {
+		t.Errorf("no frame was redacted only where the literal is")
+	}
+}
