@@ -30,21 +30,31 @@ type frameJob struct {
 }
 
 // fedLine is a line of the body for the printer: idx counts from 0 at the
-// body's first line; line holds its newline.
+// body's first line; [off, end) is the line in the body, with its newline;
+// line is it as shown (redacted), with its newline.
 type fedLine struct {
-	idx     int64
-	off     int // where line starts in the body
-	line    []byte
-	matched bool
+	idx      int64
+	off, end int
+	line     []byte
+	matched  bool
 }
+
+// decodeSlack is room past a frame's end in the buffer it is decoded into:
+// with it, zstd copies whole 32-byte blocks in the frame's last block too,
+// instead of the bounds-exact copies it makes when the buffer ends with the
+// frame.
+const decodeSlack = 64
 
 // load decodes the frame and cuts it; the region's first frame has no head.
 func (j *frameJob) load(b *store.Blob, off, end int64, first bool) {
+	fo, fe := b.FrameSpan(j.i)
+	if n := int(fe-fo) + decodeSlack; cap(j.buf) < n {
+		j.buf = make([]byte, 0, n)
+	}
 	j.buf, j.err = b.DecodeFrame(j.i, j.buf)
 	if j.err != nil {
 		return
 	}
-	fo, fe := b.FrameSpan(j.i)
 	data := j.buf[max(off, fo)-fo : min(end, fe)-fo]
 	j.raw, j.head, j.body, j.tail = data, nil, nil, nil
 	if !first {
@@ -59,83 +69,139 @@ func (j *frameJob) load(b *store.Blob, off, end int64, first bool) {
 	j.body, j.tail = data[:l+1], data[l+1:]
 }
 
-// run redacts the body from Redactor state st and finds its matches.
+// run redacts the body from Redactor state st and finds its matches. When
+// no line of the body changes the state and redacting cannot put the
+// pattern's literal into a line, only the lines holding the literal (and
+// the context printed around them) are redacted: a line without it cannot
+// match once redacted. Otherwise the whole body is redacted first.
 func (j *frameJob) run(m *frameMatcher, st secrets.State) {
 	j.assumed, j.end, j.fed = st, st, j.fed[:0]
-	text := j.body
-	if !m.reveal {
-		var red secrets.Redactor
-		red.SetState(st)
-		if !red.QuietText(text) {
-			j.out = j.out[:0]
-			for rest := text; len(rest) > 0; {
-				k := bytes.IndexByte(rest, '\n')
-				j.out = append(append(j.out, red.Line(rest[:k])...), '\n')
-				rest = rest[k+1:]
-			}
-			text = j.out
-		}
-		j.end = red.State()
+	j.lines = int64(bytes.Count(j.body, []byte{'\n'}))
+	if m.reveal {
+		m.find(j, j.body, nil)
+		return
 	}
-	j.lines = int64(bytes.Count(text, []byte{'\n'}))
-	m.find(j, text)
+	var red secrets.Redactor
+	red.SetState(st)
+	if m.rawLit && red.Static(j.body) {
+		sparse.Add(1)
+		m.find(j, j.body, &red)
+		return
+	}
+	text := j.body
+	if !red.QuietText(text) {
+		j.out = j.out[:0]
+		for rest := text; len(rest) > 0; {
+			k := bytes.IndexByte(rest, '\n')
+			j.out = append(append(j.out, red.Line(rest[:k])...), '\n')
+			rest = rest[k+1:]
+		}
+		text = j.out
+	}
+	j.end = red.State()
+	m.find(j, text, nil)
 }
 
 // frameMatcher finds the lines of a body that grep prints.
 type frameMatcher struct {
 	re     *regexp.Regexp
 	lit    []byte // in every match (nil: none known)
+	rawLit bool   // lit is set and redacting cannot introduce it
 	around int
 	reveal bool
 }
 
-// find fills j.fed from text, j's body as redacted.
-func (m *frameMatcher) find(j *frameJob, text []byte) {
-	if m.lit != nil && plainLines(text) {
-		m.findLiteral(j, text)
+func newFrameMatcher(re *regexp.Regexp, around int, reveal bool) *frameMatcher {
+	m := &frameMatcher{re: re, lit: requiredLiteral(re), around: around, reveal: reveal}
+	m.rawLit = m.lit != nil && !reveal && !secrets.Introduces(m.lit)
+	return m
+}
+
+// find fills j.fed from text, j's body: redacted already when red is nil,
+// else raw, each line shown redacted by red (whose State no line changes).
+func (m *frameMatcher) find(j *frameJob, text []byte, red *secrets.Redactor) {
+	if m.lit != nil {
+		red = m.findLiteral(j, text, red)
 	} else {
 		m.findEach(j, text)
 	}
-	if len(j.fed) == 0 && m.around == 0 {
-		return
+	if len(j.fed) > 0 || m.around > 0 {
+		m.addContext(j, text)
 	}
-	m.addContext(j, text)
-}
-
-// plainLines reports lines that lines.Clean leaves alone and lines.Scan does
-// not cut: no escape, no carriage return, none of lines.Max bytes or more.
-func plainLines(text []byte) bool {
-	if bytes.IndexByte(text, 0x1b) >= 0 || bytes.IndexByte(text, '\r') >= 0 {
-		return false
-	}
-	for p := 0; len(text)-p >= lines.Max; {
-		i := bytes.LastIndexByte(text[p:p+lines.Max], '\n')
-		if i < 0 {
-			return false
+	for i := range j.fed {
+		if f := &j.fed[i]; f.line == nil {
+			f.line = shown(text[f.off:f.end], red)
 		}
-		p += i + 1
 	}
-	return true
 }
 
-// findLiteral tries the regexp only on lines holding the literal.
-func (m *frameMatcher) findLiteral(j *frameJob, text []byte) {
+// shown is a line of the body (with its newline) as printed: redacted by
+// red, when red is set.
+func shown(line []byte, red *secrets.Redactor) []byte {
+	if red == nil {
+		return line
+	}
+	out := red.Line(line[:len(line)-1])
+	if len(out) == len(line)-1 && (len(out) == 0 || &out[0] == &line[0]) {
+		return line
+	}
+	return append(slices.Clip(out), '\n')
+}
+
+// match is whether a line of the body (with its newline) as shown matches,
+// cut and cleaned as lines.Scan and grepStream do.
+func (m *frameMatcher) match(line []byte) bool {
+	l, _ := asScanned(line)
+	return m.re.Match(lines.Clean(l))
+}
+
+// findLiteral tries the regexp only on the lines that can match: those
+// holding the literal and those holding an escape (cleaning one can join
+// the literal's pieces). Cutting a line or taking what follows its last
+// carriage return leaves a part of it, which holds the literal only if the
+// line does. It returns the Redactor the other lines are shown with: nil
+// once many lines were candidates and QuietText passed the whole text
+// (one scan of it costs less than redacting most of its lines).
+func (m *frameMatcher) findLiteral(j *frameJob, text []byte, red *secrets.Redactor) *secrets.Redactor {
 	var idx int64
 	counted := 0 // idx is the number of the line starting at counted
-	for pos := 0; pos < len(text); {
-		k := bytes.Index(text[pos:], m.lit)
-		if k < 0 {
-			return
+	lit, esc := nextAt(text, 0, m.lit), nextAt(text, 0, []byte{0x1b})
+	for pos, n := 0, 0; pos < len(text); n++ {
+		if n == denseCandidates && red != nil && red.QuietText(text) {
+			red = nil
 		}
-		ls := bytes.LastIndexByte(text[:pos+k], '\n') + 1
-		le := pos + k + bytes.IndexByte(text[pos+k:], '\n')
+		if lit < pos {
+			lit = nextAt(text, pos, m.lit)
+		}
+		if esc < pos {
+			esc = nextAt(text, pos, []byte{0x1b})
+		}
+		k := min(lit, esc)
+		if k == len(text) {
+			return red
+		}
+		ls := bytes.LastIndexByte(text[:k], '\n') + 1
+		le := k + bytes.IndexByte(text[k:], '\n') + 1
 		idx += int64(bytes.Count(text[counted:ls], []byte{'\n'}))
 		counted = ls
-		if m.re.Match(text[ls:le]) {
-			j.fed = append(j.fed, fedLine{idx: idx, off: ls, line: text[ls : le+1], matched: true})
+		if line := shown(text[ls:le], red); m.match(line) {
+			j.fed = append(j.fed, fedLine{idx: idx, off: ls, end: le, line: line, matched: true})
 		}
-		pos = le + 1
+		pos = le
 	}
+	return red
+}
+
+// denseCandidates is how many candidate lines of a frame findLiteral
+// redacts one by one before it tries QuietText on the whole frame.
+const denseCandidates = 64
+
+// nextAt is where sep next occurs in text from pos, or len(text).
+func nextAt(text []byte, pos int, sep []byte) int {
+	if k := bytes.Index(text[pos:], sep); k >= 0 {
+		return pos + k
+	}
+	return len(text)
 }
 
 // findEach matches every line as grepStream does.
@@ -143,9 +209,8 @@ func (m *frameMatcher) findEach(j *frameJob, text []byte) {
 	var idx int64
 	for s := 0; s < len(text); idx++ {
 		e := s + bytes.IndexByte(text[s:], '\n') + 1
-		line, _ := asScanned(text[s:e])
-		if m.re.Match(lines.Clean(line)) {
-			j.fed = append(j.fed, fedLine{idx: idx, off: s, line: text[s:e], matched: true})
+		if m.match(text[s:e]) {
+			j.fed = append(j.fed, fedLine{idx: idx, off: s, end: e, line: text[s:e], matched: true})
 		}
 		s = e
 	}
@@ -153,15 +218,15 @@ func (m *frameMatcher) findEach(j *frameJob, text []byte) {
 
 // addContext adds the lines within around of each match and the body's
 // first and last around lines (context for matches in the frames beside
-// it), in order, each once.
+// it), in order, each once; their shown text is filled in later.
 func (m *frameMatcher) addContext(j *frameJob, text []byte) {
 	a := int64(m.around)
 	add := func(idx int64, s int) {
 		e := s + bytes.IndexByte(text[s:], '\n') + 1
-		j.fed = append(j.fed, fedLine{idx: idx, off: s, line: text[s:e]})
+		j.fed = append(j.fed, fedLine{idx: idx, off: s, end: e})
 	}
 	for _, f := range j.fed {
-		s, e := f.off, f.off+len(f.line)
+		s, e := f.off, f.end
 		for d := int64(1); d <= a && s > 0; d++ {
 			s = bytes.LastIndexByte(text[:s-1], '\n') + 1
 			add(f.idx-d, s)

@@ -19,8 +19,9 @@ import (
 // frame by frame on several goroutines (a variable: tests force either path).
 var parallelMinFrames = 2
 
-// redone counts frames redone from the true Redactor state (for tests).
-var redone atomic.Int64
+// redone counts frames redone from the true Redactor state, sparse the
+// frames of which only the lines that can match were redacted (for tests).
+var redone, sparse atomic.Int64
 
 // parallel reports whether grep reads the region frame by frame: a line
 // range of a stored blob spanning several frames.
@@ -63,7 +64,7 @@ func parallelGrep(ctx context.Context, reg *Region, re *regexp.Regexp, p *grepPr
 	if err != nil {
 		return err
 	}
-	m := &frameMatcher{re: re, lit: requiredLiteral(re), around: p.around, reveal: reg.Reveal}
+	m := newFrameMatcher(re, p.around, reg.Reveal)
 	g := &frameGrep{reg: reg, m: m, p: p, n: reg.from - 1}
 	if !reg.Reveal {
 		if err := reg.prime(&g.red); err != nil {

@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -39,5 +40,26 @@ func BenchmarkTextGoTest(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		Text(text)
+	}
+}
+
+// BenchmarkQuietText is the whole-text test over seq's output and a
+// service log, neither of which holds a candidate.
+func BenchmarkQuietText(b *testing.B) {
+	var seq bytes.Buffer
+	for i := 59000000; seq.Len() < 256<<10; i++ {
+		fmt.Fprintf(&seq, "%d\n", i)
+	}
+	log := strings.Repeat("2026-11-30T10:04:12.118Z INFO  worker 7 request 4435761 done\n", 4096)
+	for _, c := range []struct{ name, text string }{{"seq", seq.String()}, {"log", log}} {
+		b.Run(c.name, func(b *testing.B) {
+			var r Redactor
+			b.SetBytes(int64(len(c.text)))
+			for b.Loop() {
+				if !r.QuietText([]byte(c.text)) {
+					b.Fatal("not quiet")
+				}
+			}
+		})
 	}
 }

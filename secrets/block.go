@@ -35,18 +35,34 @@ func (r *Redactor) SetState(s State) {
 // token run anywhere, no five dashes, no data-block opener, and no line of
 // 64 bytes or more that could be a key line shown without its block.
 func (r *Redactor) QuietText(text []byte) bool {
+	if !r.blockFree(text) || orphanKeyLineIn(text) {
+		return false
+	}
+	return !maybeText(text)
+}
+
+// Static reports whether Line, given each line of text in turn (lines end
+// at '\n'), leaves r's State as it is: then each line is redacted by Line
+// from r's State alone, in any order, and a reader may redact only the
+// lines it shows. It costs a few vectorised searches: no key or data block
+// is open, none opens or closes (no five dashes, no data-block opener),
+// and no key line shown without its block would name the block's marker.
+func (r *Redactor) Static(text []byte) bool {
+	if !r.blockFree(text) {
+		return false
+	}
+	return r.keyHash != nil || !orphanKeyLineIn(text)
+}
+
+// blockFree: r is in no key or data block and no line of text opens or
+// closes one.
+func (r *Redactor) blockFree(text []byte) bool {
 	if r.inKey || r.data != 0 || bytes.Contains(text, []byte("-----")) {
 		return false
 	}
 	// Every data opener holds "ata:" or `ata": {` (data:, stringData:,
 	// "data": {, "stringData": {).
-	if bytes.Contains(text, []byte("ata:")) || bytes.Contains(text, []byte(`ata": {`)) {
-		return false
-	}
-	if orphanKeyLineIn(text) {
-		return false
-	}
-	return !maybeText(text)
+	return !bytes.Contains(text, []byte("ata:")) && !bytes.Contains(text, []byte(`ata": {`))
 }
 
 // orphanKeyLineIn reports whether a line of text is one orphanKeyLine

@@ -182,6 +182,46 @@ func Marker(rule string, value []byte) string {
 	return "[REDACTED:" + rule + ":" + hex.EncodeToString(h[:2]) + "]"
 }
 
+// Introduces reports whether redacting a line can make lit occur in it
+// where it did not: whether lit holds a marker's brackets or fits inside
+// one ("REDACTED:", a rule's name, ':', four hex digits). When it cannot, a
+// redacted line holds lit only if the line did, and a reader may look for
+// lit in the raw text to find the lines worth redacting.
+func Introduces(lit []byte) bool {
+	if bytes.ContainsAny(lit, "[]") {
+		return true
+	}
+	ids := []string{"private-key", "kubernetes-secret-data", "secret-argument"}
+	for _, r := range rules().rules {
+		ids = append(ids, r.id)
+	}
+	for _, id := range ids {
+		if fitsIn("REDACTED:"+id+":????", lit) {
+			return true
+		}
+	}
+	return false
+}
+
+// fitsIn reports whether lit occurs in tmpl, where '?' stands for any
+// lower-case hex digit.
+func fitsIn(tmpl string, lit []byte) bool {
+	for off := 0; off+len(lit) <= len(tmpl); off++ {
+		ok := true
+		for i, c := range lit {
+			t := tmpl[off+i]
+			if t != c && (t != '?' || !('0' <= c && c <= '9' || 'a' <= c && c <= 'f')) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
 // Lookback is how many lines before a range a reader should Prime a
 // Redactor with, so a key block that began above the range is recognised.
 const Lookback = 200

@@ -307,14 +307,18 @@ func keywordFrom(b []byte, p uint16, j int) bool {
 }
 
 // maybeText is maybe over many lines at once (keywords and token runs
-// never cross a newline), faster: a table gives where a pair's keywords
-// start in keywordList (no search per pair), and token runs are looked for
-// by skipping (hasLongRun).
+// never cross a newline), faster: a bitmap of the byte pairs (in either
+// case) that begin a keyword rules out most positions with one test, a
+// table gives where a pair's keywords start in keywordList (no search per
+// pair), and token runs are looked for by skipping (hasLongRun).
 func maybeText(text []byte) bool {
-	start := keywordStarts()
+	t := keywordTables()
 	for i := 0; i+1 < len(text); i++ {
+		if q := uint16(text[i])<<8 | uint16(text[i+1]); t.raw[q/64]&(1<<(q%64)) == 0 {
+			continue
+		}
 		p := pairOf(text[i], text[i+1])
-		if j := start[p]; j != noKeyword && keywordFrom(text[i:], p, int(j)) {
+		if keywordFrom(text[i:], p, int(t.start[p])) {
 			return true
 		}
 	}
@@ -323,17 +327,30 @@ func maybeText(text []byte) bool {
 
 const noKeyword = 0xffff
 
-// keywordStarts is, for every pair of first bytes, the index of its first
-// keyword in keywordList (noKeyword: none). 128 KiB, made on first use.
-var keywordStarts = sync.OnceValue(func() *[1 << 16]uint16 {
-	var t [1 << 16]uint16
-	for i := range t {
-		t[i] = noKeyword
+// keywordIndex is maybeText's tables: raw has a bit for every pair of
+// bytes (as they are, either case) that begins a keyword; start is, for
+// every such pair in lower case, the index of its first keyword in
+// keywordList (noKeyword for the others).
+type keywordIndex struct {
+	raw   [1 << 16 / 64]uint64
+	start [1 << 16]uint16
+}
+
+// keywordTables is made on first use (136 KiB).
+var keywordTables = sync.OnceValue(func() *keywordIndex {
+	t := &keywordIndex{}
+	for i := range t.start {
+		t.start[i] = noKeyword
 	}
 	for j := len(keywordList) - 1; j >= 0; j-- {
-		t[pairOf(keywordList[j][0], keywordList[j][1])] = uint16(j)
+		t.start[pairOf(keywordList[j][0], keywordList[j][1])] = uint16(j)
 	}
-	return &t
+	for q := range 1 << 16 {
+		if t.start[pairOf(byte(q>>8), byte(q))] != noKeyword {
+			t.raw[q/64] |= 1 << (q % 64)
+		}
+	}
+	return t
 })
 
 // sortKeywords orders keywords by their first two bytes, then as strings.
