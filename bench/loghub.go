@@ -306,16 +306,9 @@ var LeaveOutGrid = func() (g []GridPoint) {
 // and on its raw lines, each with a fresh miner, and scores both against the
 // ground truth. It checks ctx between systems.
 func RunLoghub(ctx context.Context, cfg LoghubConfig) (*LoghubReport, error) {
-	mineAll := func(lines [][]byte, truth []string) MineResult { return Mine(lines, truth, cfg.Options) }
-	switch cfg.Miner {
-	case "", MinerCtx:
-	case MinerDrain:
-		if cfg.LeaveOut || cfg.Options != (logs.Options{}) {
-			return nil, fmt.Errorf("bench loghub: the Drain baseline has fixed parameters: leave-out and miner options apply to ctx's miner only: %w", ErrLoghubData)
-		}
-		mineAll = func(lines [][]byte, truth []string) MineResult { return MineDrain(lines, truth) }
-	default:
-		return nil, fmt.Errorf("bench loghub: no miner %q: want %s or %s: %w", cfg.Miner, MinerCtx, MinerDrain, ErrLoghubData)
+	mineAll, err := loghubMiner(cfg)
+	if err != nil {
+		return nil, err
 	}
 	paths, err := FindLoghubSystems(cfg.Dirs...)
 	if err != nil {
@@ -382,36 +375,58 @@ func RunLoghub(ctx context.Context, cfg LoghubConfig) (*LoghubReport, error) {
 		rep.RawLinesPerCPUSec = float64(rLines) / rCPU.Seconds()
 	}
 	if cfg.LeaveOut {
-		rep.Grid = LeaveOutGrid
-		var hc, hr []Scores
-		for i := range rep.Systems {
-			g := chooseOnOthers(gridC, gridR, i)
-			s := &rep.Systems[i]
-			s.HeldOutMergeValues, s.HeldOutKeyedValues = LeaveOutGrid[g].MergeValues, LeaveOutGrid[g].KeyedMergeValues
-			s.HeldOutClusterVals = LeaveOutGrid[g].ClusterValues
-			c, r := gridC[i][g], gridR[i][g]
-			if off := rulesOffOnOthers(rep.Systems, i); off != 0 {
-				o := cfg.Options
-				o.MergeValues, o.KeyedMergeValues, o.ClusterValues = s.HeldOutMergeValues, s.HeldOutKeyedValues, s.HeldOutClusterVals
-				o.Off |= off
-				c = mine(systems[i].Content, systems[i].Truth, o, 1).Scores
-				r = mine(systems[i].Raw, systems[i].Truth, o, 1).Scores
-				s.HeldOutOff = ruleNames(off)
-			}
-			s.HeldOutContent, s.HeldOutRaw = &c, &r
-			hc, hr = append(hc, c), append(hr, r)
-		}
-		mc, mr := meanScores(hc), meanScores(hr)
-		rep.LeaveOutContent, rep.LeaveOutRaw = &mc, &mr
-		for k, rn := range logs.RuleNames {
-			var ac, ar []Scores
-			for _, s := range rep.Systems {
-				ac, ar = append(ac, s.Ablation[k].Content), append(ar, s.Ablation[k].Raw)
-			}
-			rep.Ablation = append(rep.Ablation, RuleScores{Rule: rn.Name, Content: meanScores(ac), Raw: meanScores(ar)})
-		}
+		rep.leaveOut(cfg, gridC, gridR, systems)
 	}
 	return rep, nil
+}
+
+// leaveOut scores each system with the thresholds and rules chosen on the
+// others (gridC and gridR: each system's scores over LeaveOutGrid), and the
+// mean of every rule's ablation.
+func (rep *LoghubReport) leaveOut(cfg LoghubConfig, gridC, gridR [][]Scores, systems []*LoghubSystem) {
+	rep.Grid = LeaveOutGrid
+	var hc, hr []Scores
+	for i := range rep.Systems {
+		g := chooseOnOthers(gridC, gridR, i)
+		s := &rep.Systems[i]
+		s.HeldOutMergeValues, s.HeldOutKeyedValues = LeaveOutGrid[g].MergeValues, LeaveOutGrid[g].KeyedMergeValues
+		s.HeldOutClusterVals = LeaveOutGrid[g].ClusterValues
+		c, r := gridC[i][g], gridR[i][g]
+		if off := rulesOffOnOthers(rep.Systems, i); off != 0 {
+			o := cfg.Options
+			o.MergeValues, o.KeyedMergeValues, o.ClusterValues = s.HeldOutMergeValues, s.HeldOutKeyedValues, s.HeldOutClusterVals
+			o.Off |= off
+			c = mine(systems[i].Content, systems[i].Truth, o, 1).Scores
+			r = mine(systems[i].Raw, systems[i].Truth, o, 1).Scores
+			s.HeldOutOff = ruleNames(off)
+		}
+		s.HeldOutContent, s.HeldOutRaw = &c, &r
+		hc, hr = append(hc, c), append(hr, r)
+	}
+	mc, mr := meanScores(hc), meanScores(hr)
+	rep.LeaveOutContent, rep.LeaveOutRaw = &mc, &mr
+	for k, rn := range logs.RuleNames {
+		var ac, ar []Scores
+		for _, s := range rep.Systems {
+			ac, ar = append(ac, s.Ablation[k].Content), append(ar, s.Ablation[k].Raw)
+		}
+		rep.Ablation = append(rep.Ablation, RuleScores{Rule: rn.Name, Content: meanScores(ac), Raw: meanScores(ar)})
+	}
+}
+
+// loghubMiner is the miner cfg names: ctx's (the default) or the Drain
+// baseline, which takes no options.
+func loghubMiner(cfg LoghubConfig) (func(lines [][]byte, truth []string) MineResult, error) {
+	switch cfg.Miner {
+	case "", MinerCtx:
+		return func(lines [][]byte, truth []string) MineResult { return Mine(lines, truth, cfg.Options) }, nil
+	case MinerDrain:
+		if cfg.LeaveOut || cfg.Options != (logs.Options{}) {
+			return nil, fmt.Errorf("bench loghub: the Drain baseline has fixed parameters: leave-out and miner options apply to ctx's miner only: %w", ErrLoghubData)
+		}
+		return func(lines [][]byte, truth []string) MineResult { return MineDrain(lines, truth) }, nil
+	}
+	return nil, fmt.Errorf("bench loghub: no miner %q: want %s or %s: %w", cfg.Miner, MinerCtx, MinerDrain, ErrLoghubData)
 }
 
 // chooseOnOthers returns the grid point with the best mean GA (Content and

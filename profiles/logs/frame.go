@@ -142,36 +142,7 @@ func learnFrame(sample [][]byte, off Rules) frame {
 	if off&RuleFrame != 0 || len(sample) == 0 {
 		return fr
 	}
-	var t tokenizer
-	t.off = off
-	rows := make([][maxFrame]sampleField, len(sample))
-	counts := make([]int, len(sample))
-	// Shapes are counted over distinct lines (digits, ids and paths
-	// masked), so that a header is what every kind of line starts with,
-	// not what the busiest kind does.
-	distinct := make([]bool, len(sample))
-	seen := map[uint64]bool{}
-	var fs []field
-	var suffix []uint64
-	for i, line := range sample {
-		t.clean(line)
-		t.split()
-		for k := range t.toks {
-			t.classify(&t.toks[k])
-		}
-		suffix = t.suffixHashes(suffix)
-		whole := suffix[0]
-		distinct[i] = !seen[whole]
-		seen[whole] = true
-		fs = t.fields(fs)
-		counts[i] = len(fs)
-		for j, f := range fs {
-			rows[i][j] = sampleField{shape: t.shapeOf(f), value: t.maskedHash(f.start, f.end), rest: suffix[f.end],
-				digit: hasDigit(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]), nums: digitRuns(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]) >= 2,
-				punct: f.end == f.start+1 && !hasAlnum(t.buf[t.toks[f.start].start:t.toks[f.start].end]),
-				pad:   padded(&t, f)}
-		}
-	}
+	rows, counts, distinct, nDistinct := sampleRows(sample, off)
 	in := make([]bool, len(sample)) // the line has the frame's shapes so far
 	for i := range in {
 		in[i] = true
@@ -193,7 +164,7 @@ func learnFrame(sample [][]byte, off Rules) frame {
 fields:
 	for j := 0; j < maxFrame; j++ {
 		shape, n := dominantShape(rows, counts, in, distinct, j)
-		if float64(n) < frameShare*float64(len(seen)) {
+		if float64(n) < frameShare*float64(nDistinct) {
 			break
 		}
 		for i := range in {
@@ -238,6 +209,43 @@ fields:
 		fr.n--
 	}
 	return fr
+}
+
+// sampleRows splits and classifies the sample lines into their leading
+// fields: rows[i] holds line i's fields, counts[i] how many it has, and
+// distinct[i] whether it is the first line of its masked shape, of which
+// there are nDistinct. Shapes are counted over distinct lines (digits, ids
+// and paths masked), so that a header is what every kind of line starts
+// with, not what the busiest kind does.
+func sampleRows(sample [][]byte, off Rules) (rows [][maxFrame]sampleField, counts []int, distinct []bool, nDistinct int) {
+	var t tokenizer
+	t.off = off
+	rows = make([][maxFrame]sampleField, len(sample))
+	counts = make([]int, len(sample))
+	distinct = make([]bool, len(sample))
+	seen := map[uint64]bool{}
+	var fs []field
+	var suffix []uint64
+	for i, line := range sample {
+		t.clean(line)
+		t.split()
+		for k := range t.toks {
+			t.classify(&t.toks[k])
+		}
+		suffix = t.suffixHashes(suffix)
+		whole := suffix[0]
+		distinct[i] = !seen[whole]
+		seen[whole] = true
+		fs = t.fields(fs)
+		counts[i] = len(fs)
+		for j, f := range fs {
+			rows[i][j] = sampleField{shape: t.shapeOf(f), value: t.maskedHash(f.start, f.end), rest: suffix[f.end],
+				digit: hasDigit(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]), nums: digitRuns(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]) >= 2,
+				punct: f.end == f.start+1 && !hasAlnum(t.buf[t.toks[f.start].start:t.toks[f.start].end]),
+				pad:   padded(&t, f)}
+		}
+	}
+	return rows, counts, distinct, len(seen)
 }
 
 // dominantShape returns the most common shape at field j among the
