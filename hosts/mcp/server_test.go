@@ -21,6 +21,25 @@ import (
 // real client, with a real store in a temporary workspace.
 func connect(t *testing.T, session string) (*sdk.ClientSession, string) {
 	t.Helper()
+	d, work := testDeps(t, session)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	st, ct := sdk.NewInMemoryTransports()
+	if _, err := New(d).Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, work
+}
+
+// testDeps is the server's surroundings for a test: a real store in a
+// temporary workspace, which it returns too.
+func testDeps(t *testing.T, session string) (*Deps, string) {
+	t.Helper()
 	work := t.TempDir()
 	loc := store.Location{Dir: filepath.Join(work, store.DirName), Root: work}
 	open := func(create bool) (*store.Store, error) { return store.Open(loc, create) }
@@ -46,18 +65,7 @@ func connect(t *testing.T, session string) (*sdk.ClientSession, string) {
 		},
 		List: func(w io.Writer, n int) error { _, err := fmt.Fprintf(w, "%d runs\n", n); return err },
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	st, ct := sdk.NewInMemoryTransports()
-	if _, err := New(d).Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs, work
+	return d, work
 }
 
 func call(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) (*sdk.CallToolResult, string) {
