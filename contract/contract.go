@@ -104,7 +104,7 @@ func Load(profile, outcome, projectDir string) (*Contract, error) {
 		dec := toml.NewDecoder(strings.NewReader(string(l.data)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&f); err != nil {
-			return nil, &Error{Path: l.name, Err: err}
+			return nil, &Error{Path: l.name, Err: tomlError(err)}
 		}
 		c.apply(f.Default, l.name+" [default]")
 		if o, ok := f.Outcome[outcome]; ok {
@@ -137,7 +137,37 @@ type Error struct {
 	Err  error
 }
 
+// tomlError says where a contract file's TOML is wrong and, for a key
+// the contract does not have, which keys it has.
+func tomlError(err error) error {
+	var sme *toml.StrictMissingError
+	var de *toml.DecodeError
+	switch {
+	case errors.As(err, &sme) && len(sme.Errors) > 0:
+		e := sme.Errors[0]
+		row, col := e.Position()
+		return fmt.Errorf("line %d column %d: unknown key %q (a contract has [default] and [outcome.NAME] tables of required, elastic, retrievable, floor and ceiling, and a [loss] table)",
+			row, col, strings.Join(e.Key(), "."))
+	case errors.As(err, &de):
+		row, col := de.Position()
+		return fmt.Errorf("line %d column %d: %v", row, col, de)
+	}
+	return err
+}
+
 func (e *Error) Error() string { return fmt.Sprintf("contract %s: %v", e.Path, e.Err) }
+
+// FixHint says how to fix a project contract file that err (from Load)
+// blames, or "" when err blames none: every digest in the workspace fails
+// until the file is fixed, so the hint names it.
+func FixHint(err error) string {
+	var ce *Error
+	if !errors.As(err, &ce) || strings.HasPrefix(ce.Path, "embedded ") {
+		return ""
+	}
+	path, _, _ := strings.Cut(ce.Path, " [")
+	return fmt.Sprintf("fix or remove the contract file %s (`ctx contract show PROFILE` prints the contract in effect)", path)
+}
 func (e *Error) Unwrap() error { return e.Err }
 
 func (c *Contract) apply(p part, src string) {

@@ -25,10 +25,11 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ctxhq/ctx/capture"
+	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/internal/jsonout"
-	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/plan"
+	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
@@ -197,7 +198,11 @@ func (d *Deps) run(ctx context.Context, _ *sdk.CallToolRequest, in runInput) (*s
 	}
 	if res.DigestErr != nil {
 		h := res.Handle()
-		return Error(fmt.Errorf("exit %d", res.Exit), fmt.Sprintf("ctx: the output is stored as %s, but no digest could be made: %v\n  hint: read it with ctx_get %s", h, res.DigestErr, h)),
+		hint := "read it with ctx_get " + h
+		if fix := contract.FixHint(res.DigestErr); fix != "" {
+			hint = fix + "; " + hint
+		}
+		return Error(fmt.Errorf("exit %d", res.Exit), fmt.Sprintf("ctx: the output is stored as %s, but no digest could be made: %v\n  hint: %s", h, res.DigestErr, hint)),
 			runOutput{Run: h, Exit: res.Exit}, nil
 	}
 	text := string(res.Text())

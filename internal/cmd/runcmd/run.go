@@ -22,6 +22,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/capture"
+	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/getcmd"
@@ -236,7 +237,11 @@ func showRun(ios *cli.IO, st *store.Store, res *runner.Result, asJSON bool) erro
 	getcmd.StartPush(ios, st)
 	if res.DigestErr != nil {
 		h := res.Handle()
-		fmt.Fprintf(ios.Err, "ctx: the output is stored as %s, but no digest could be made: %v\n  hint: read it with `ctx get %s`\n", h, res.DigestErr, h)
+		hint := fmt.Sprintf("read it with `ctx get %s`", h)
+		if fix := contract.FixHint(res.DigestErr); fix != "" {
+			hint = fix + "; " + hint
+		}
+		fmt.Fprintf(ios.Err, "ctx: the output is stored as %s, but no digest could be made: %v\n  hint: %s\n", h, res.DigestErr, hint)
 		return &cli.ExitError{Code: res.Exit}
 	}
 	if asJSON {
