@@ -244,6 +244,9 @@ func (d *Deps) retrieve(ctx context.Context, w io.Writer, in getInput) (string, 
 	if err != nil {
 		return "", err
 	}
+	if in.Around < 0 || in.Around > 0 && in.Grep == "" {
+		return "", fmt.Errorf("around %d: want the lines of context (0 or more) around grep matches, with grep", in.Around)
+	}
 	o := retrieve.Options{Around: in.Around, Form: retrieve.Plain}
 	if in.Raw {
 		o.Form = retrieve.Raw
