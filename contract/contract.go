@@ -22,6 +22,7 @@ import (
 	"github.com/zeebo/blake3"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/tomlerr"
 )
 
 //go:embed defaults/*.toml
@@ -104,7 +105,7 @@ func Load(profile, outcome, projectDir string) (*Contract, error) {
 		dec := toml.NewDecoder(strings.NewReader(string(l.data)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&f); err != nil {
-			return nil, &Error{Path: l.name, Err: tomlError(err)}
+			return nil, &Error{Path: l.name, Err: tomlerr.Describe(err, "a contract has [default] and [outcome.NAME] tables of required, elastic, retrievable, floor and ceiling, and a [loss] table")}
 		}
 		c.apply(f.Default, l.name+" [default]")
 		if o, ok := f.Outcome[outcome]; ok {
@@ -135,24 +136,6 @@ func Load(profile, outcome, projectDir string) (*Contract, error) {
 type Error struct {
 	Path string
 	Err  error
-}
-
-// tomlError says where a contract file's TOML is wrong and, for a key
-// the contract does not have, which keys it has.
-func tomlError(err error) error {
-	var sme *toml.StrictMissingError
-	var de *toml.DecodeError
-	switch {
-	case errors.As(err, &sme) && len(sme.Errors) > 0:
-		e := sme.Errors[0]
-		row, col := e.Position()
-		return fmt.Errorf("line %d column %d: unknown key %q (a contract has [default] and [outcome.NAME] tables of required, elastic, retrievable, floor and ceiling, and a [loss] table)",
-			row, col, strings.Join(e.Key(), "."))
-	case errors.As(err, &de):
-		row, col := de.Position()
-		return fmt.Errorf("line %d column %d: %v", row, col, de)
-	}
-	return err
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("contract %s: %v", e.Path, e.Err) }
