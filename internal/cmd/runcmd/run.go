@@ -152,6 +152,10 @@ func runRun(ctx context.Context, ios *cli.IO, o *runOptions) error {
 	if err != nil {
 		return cli.Usagef("--max-output: %v", err)
 	}
+	if o.timeout < 0 || o.grace < 0 {
+		// A negative --timeout ran the command with no limit at all.
+		return cli.Usagef("--timeout %v --grace %v: want durations of 0 or more (--timeout 0: no limit)", o.timeout, o.grace)
+	}
 	argv := o.argv
 	if o.shell {
 		argv = []string{"sh", "-c", strings.Join(o.argv, " ")}
