@@ -118,6 +118,9 @@ func failed(m store.Manifest) bool {
 }
 
 func runLs(ios *cli.IO, o *lsOptions) error {
+	if o.n < 0 {
+		return cli.Usagef("-n %d: want how many executions to list, 0 for all", o.n)
+	}
 	var since time.Time
 	if o.since != "" {
 		var err error
