@@ -326,7 +326,7 @@ func (r *renderer) header() {
 		r.line(strings.Join(parts, " · "))
 		return
 	}
-	cmd := "$ " + clip(cmdline.Quote(in.Run.Argv), 300)
+	cmd := "$ " + clip(cmdline.Display(in.Run.Argv), 300)
 	if in.Run.Dir != "" && in.Run.Dir != "." {
 		cmd += "   (in " + in.Run.Dir + "/)"
 	}
