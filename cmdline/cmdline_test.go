@@ -170,3 +170,21 @@ func TestToolSubcommand(t *testing.T) {
 		}
 	}
 }
+
+// TestDisplayControlCharacters: argv with a newline, ESC or BEL is shown on
+// one line with the characters escaped, no raw control byte left; argv
+// without them is shown as Quote shows it.
+func TestDisplayControlCharacters(t *testing.T) {
+	argv := []string{"sh", "-c", "seq 1 40; printf \"\x1b]0;pwned\x07x\n\"; echo \x01\tend"}
+	d := Display(argv)
+	if hasControl(d) {
+		t.Fatalf("Display left control bytes in %q", d)
+	}
+	if want := `sh -c 'seq 1 40; printf "\e]0;pwned\ax\n"; echo \x01\tend'`; d != want {
+		t.Errorf("Display = %s, want %s", d, want)
+	}
+	plain := []string{"go", "test", "./a b"}
+	if Display(plain) != Quote(plain) {
+		t.Errorf("Display(%q) = %s, want Quote's %s", plain, Display(plain), Quote(plain))
+	}
+}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/internal/blake3"
+	"github.com/ctxhq/ctx/internal/tomlerr"
 )
 
 //go:embed defaults/*.toml
@@ -104,7 +105,7 @@ func Load(profile, outcome, projectDir string) (*Contract, error) {
 		dec := toml.NewDecoder(strings.NewReader(string(l.data)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&f); err != nil {
-			return nil, &Error{Path: l.name, Err: err}
+			return nil, &Error{Path: l.name, Err: tomlerr.Describe(err, "a contract has [default] and [outcome.NAME] tables of required, elastic, retrievable, floor and ceiling, and a [loss] table")}
 		}
 		c.apply(f.Default, l.name+" [default]")
 		if o, ok := f.Outcome[outcome]; ok {
@@ -138,6 +139,18 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("contract %s: %v", e.Path, e.Err) }
+
+// FixHint says how to fix a project contract file that err (from Load)
+// blames, or "" when err blames none: every digest in the workspace fails
+// until the file is fixed, so the hint names it.
+func FixHint(err error) string {
+	var ce *Error
+	if !errors.As(err, &ce) || strings.HasPrefix(ce.Path, "embedded ") {
+		return ""
+	}
+	path, _, _ := strings.Cut(ce.Path, " [")
+	return fmt.Sprintf("fix or remove the contract file %s (`ctx contract show PROFILE` prints the contract in effect)", path)
+}
 func (e *Error) Unwrap() error { return e.Err }
 
 func (c *Contract) apply(p part, src string) {

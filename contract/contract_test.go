@@ -77,6 +77,24 @@ func TestLoadRefusesBadFiles(t *testing.T) {
 	}
 }
 
+// TestLoadErrorsSayWhere: a bad contract file's error names the line, and an
+// unknown key by name with the keys a contract has, so the user can fix the
+// file without reading ctx's source.
+func TestLoadErrorsSayWhere(t *testing.T) {
+	for body, want := range map[string]string{
+		"[default]\nfloor = 10\n[unknown]\nx = 1\n": `line 3 column 2: unknown key "unknown"`,
+		"[default]\nrequird = [\"test\"]\n":         `line 2 column 1: unknown key "default.requird" (a contract has`,
+		"[default]\nfloor 10\n":                     "line 2 column",
+	} {
+		dir := t.TempDir()
+		write(t, dir, "default.toml", body)
+		_, err := Load("pytest", "fail", dir)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want it to contain %q", body, err, want)
+		}
+	}
+}
+
 func TestClassOf(t *testing.T) {
 	c := load(t, "no-such-profile", "fail", "")
 	for _, tc := range []struct {

@@ -341,7 +341,8 @@ type lineSource struct {
 	blobs map[string]*store.Blob
 }
 
-func (l *lineSource) Lines(stream string, from, to int64) ([]string, error) {
+// blob is the stored content of a stream of the run.
+func (l *lineSource) blob(stream string) (*store.Blob, error) {
 	if l.blobs == nil {
 		l.blobs = map[string]*store.Blob{}
 	}
@@ -356,6 +357,33 @@ func (l *lineSource) Lines(stream string, from, to int64) ([]string, error) {
 			return nil, err
 		}
 		l.blobs[stream] = b
+	}
+	return b, nil
+}
+
+// LineLen is the stored length of line n of a stream without its line ending
+// (plan.LineLengths): Lines gives a line over lines.Max cut short, and the
+// digest says how much of it was left out.
+func (l *lineSource) LineLen(stream string, n int64) (int64, error) {
+	b, err := l.blob(stream)
+	if err != nil {
+		return 0, err
+	}
+	off, end, err := b.LineRange(n, n)
+	if err != nil {
+		return 0, err
+	}
+	tail, err := io.ReadAll(b.Section(max(off, end-2), end))
+	if err != nil {
+		return 0, err
+	}
+	return end - off - int64(len(tail)-len(bytes.TrimRight(tail, "\r\n"))), nil
+}
+
+func (l *lineSource) Lines(stream string, from, to int64) ([]string, error) {
+	b, err := l.blob(stream)
+	if err != nil {
+		return nil, err
 	}
 	// Lines before the range are read, not shown, so that a key block
 	// begun above it is recognised.

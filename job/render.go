@@ -6,13 +6,13 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/contract"
-	"github.com/ctxhq/ctx/internal/cli"
 )
 
 // Summary is a job's one-line state.
 func Summary(j *Job) string {
-	s := fmt.Sprintf("%s · %s · %s", j.Handle(), j.State, cli.QuoteArgs(j.Spec.Argv))
+	s := fmt.Sprintf("%s · %s · %s", j.Handle(), j.State, cmdline.Display(j.Spec.Argv))
 	switch {
 	case j.Result != nil && j.Result.Error != "":
 		s += fmt.Sprintf(" · exit %d · ctx: %s", j.Result.Exit, j.Result.Error)

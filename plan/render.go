@@ -21,6 +21,13 @@ type LineSource interface {
 	Lines(stream string, from, to int64) ([]string, error)
 }
 
+// LineLengths is a LineSource that knows each line's stored length without
+// its line ending. A source may give an enormous line cut short; with this
+// the digest says how much of it was really left out.
+type LineLengths interface {
+	LineLen(stream string, n int64) (int64, error)
+}
+
 // RunInfo is what the digest header says about the run: only manifest facts,
 // never times, pids or absolute paths.
 type RunInfo struct {
@@ -117,6 +124,10 @@ func (r *renderer) verbatim(stream string, n int64, text string) {
 // clipLine cleans output line n of a stream and clips it at lineWidth; a
 // clipped line says so, with the line to fetch whole.
 func (r *renderer) clipLine(stream string, n int64, l string) string {
+	unseen := r.unseen(stream, n, l)
+	if unseen > 0 {
+		l = strings.TrimSuffix(l, "…") // the source's mark of a cut line
+	}
 	l = strings.ToValidUTF8(cleanLine(l), "\uFFFD")
 	if len(l) <= lineWidth {
 		return l
@@ -126,7 +137,22 @@ func (r *renderer) clipLine(stream string, n int64, l string) string {
 		cut--
 	}
 	r.clipped++
-	return l[:cut] + fmt.Sprintf("… [+%s B clipped: %s]", contract.Num(int64(len(l)-cut)), shortSpan(evidence.Span{Stream: stream, From: int(n), To: int(n)}))
+	return l[:cut] + fmt.Sprintf("… [+%s B clipped: %s]", contract.Num(int64(len(l)-cut)+unseen), shortSpan(evidence.Span{Stream: stream, From: int(n), To: int(n)}))
+}
+
+// unseen is how many bytes of output line n the source did not give in l (it
+// cuts enormous lines short), when it can say; else 0.
+func (r *renderer) unseen(stream string, n int64, l string) int64 {
+	ll, ok := r.in.Lines.(LineLengths)
+	if !ok || len(l) <= lineWidth {
+		return 0
+	}
+	full, err := ll.LineLen(stream, n)
+	given := int64(len(strings.TrimSuffix(l, "…")))
+	if err != nil || full <= given {
+		return 0
+	}
+	return full - given
 }
 
 // emitted is everything the digest showed of item i: its own lines and the
@@ -300,7 +326,7 @@ func (r *renderer) header() {
 		r.line(strings.Join(parts, " · "))
 		return
 	}
-	cmd := "$ " + clip(cmdline.Quote(in.Run.Argv), 300)
+	cmd := "$ " + clip(cmdline.Display(in.Run.Argv), 300)
 	if in.Run.Dir != "" && in.Run.Dir != "." {
 		cmd += "   (in " + in.Run.Dir + "/)"
 	}

@@ -80,7 +80,8 @@ func TestExprErrorsHavePositions(t *testing.T) {
 		off       int // byte offset in expr of the problem
 	}{
 		{`line == "14"`, "compares int with string", 5},
-		{`outcome = "fail"`, "unexpected character '='", 8},
+		{`outcome = "fail"`, "unexpected character '=': compare with ==", 8},
+		{`name ~ "x"`, "unexpected character '~': match a pattern with name.matches", 5},
 		{`name.startsWith(1)`, "startsWith wants a string", 5},
 		{`name.frobnicate()`, "unknown function \"frobnicate\"", 5},
 		{`name.matches(file)`, "literal pattern", 13},

@@ -37,6 +37,15 @@ func (t token) String() string {
 // ops are the operators, longest first so "<=" wins over "<".
 var ops = []string{"==", "!=", "<=", ">=", "&&", "||", "<", ">", "!", "+", "-", "(", ")", "[", "]", ",", "."}
 
+// opHint names the operator meant for a character people carry over from
+// other query languages.
+var opHint = map[byte]string{
+	'=': ": compare with ==",
+	'~': `: match a pattern with name.matches("RE")`,
+	'&': ": and is &&",
+	'|': ": or is ||",
+}
+
 // lex cuts an expression into tokens, ending with an EOF token.
 func lex(s string) ([]token, error) {
 	var out []token
@@ -79,7 +88,7 @@ func lex(s string) ([]token, error) {
 				}
 			}
 			if op == "" {
-				return nil, errAt(i, "unexpected character %q", c)
+				return nil, errAt(i, "unexpected character %q%s", c, opHint[c])
 			}
 			out = append(out, token{kind: tkOp, text: op, off: i})
 			i += len(op)

@@ -3,6 +3,7 @@ package query
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -318,6 +319,11 @@ func (p *Planes) list(ctx context.Context) ([]string, error) {
 	p.all = map[string]bool{}
 	out, err := exec.CommandContext(ctx, "git", "-C", p.Root, "ls-files", "-co", "--exclude-standard", "-z").Output()
 	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
+			why, _, _ := strings.Cut(strings.TrimSpace(string(ee.Stderr)), "\n")
+			return nil, fmt.Errorf("list the repository's files: git ls-files: %s (files, symbols and changes read a git work tree: run ctx q inside one)", why)
+		}
 		return nil, fmt.Errorf("list the repository's files: git ls-files: %w", err)
 	}
 	for _, f := range bytes.Split(out, []byte{0}) {

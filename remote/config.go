@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/ctxhq/ctx/internal/tomlerr"
 )
 
 // ConfigName is the file that configures a remote: in a store directory
@@ -97,17 +99,13 @@ func ParseConfig(b []byte) (*Config, error) {
 	c := &Config{}
 	dec := toml.NewDecoder(bytes.NewReader(b)).DisallowUnknownFields()
 	if err := dec.Decode(c); err != nil {
-		var sm *toml.StrictMissingError
-		if errors.As(err, &sm) {
-			for _, k := range sm.Errors {
-				key := strings.ToLower(strings.Join(k.Key(), "."))
-				if strings.Contains(key, "secret") || strings.Contains(key, "access") || strings.Contains(key, "token") || strings.Contains(key, "password") {
-					return nil, fmt.Errorf("key %q: credentials never go in the config; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment or use an AWS profile", key)
-				}
+		for _, k := range tomlerr.UnknownKeys(err) {
+			key := strings.ToLower(k)
+			if strings.Contains(key, "secret") || strings.Contains(key, "access") || strings.Contains(key, "token") || strings.Contains(key, "password") {
+				return nil, fmt.Errorf("key %q: credentials never go in the config; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment or use an AWS profile", key)
 			}
-			return nil, fmt.Errorf("unknown keys (%s); the keys are endpoint, bucket, prefix, region, push, recipients, identity_file", sm.String())
 		}
-		return nil, err
+		return nil, tomlerr.Describe(err, "the keys are endpoint, bucket, prefix, region, push, recipients, identity_file")
 	}
 	switch {
 	case c.Endpoint == "":

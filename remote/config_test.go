@@ -22,7 +22,8 @@ func TestParseConfig(t *testing.T) {
 		{"endpoint = \"x:1\"\nbucket = \"ab\"", "bucket name has 3"},
 		{"endpoint = \"x:1\"\nbucket = \"team\"\nsecret_key = \"s\"", "credentials never go in the config"},
 		{"endpoint = \"x:1\"\nbucket = \"team\"\naccess_key_id = \"s\"", "credentials never go in the config"},
-		{"endpoint = \"x:1\"\nbucket = \"team\"\ncolour = 1", "unknown keys"},
+		{"endpoint = \"x:1\"\nbucket = \"team\"\ncolour = 1", `line 3 column 1: unknown key "colour" (the keys are endpoint, bucket`},
+		{"endpoint = \"x:1\"\nbucket\n", "line 2 column"},
 		{"endpoint = \"x:1\"\nbucket = \"team\"\npush = \"always\"", "push"},
 	} {
 		_, err := ParseConfig([]byte(tc.text))

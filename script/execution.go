@@ -86,7 +86,11 @@ func (x *Execution) render() {
 			failed++
 		}
 	}
-	fmt.Fprintf(&b, "%s · script %s · %d runs (%d failed) · exit %d", x.Handle(), x.ScriptBlob(), len(x.Runs), failed, x.Exit)
+	runs := "runs"
+	if len(x.Runs) == 1 {
+		runs = "run"
+	}
+	fmt.Fprintf(&b, "%s · script %s · %d %s (%d failed) · exit %d", x.Handle(), x.ScriptBlob(), len(x.Runs), runs, failed, x.Exit)
 	if x.Error != "" {
 		first, _, _ := strings.Cut(x.Error, "\n")
 		b.WriteString(" · " + first)

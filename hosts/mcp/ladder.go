@@ -106,7 +106,7 @@ func (d *Deps) ladderStore(budget int) (*store.Store, string, digest.Options, er
 	if err != nil {
 		return nil, "", digest.Options{}, fmt.Errorf("cannot capture: %w", err)
 	}
-	dopts, err := runner.DigestOptions(st, budget, d.Getenv("CTX_PRESSURE"), "")
+	dopts, err := d.digestOptions(st, budget)
 	if err != nil {
 		st.Close()
 		return nil, "", digest.Options{}, err

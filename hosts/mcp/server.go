@@ -25,8 +25,10 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ctxhq/ctx/capture"
+	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/internal/jsonout"
+	"github.com/ctxhq/ctx/plan"
 	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/secrets"
@@ -172,7 +174,7 @@ func (d *Deps) run(ctx context.Context, _ *sdk.CallToolRequest, in runInput) (*s
 		return Error(fmt.Errorf("cannot capture: %w", err), ""), runOutput{}, nil
 	}
 	defer st.Close()
-	if req.Digest, err = runner.DigestOptions(st, in.Budget, d.Getenv("CTX_PRESSURE"), ""); err != nil {
+	if req.Digest, err = d.digestOptions(st, in.Budget); err != nil {
 		return Error(err, ""), runOutput{}, nil
 	}
 	if in.Stdin != "" {
@@ -196,7 +198,11 @@ func (d *Deps) run(ctx context.Context, _ *sdk.CallToolRequest, in runInput) (*s
 	}
 	if res.DigestErr != nil {
 		h := res.Handle()
-		return Error(fmt.Errorf("exit %d", res.Exit), fmt.Sprintf("ctx: the output is stored as %s, but no digest could be made: %v\n  hint: read it with ctx_get %s", h, res.DigestErr, h)),
+		hint := "read it with ctx_get " + h
+		if fix := contract.FixHint(res.DigestErr); fix != "" {
+			hint = fix + "; " + hint
+		}
+		return Error(fmt.Errorf("exit %d", res.Exit), fmt.Sprintf("ctx: the output is stored as %s, but no digest could be made: %v\n  hint: %s", h, res.DigestErr, hint)),
 			runOutput{Run: h, Exit: res.Exit}, nil
 	}
 	text := string(res.Text())
@@ -237,6 +243,9 @@ func (d *Deps) retrieve(ctx context.Context, w io.Writer, in getInput) (string, 
 	h, err := store.ParseHandle(in.Handle)
 	if err != nil {
 		return "", err
+	}
+	if in.Around < 0 || in.Around > 0 && in.Grep == "" {
+		return "", fmt.Errorf("around %d: want the lines of context (0 or more) around grep matches, with grep", in.Around)
 	}
 	o := retrieve.Options{Around: in.Around, Form: retrieve.Plain}
 	if in.Raw {
@@ -296,7 +305,7 @@ func (d *Deps) show(ctx context.Context, _ *sdk.CallToolRequest, in showInput) (
 	}
 	defer st.Close()
 	sh, err := runner.Show(ctx, st, t, func() (digest.Options, error) {
-		return runner.DigestOptions(st, 0, d.Getenv("CTX_PRESSURE"), "")
+		return d.digestOptions(st, 0)
 	})
 	if errors.Is(err, runner.ErrNotShowable) {
 		err = fmt.Errorf("%s is a %s; show takes a run or receipt handle (use ctx_get for blobs)", in.Handle, t.Kind)
@@ -328,6 +337,17 @@ func Error(err error, stderr string) *sdk.CallToolResult {
 	r := Text(msg)
 	r.IsError = true
 	return r
+}
+
+// digestOptions are the digest options for budget under $CTX_PRESSURE; a bad
+// value names the variable, which the agent's host set and the agent never
+// sees.
+func (d *Deps) digestOptions(st *store.Store, budget int) (digest.Options, error) {
+	p := d.Getenv("CTX_PRESSURE")
+	if _, err := plan.ParsePressure(p); err != nil {
+		return digest.Options{}, fmt.Errorf("the server's $CTX_PRESSURE: %v; fix or unset CTX_PRESSURE where ctx mcp is configured", err)
+	}
+	return runner.DigestOptions(st, budget, p, "")
 }
 
 func parseTimeout(s string) (time.Duration, error) {

@@ -21,6 +21,31 @@ import (
 // real client, with a real store in a temporary workspace.
 func connect(t *testing.T, session string) (*sdk.ClientSession, string) {
 	t.Helper()
+	d, work := testDeps(t, session)
+	return connectDeps(t, d), work
+}
+
+// connectDeps serves New(d) in process to a real client.
+func connectDeps(t *testing.T, d *Deps) *sdk.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	st, ct := sdk.NewInMemoryTransports()
+	if _, err := New(d).Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// testDeps is the server's surroundings for a test: a real store in a
+// temporary workspace, which it returns too.
+func testDeps(t *testing.T, session string) (*Deps, string) {
+	t.Helper()
 	work := t.TempDir()
 	loc := store.Location{Dir: filepath.Join(work, store.DirName), Root: work}
 	open := func(create bool) (*store.Store, error) { return store.Open(loc, create) }
@@ -46,18 +71,7 @@ func connect(t *testing.T, session string) (*sdk.ClientSession, string) {
 		},
 		List: func(w io.Writer, n int) error { _, err := fmt.Fprintf(w, "%d runs\n", n); return err },
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	st, ct := sdk.NewInMemoryTransports()
-	if _, err := New(d).Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs, work
+	return d, work
 }
 
 func call(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) (*sdk.CallToolResult, string) {
@@ -128,5 +142,26 @@ func TestBadRequests(t *testing.T) {
 	}
 	if res, text := call(t, cs, "ctx_show", map[string]any{"handle": "run:abcdef"}); !res.IsError {
 		t.Errorf("unknown run: %q", text)
+	}
+}
+
+// TestBadPressureEnv: a junk $CTX_PRESSURE in the server's environment (set
+// by the host's configuration, invisible to the agent) is named in the error,
+// with the fix, and the command is not run.
+func TestBadPressureEnv(t *testing.T) {
+	d, work := testDeps(t, "s")
+	d.Getenv = func(k string) string {
+		if k == "CTX_PRESSURE" {
+			return "junk"
+		}
+		return ""
+	}
+	cs := connectDeps(t, d)
+	res, text := call(t, cs, "ctx_run", map[string]any{"shell": "echo ran > marker"})
+	if !res.IsError || !strings.Contains(text, "$CTX_PRESSURE") || !strings.Contains(text, "unset CTX_PRESSURE") {
+		t.Errorf("junk CTX_PRESSURE: error %v %q", res.IsError, text)
+	}
+	if _, err := os.Stat(filepath.Join(work, "marker")); err == nil {
+		t.Errorf("the command ran although its digest options were bad")
 	}
 }

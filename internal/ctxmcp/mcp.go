@@ -35,7 +35,7 @@ Register it with ctx init claude --mcp (or codex), or by hand:
 		Example: "  ctx mcp",
 		Args:    cli.ExactArgs(0, "ctx mcp"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return NewServer(ios).Run(cmd.Context(), hostsmcp.DrainTransport{Transport: &mcp.StdioTransport{}})
+			return NewServer(ios).Run(cmd.Context(), hostsmcp.DrainTransport{Transport: hostsmcp.LineTransport{In: ios.In, Out: ios.Out}})
 		},
 	}
 }

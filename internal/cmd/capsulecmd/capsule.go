@@ -20,6 +20,7 @@ import (
 
 	"github.com/ctxhq/ctx/capsule"
 	"github.com/ctxhq/ctx/capsule/relay"
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/continuitycmd"
 	"github.com/ctxhq/ctx/retrieve"
@@ -172,7 +173,7 @@ func describeEvidence(st *store.Store) capsule.Evidence {
 		}
 		switch t.Kind {
 		case "run":
-			return fmt.Sprintf("%s (exit %d)", retrieve.ClipLine([]byte(cli.QuoteArgs(t.Run.Manifest.Argv)), 80), t.Run.Manifest.Exit)
+			return fmt.Sprintf("%s (exit %d)", retrieve.ClipLine([]byte(cmdline.Display(t.Run.Manifest.Argv)), 80), t.Run.Manifest.Exit)
 		case "blob":
 			if b, err := st.Blob(t.ID); err == nil {
 				return fmt.Sprintf("blob, %d bytes, %d lines", b.Size(), b.Lines())

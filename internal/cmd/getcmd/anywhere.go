@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/helper"
 	"github.com/ctxhq/ctx/retrieve"
@@ -111,7 +112,7 @@ func CompleteHandles(ios *cli.IO) func(*cobra.Command, []string, string) ([]stri
 				continue
 			}
 			seen[h] = true
-			out = append(out, h+"\t"+retrieve.ClipLine([]byte(cli.QuoteArgs(ex.Argv)), 60))
+			out = append(out, h+"\t"+retrieve.ClipLine([]byte(cmdline.Display(ex.Argv)), 60))
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}

@@ -191,6 +191,9 @@ func (o *getOptions) retrieveOptions(ios *cli.IO, h store.Handle) (retrieve.Opti
 	if o.limit <= 0 {
 		return ro, cli.Usagef("--limit %d: want a positive number of lines", o.limit)
 	}
+	if err := checkAround(o.around, o.grep); err != nil {
+		return ro, cli.Usagef("--%v", err)
+	}
 	if o.plain && o.raw {
 		return ro, cli.Usagef("give --plain or --raw, not both")
 	}
@@ -257,4 +260,16 @@ func getJob(ios *cli.IO, o *getOptions) (done bool, err error) {
 // (ctx ui's search).
 func Grep(ctx context.Context, ios *cli.IO, handle, expr string, limit int) error {
 	return runGet(ctx, ios, &getOptions{handle: handle, grep: expr, limit: limit})
+}
+
+// checkAround refuses a context width that would be ignored or has no
+// meaning: around counts lines of context around --grep matches.
+func checkAround(around int, grep string) error {
+	switch {
+	case around < 0:
+		return fmt.Errorf("around %d: want 0 or more lines of context", around)
+	case around > 0 && grep == "":
+		return fmt.Errorf("around %d: it is the context around --grep matches; add --grep RE", around)
+	}
+	return nil
 }

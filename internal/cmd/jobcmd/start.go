@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/job"
 	"github.com/ctxhq/ctx/runner"
@@ -30,7 +31,7 @@ func Start(ios *cli.IO, spec job.Spec) error {
 		return err
 	}
 	h := j.Handle()
-	fmt.Fprintf(ios.Out, "%s started: %s\n  ctx job tail %s · ctx job wait %s · ctx job kill %s\n", h, cli.QuoteArgs(spec.Argv), h, h, h)
+	fmt.Fprintf(ios.Out, "%s started: %s\n  ctx job tail %s · ctx job wait %s · ctx job kill %s\n", h, cmdline.Display(spec.Argv), h, h, h)
 	return nil
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/job"
@@ -118,6 +119,9 @@ func failed(m store.Manifest) bool {
 }
 
 func runLs(ios *cli.IO, o *lsOptions) error {
+	if o.n < 0 {
+		return cli.Usagef("-n %d: want how many executions to list, 0 for all", o.n)
+	}
 	var since time.Time
 	if o.since != "" {
 		var err error
@@ -171,7 +175,7 @@ func runLs(ios *cli.IO, o *lsOptions) error {
 	jobs := job.List(st)
 	for i := len(live) - 1; i >= 0; i-- { // newest first, like the rest
 		r := live[i]
-		fmt.Fprintf(tw, "%s\t…\t%s\t%s\t%s\n", runningLabel(jobs, r.PID), contract.Size(r.Stdout+r.Stderr), Age(now.Sub(r.Started)), retrieve.ClipLine([]byte(cli.QuoteArgs(r.Argv)), 80))
+		fmt.Fprintf(tw, "%s\t…\t%s\t%s\t%s\n", runningLabel(jobs, r.PID), contract.Size(r.Stdout+r.Stderr), Age(now.Sub(r.Started)), retrieve.ClipLine([]byte(cmdline.Display(r.Argv)), 80))
 	}
 	for _, r := range rows {
 		exit := fmt.Sprint(r.Exit)
@@ -181,7 +185,7 @@ func runLs(ios *cli.IO, o *lsOptions) error {
 		if store.Status(r.Status) == store.StatusRecovered {
 			exit = "? recovered"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Run, exit, contract.Size(r.Stdout+r.Stderr), Age(now.Sub(r.Start)), retrieve.ClipLine([]byte(cli.QuoteArgs(r.Argv)), 80))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Run, exit, contract.Size(r.Stdout+r.Stderr), Age(now.Sub(r.Start)), retrieve.ClipLine([]byte(cmdline.Display(r.Argv)), 80))
 	}
 	return tw.Flush()
 }
@@ -270,7 +274,7 @@ func listAll(ios *cli.IO, o *lsOptions, since time.Time) error {
 	now := time.Now()
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", r.Run, r.Exit, contract.Size(r.Stdout+r.Stderr), Age(now.Sub(r.Start)),
-			filepath.Dir(r.Store), retrieve.ClipLine([]byte(cli.QuoteArgs(r.Argv)), 60))
+			filepath.Dir(r.Store), retrieve.ClipLine([]byte(cmdline.Display(r.Argv)), 60))
 	}
 	return tw.Flush()
 }
@@ -291,7 +295,7 @@ func listRunning(ios *cli.IO, o *lsOptions, live []store.InFlight) error {
 	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "PID\tOUTPUT\tAGE\tCOMMAND")
 	for _, r := range live {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.PID, contract.Size(r.Stdout+r.Stderr), Age(time.Since(r.Started)), retrieve.ClipLine([]byte(cli.QuoteArgs(r.Argv)), 80))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.PID, contract.Size(r.Stdout+r.Stderr), Age(time.Since(r.Started)), retrieve.ClipLine([]byte(cmdline.Display(r.Argv)), 80))
 	}
 	return tw.Flush()
 }

@@ -28,6 +28,13 @@ func openRemote(st *store.Store) (*remote.Remote, error) {
 	return remote.Open(cfg)
 }
 
+// unasked is the error of a handle in no local store when the remote, the
+// only place left to look, could not be asked: without it, a broken
+// remote.toml or an unreachable endpoint reads as the answer about the handle.
+func unasked(raw string, err error) error {
+	return fmt.Errorf("%s is in no local store, and the remote could not be asked: %w", raw, err)
+}
+
 // NewPushCmd is ctx push.
 func NewPushCmd(ios *cli.IO) *cobra.Command {
 	var background, asJSON bool
@@ -330,11 +337,14 @@ func Resolve(ios *cli.IO, h store.Handle, raw string) (*store.Store, *store.Targ
 	r, err := openRemote(st)
 	if err != nil {
 		st.Close()
-		return nil, nil, err
+		return nil, nil, unasked(raw, err)
 	}
 	t, open, err := remote.Fallback(context.Background(), st, r, h)
 	if err != nil {
 		st.Close()
+		if !errors.Is(err, store.ErrNotFound) {
+			err = unasked(raw, err)
+		}
 		return nil, nil, err
 	}
 	how := "cached in this workspace's store"

@@ -22,12 +22,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/capture"
+	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/getcmd"
 	"github.com/ctxhq/ctx/internal/cmd/jobcmd"
 	"github.com/ctxhq/ctx/internal/progress"
 	"github.com/ctxhq/ctx/job"
+	"github.com/ctxhq/ctx/plan"
 	"github.com/ctxhq/ctx/profiles"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/secrets"
@@ -62,15 +64,32 @@ func (o *digestOpts) register(c *cobra.Command) {
 }
 
 func (o *digestOpts) options(ios *cli.IO, st *store.Store) (digest.Options, error) {
-	p := o.pressure
-	if p == "" {
-		p = ios.Getenv("CTX_PRESSURE")
+	p, err := o.pressureLevel(ios)
+	if err != nil {
+		return digest.Options{}, err
 	}
 	opts, err := runner.DigestOptions(st, o.budget, p, o.profile)
 	if err != nil {
 		return digest.Options{}, cli.Usagef("%v", err)
 	}
 	return opts, nil
+}
+
+// pressureLevel is --pressure, else $CTX_PRESSURE, checked before anything
+// runs. A bad value names where it came from: with no flag given, "pressure
+// junk" alone leaves the user looking for a flag they never passed.
+func (o *digestOpts) pressureLevel(ios *cli.IO) (string, error) {
+	if o.pressure != "" {
+		if _, err := plan.ParsePressure(o.pressure); err != nil {
+			return "", cli.Usagef("--pressure: %v", err)
+		}
+		return o.pressure, nil
+	}
+	p := ios.Getenv("CTX_PRESSURE")
+	if _, err := plan.ParsePressure(p); err != nil {
+		return "", cli.Usagef("$CTX_PRESSURE: %v; fix or unset CTX_PRESSURE, or pass --pressure", err)
+	}
+	return p, nil
 }
 
 const runHelpExit = `
@@ -132,6 +151,10 @@ func runRun(ctx context.Context, ios *cli.IO, o *runOptions) error {
 	capBytes, err := cli.ParseSize(o.maxOutput)
 	if err != nil {
 		return cli.Usagef("--max-output: %v", err)
+	}
+	if o.timeout < 0 || o.grace < 0 {
+		// A negative --timeout ran the command with no limit at all.
+		return cli.Usagef("--timeout %v --grace %v: want durations of 0 or more (--timeout 0: no limit)", o.timeout, o.grace)
 	}
 	argv := o.argv
 	if o.shell {
@@ -218,7 +241,11 @@ func showRun(ios *cli.IO, st *store.Store, res *runner.Result, asJSON bool) erro
 	getcmd.StartPush(ios, st)
 	if res.DigestErr != nil {
 		h := res.Handle()
-		fmt.Fprintf(ios.Err, "ctx: the output is stored as %s, but no digest could be made: %v\n  hint: read it with `ctx get %s`\n", h, res.DigestErr, h)
+		hint := fmt.Sprintf("read it with `ctx get %s`", h)
+		if fix := contract.FixHint(res.DigestErr); fix != "" {
+			hint = fix + "; " + hint
+		}
+		fmt.Fprintf(ios.Err, "ctx: the output is stored as %s, but no digest could be made: %v\n  hint: %s\n", h, res.DigestErr, hint)
 		return &cli.ExitError{Code: res.Exit}
 	}
 	if asJSON {
@@ -360,9 +387,9 @@ func startJob(ios *cli.IO, o *runOptions, argv []string, dir string, capBytes in
 	if o.json {
 		return cli.Usagef("--bg prints the job handle; ctx job wait job:ID prints the digest (ctx job show --json the record)")
 	}
-	p := o.pressure
-	if p == "" {
-		p = ios.Getenv("CTX_PRESSURE")
+	p, err := o.pressureLevel(ios)
+	if err != nil {
+		return err
 	}
 	return jobcmd.Start(ios, job.Spec{Argv: argv, Dir: dir, Timeout: o.timeout, Grace: o.grace, Pipe: o.pipe, Cap: capBytes,
 		Budget: o.budget, Pressure: p, Profile: o.profile, Session: ios.Getenv("CTX_SESSION")})

@@ -123,7 +123,7 @@ func runStats(ios *cli.IO, o *statsOptions) error {
 			break
 		}
 		rep.Larger = append(rep.Larger, fmt.Sprintf("%s %s: %d B raw, %d B shown, %d× in the period",
-			ex.Handle(), cli.QuoteArgs(secrets.Argv(ex.Argv)), ex.RawBytes, ex.ShownBytes, larger[ex.Run]))
+			ex.Handle(), cmdline.Display(secrets.Argv(ex.Argv)), ex.RawBytes, ex.ShownBytes, larger[ex.Run]))
 	}
 	for _, r := range rets {
 		rep.Retrievals++

@@ -2,6 +2,8 @@ package storecmd
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -25,7 +27,7 @@ func newGCCmd(ios *cli.IO) *cobra.Command {
 standalone receipts, and delete the rest. Pinned runs (ctx pin) are always kept.
 
 Exit status: 0 done; 125 the store is locked or damaged.`,
-		Example: "  ctx gc --dry-run\n  ctx gc --keep 168h",
+		Example: "  ctx gc --dry-run\n  ctx gc --keep 7d",
 		Args:    cli.ExactArgs(0, "ctx gc"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := cli.OpenStore(ios, false)
@@ -54,7 +56,37 @@ Exit status: 0 done; 125 the store is locked or damaged.`,
 	}
 	c.Flags().BoolVar(&dryRun, "dry-run", false, "report what would be deleted, delete nothing")
 	c.Flags().BoolVar(&noCompact, "no-compact", false, "do not compress frames that a fast flood left stored raw")
-	c.Flags().DurationVar(&keep, "keep", 30*24*time.Hour, "keep executions younger than this (0 keeps all)")
+	keep = 30 * 24 * time.Hour
+	c.Flags().Var(ageFlag{&keep}, "keep", "keep executions younger than this: 7d, 168h, 90m (0 keeps all)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return c
 }
+
+// ageFlag is a flag holding an age: a Go duration or N days ("7d"), as
+// ctx ls --since takes it. time.Duration alone refused "7d", the unit people
+// keep runs by.
+type ageFlag struct{ d *time.Duration }
+
+func (a ageFlag) String() string {
+	if a.d == nil {
+		return ""
+	}
+	if day := 24 * time.Hour; *a.d%day == 0 && *a.d != 0 {
+		return strconv.FormatInt(int64(*a.d/day), 10) + "d"
+	}
+	return a.d.String()
+}
+
+func (a ageFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if n, nerr := strconv.Atoi(strings.TrimSuffix(s, "d")); err != nil && nerr == nil && strings.HasSuffix(s, "d") {
+		d, err = time.Duration(n)*24*time.Hour, nil
+	}
+	if err != nil || d < 0 {
+		return fmt.Errorf("want an age like 7d, 168h or 90m (0 keeps all)")
+	}
+	*a.d = d
+	return nil
+}
+
+func (ageFlag) Type() string { return "age" }
