@@ -150,9 +150,9 @@ func OpenStore(ios *IO, create bool) (*store.Store, error) {
 	for _, r := range st.Recover() {
 		switch {
 		case r.Run != nil && r.Run.Manifest.Status == store.StatusRecovered:
-			fmt.Fprintf(ios.Err, "ctx: recovered the output of an interrupted capture (%s) as %s\n", QuoteArgs(secrets.Argv(r.Argv)), r.Run.Handle())
+			fmt.Fprintf(ios.Err, "ctx: recovered the output of an interrupted capture (%s) as %s\n", cmdline.Display(secrets.Argv(r.Argv)), r.Run.Handle())
 		case r.Run != nil:
-			fmt.Fprintf(ios.Err, "ctx: stored a finished capture that could not be stored earlier (%s) as %s\n", QuoteArgs(secrets.Argv(r.Argv)), r.Run.Handle())
+			fmt.Fprintf(ios.Err, "ctx: stored a finished capture that could not be stored earlier (%s) as %s\n", cmdline.Display(secrets.Argv(r.Argv)), r.Run.Handle())
 		case r.Quarantined != "":
 			fmt.Fprintf(ios.Err, "ctx: %v\n", r.Err)
 			var se *store.Error
