@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -247,5 +248,23 @@ func TestSpanRecordVerified(t *testing.T) {
 	}
 	if _, err := s.Resolve(h); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("a span record changed to lines 10-90: %v, want ErrCorrupt", err)
+	}
+}
+
+// TestCheckOfUnreadableDatabase: when store.db is too damaged for Check to
+// walk, its error is ErrCorrupt with advice that does not send the user back
+// to ctx check.
+func TestCheckOfUnreadableDatabase(t *testing.T) {
+	s, db, _ := corruptStore(t)
+	if err := os.WriteFile(s.dbPath(), db[:4097], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Check(CheckOptions{})
+	var se *Error
+	if !errors.Is(err, ErrCorrupt) || !errors.As(err, &se) {
+		t.Fatalf("Check of a truncated store.db: %v, want ErrCorrupt with a hint", err)
+	}
+	if strings.Contains(se.Hint, "ctx check` to see") || !strings.Contains(se.Hint, "move "+s.dbPath()+" aside") {
+		t.Errorf("hint %q: want moving the database aside, not running ctx check again", se.Hint)
 	}
 }
