@@ -225,12 +225,28 @@ func checkStoreDir(dir string) error {
 	return nil
 }
 
+// existingDir is dir or its nearest parent that exists: the directory a
+// failed create needs write permission on (a spool that was never made is
+// nothing to chmod).
+func existingDir(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(d); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
 // storeErr names the store path and adds a hint for the common causes.
 func storeErr(dir, op string, err error) error {
 	e := fmt.Errorf("%s %s: %w", op, dir, err)
 	switch {
 	case errors.Is(err, fs.ErrPermission):
-		return hint(e, "make %s writable by you, or point %s at another directory", dir, EnvStore)
+		return hint(e, "make %s writable by you, or point %s at another directory", existingDir(dir), EnvStore)
 	case isNoSpace(err):
 		return hint(e, "free disk space (or run `ctx gc`), then retry")
 	}

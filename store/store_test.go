@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -508,5 +509,17 @@ func TestParseHandleErrorsQuoteLittle(t *testing.T) {
 	_, err = ParseHandle("run:abc")
 	if err == nil || !strings.Contains(err.Error(), "too short") {
 		t.Errorf("run:abc: %v, want a too-short error", err)
+	}
+}
+
+// TestPermissionHintNamesExistingDir: the advice for a permission error
+// names a directory that exists (the one to make writable), not the spool
+// that could not be created in it.
+func TestPermissionHintNamesExistingDir(t *testing.T) {
+	root := t.TempDir()
+	err := storeErr(filepath.Join(root, "spool", ".20261202-abcd"), "create spool", fs.ErrPermission)
+	var se *Error
+	if !errors.As(err, &se) || !strings.Contains(se.Hint, "make "+root+" writable") {
+		t.Errorf("hint %v, want it to name %s", err, root)
 	}
 }
