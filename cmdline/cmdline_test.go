@@ -188,3 +188,16 @@ func TestDisplayControlCharacters(t *testing.T) {
 		t.Errorf("Display(%q) = %s, want Quote's %s", plain, Display(plain), Quote(plain))
 	}
 }
+
+// TestDisplayC1AndInvalidBytes: the C1 controls (U+009B is a one-character
+// CSI to some terminals) and bytes that are not UTF-8 are escaped too;
+// other non-ASCII text is shown as it is.
+func TestDisplayC1AndInvalidBytes(t *testing.T) {
+	d := Display([]string{"echo", "a\u009b31mb", "\xffz", "héllo"})
+	if want := `echo 'a\u009b31mb' '\xffz' 'héllo'`; d != want {
+		t.Errorf("Display = %s, want %s", d, want)
+	}
+	if hasControl(d) {
+		t.Errorf("Display left a control in %q", d)
+	}
+}

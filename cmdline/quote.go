@@ -3,6 +3,7 @@ package cmdline
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Quote renders argv as it would be typed at a POSIX shell: words joined by
@@ -43,42 +44,51 @@ func plain(s string) bool {
 }
 
 // Display is Quote for showing argv on one line of a terminal: every control
-// byte (newline, ESC, BEL…) in the quoted text is written as an escape (\n,
-// \e, \a, \xHH), so a command's argv can neither break a digest header or a
-// ctx ls row nor drive the terminal. Without control bytes it is Quote, and
-// pasting it into sh runs argv; with them, it is for reading.
+// character (newline, ESC, BEL…, and the C1 controls U+0080–U+009F, which
+// some terminals obey as ESC sequences) in the quoted text is written as an
+// escape (\n, \e, \a, \xHH, \u0080), and so is a byte that is not UTF-8, so a
+// command's argv can neither break a digest header or a ctx ls row nor drive
+// the terminal. Without such characters it is Quote, and pasting it into sh
+// runs argv; with them, it is for reading.
 func Display(argv []string) string {
 	q := Quote(argv)
 	if !hasControl(q) {
 		return q
 	}
 	var b strings.Builder
-	for i := 0; i < len(q); i++ {
-		switch c := q[i]; {
-		case c == '\n':
+	for i := 0; i < len(q); {
+		r, n := utf8.DecodeRuneInString(q[i:])
+		switch {
+		case r == '\n':
 			b.WriteString(`\n`)
-		case c == '\t':
+		case r == '\t':
 			b.WriteString(`\t`)
-		case c == '\r':
+		case r == '\r':
 			b.WriteString(`\r`)
-		case c == 0x1b:
+		case r == 0x1b:
 			b.WriteString(`\e`)
-		case c == 0x07:
+		case r == 0x07:
 			b.WriteString(`\a`)
-		case c < 0x20 || c == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, c)
+		case r == utf8.RuneError && n == 1, r < 0x20, r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, q[i])
+		case r >= 0x80 && r <= 0x9f:
+			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
-			b.WriteByte(c)
+			b.WriteString(q[i : i+n])
 		}
+		i += n
 	}
 	return b.String()
 }
 
+// hasControl reports whether s holds a character Display escapes.
 func hasControl(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] == 0x7f {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || r == utf8.RuneError && n == 1 {
 			return true
 		}
+		i += n
 	}
 	return false
 }

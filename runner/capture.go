@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"time"
 
 	"github.com/ctxhq/ctx/capture"
@@ -187,6 +188,9 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 // StartHint is the advice for a command that could not be started.
 func StartHint(se *capture.StartError) string {
 	if se.Exit == capture.ExitNotExecutable {
+		if fi, err := os.Stat(se.Argv0); err == nil && fi.IsDir() {
+			return "it is a directory: name the program to run, or give the directory with --cwd"
+		}
 		return "make it executable (chmod +x) or run it through its interpreter"
 	}
 	return "check the spelling, or use --shell for shell builtins, aliases and pipelines"

@@ -180,3 +180,17 @@ func TestIngestAndShow(t *testing.T) {
 		t.Errorf("Show(blob) = %v, want ErrNotShowable", err)
 	}
 }
+
+// TestStartHintDirectory: a directory given as the command is called a
+// directory, not a file to chmod.
+func TestStartHintDirectory(t *testing.T) {
+	env, dir := newEnv(t)
+	_, err := Capture(context.Background(), env, &Request{Argv: []string{dir}, Dir: dir, Pipe: true})
+	var se *capture.StartError
+	if !errors.As(err, &se) || se.Exit != capture.ExitNotExecutable {
+		t.Fatalf("err %v, want a not-executable StartError", err)
+	}
+	if h := StartHint(se); !strings.Contains(h, "directory") || strings.Contains(h, "chmod") {
+		t.Errorf("hint %q, want one that says it is a directory", h)
+	}
+}

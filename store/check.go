@@ -57,7 +57,7 @@ func (r *CheckReport) OK() bool { return len(r.Problems) == 0 }
 // database is returned as an error (ErrCorrupt).
 func (s *Store) Check(opts CheckOptions) (*CheckReport, error) {
 	if err := checkDBFile(s.dbPath()); err != nil {
-		return nil, err
+		return nil, s.unreadable(err)
 	}
 	release, err := s.lease(true)
 	if err != nil {
@@ -78,7 +78,7 @@ func (s *Store) Check(opts CheckOptions) (*CheckReport, error) {
 		return c.rep, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, s.unreadable(err)
 	}
 	orphans := c.packs()
 	if opts.ReadData {
@@ -90,6 +90,17 @@ func (s *Store) Check(opts CheckOptions) (*CheckReport, error) {
 	}
 	sort.Slice(c.rep.Problems, func(i, j int) bool { return c.rep.Problems[i].Handle < c.rep.Problems[j].Handle })
 	return c.rep, nil
+}
+
+// unreadable is Check's error for a database too damaged to walk: its hint
+// cannot be "run ctx check" (the general advice for a damaged store), since
+// this is ctx check failing.
+func (s *Store) unreadable(err error) error {
+	if !errors.Is(err, ErrCorrupt) {
+		return err
+	}
+	return hint(fmt.Errorf("check: %w", err),
+		"the database is too damaged to list what is in it: move %s aside (keeping it for inspection) and run ctx again; a new database is started, spooled captures and pack files are kept, and `ctx check` then reports the packs no record names", s.dbPath())
 }
 
 // checker is one check's findings as it goes.

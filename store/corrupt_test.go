@@ -6,7 +6,10 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // readEverything reads every listed run's streams in full. It returns an
@@ -247,5 +250,47 @@ func TestSpanRecordVerified(t *testing.T) {
 	}
 	if _, err := s.Resolve(h); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("a span record changed to lines 10-90: %v, want ErrCorrupt", err)
+	}
+}
+
+// TestCheckOfUnreadableDatabase: when store.db is too damaged for Check to
+// walk, its error is ErrCorrupt with advice that does not send the user back
+// to ctx check.
+func TestCheckOfUnreadableDatabase(t *testing.T) {
+	s, db, _ := corruptStore(t)
+	if err := os.WriteFile(s.dbPath(), db[:4097], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Check(CheckOptions{})
+	var se *Error
+	if !errors.Is(err, ErrCorrupt) || !errors.As(err, &se) {
+		t.Fatalf("Check of a truncated store.db: %v, want ErrCorrupt with a hint", err)
+	}
+	if strings.Contains(se.Hint, "ctx check` to see") || !strings.Contains(se.Hint, "move "+s.dbPath()+" aside") {
+		t.Errorf("hint %q: want moving the database aside, not running ctx check again", se.Hint)
+	}
+}
+
+// TestDamagedExecRecordQuoted: a damaged execution record's error quotes
+// its key, so garbled key bytes never reach the terminal raw, and says how
+// to find and set it aside.
+func TestDamagedExecRecordQuoted(t *testing.T) {
+	s := newStore(t)
+	if err := s.update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(bucketExecs)
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte("\x1b]0;x\x07key"), []byte("not json"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Execs(0, nil)
+	var se *Error
+	if !errors.Is(err, ErrCorrupt) || !errors.As(err, &se) || !strings.Contains(se.Hint, "ctx check --repair") {
+		t.Fatalf("err %v, want ErrCorrupt with a repair hint", err)
+	}
+	if strings.ContainsAny(err.Error(), "\x1b\x07") {
+		t.Errorf("raw control bytes in %q", err)
 	}
 }

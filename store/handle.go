@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Handle is a parsed handle. The grammar (docs/handles.md):
@@ -94,7 +95,7 @@ func ParseRef(k Kind, ref string) (ID, error) {
 func ParseHandle(s string) (Handle, error) {
 	orig := s
 	bad := func(why string) (Handle, error) {
-		return Handle{}, hint(fmt.Errorf("handle %q: %s: %w", orig, why, ErrBadHandle),
+		return Handle{}, hint(fmt.Errorf("handle %s: %s: %w", quoteClip(orig), why, ErrBadHandle),
 			"handles look like run:ba3d1020ee8f, run:ba3d1020ee8f#stderr:L40-52 or blob:4f1c0a9e2b77:B0-4096")
 	}
 	s = strings.TrimSpace(s)
@@ -112,7 +113,7 @@ func ParseHandle(s string) (Handle, error) {
 			case "job", "snap", "repo":
 				return bad(fmt.Sprintf("%s: handles are not supported by this version of ctx", scheme))
 			}
-			return bad(fmt.Sprintf("unknown scheme %q (want run, blob, span or receipt)", scheme))
+			return bad(fmt.Sprintf("unknown scheme %s (want run, blob, span or receipt)", quoteClip(scheme)))
 		}
 		h.Scheme, s = Kind(scheme), rest
 	}
@@ -132,7 +133,7 @@ func ParseHandle(s string) (Handle, error) {
 			case "":
 				return bad("no stream after '#' (want stdout, stderr or merged)")
 			default:
-				return bad(fmt.Sprintf("unknown stream %q (want stdout, stderr or merged)", stream))
+				return bad(fmt.Sprintf("unknown stream %s (want stdout, stderr or merged)", quoteClip(stream)))
 			}
 			if h.Scheme != "" && h.Scheme != KindRun {
 				return bad("only run handles have streams")
@@ -147,11 +148,11 @@ func ParseHandle(s string) (Handle, error) {
 		s = s[:i]
 	}
 	s = strings.ToLower(s)
+	if len(s) > 64 || !isHex(s) {
+		return bad(fmt.Sprintf("the id %s is not hex (0-9, a-f, at most 64 digits)", quoteClip(s)))
+	}
 	if len(s) < MinPrefix {
 		return bad(fmt.Sprintf("the id %q is too short: give at least %d hex digits", s, MinPrefix))
-	}
-	if len(s) > 64 || !isHex(s) {
-		return bad(fmt.Sprintf("the id %q is not hex (0-9, a-f, at most 64 digits)", s))
 	}
 	h.Prefix = s
 	if rng != "" {
@@ -170,31 +171,31 @@ func ParseHandle(s string) (Handle, error) {
 // ParseRange parses "L40-52", "L40", "L40-" or "B100-200".
 func ParseRange(s string) (Range, error) {
 	if len(s) < 2 || (s[0] != 'L' && s[0] != 'B') {
-		return Range{}, fmt.Errorf("range %q: want L40-52 (lines) or B100-200 (bytes)", s)
+		return Range{}, fmt.Errorf("range %s: want L40-52 (lines) or B100-200 (bytes)", quoteClip(s))
 	}
 	unit := s[0]
 	a, b, dash := strings.Cut(s[1:], "-")
 	from, err := strconv.ParseInt(a, 10, 64)
 	if err != nil || from < 0 {
-		return Range{}, fmt.Errorf("range %q: %q is not a number", s, a)
+		return Range{}, fmt.Errorf("range %s: %s is not a number", quoteClip(s), quoteClip(a))
 	}
 	r := Range{Unit: unit, From: from}
 	switch {
 	case unit == 'L' && from < 1:
-		return Range{}, fmt.Errorf("range %q: lines are numbered from 1", s)
+		return Range{}, fmt.Errorf("range %s: lines are numbered from 1", quoteClip(s))
 	case !dash && unit == 'L':
 		r.To = from
 	case !dash:
-		return Range{}, fmt.Errorf("range %q: a byte range needs an end: B%d-N", s, from)
+		return Range{}, fmt.Errorf("range %s: a byte range needs an end: B%d-N", quoteClip(s), from)
 	case b == "" && unit == 'L':
 		r.To = 0
 	default:
 		to, err := strconv.ParseInt(b, 10, 64)
 		if err != nil {
-			return Range{}, fmt.Errorf("range %q: %q is not a number", s, b)
+			return Range{}, fmt.Errorf("range %s: %s is not a number", quoteClip(s), quoteClip(b))
 		}
 		if (unit == 'L' && to < from) || (unit == 'B' && to < from) {
-			return Range{}, fmt.Errorf("range %q: the end is before the start", s)
+			return Range{}, fmt.Errorf("range %s: the end is before the start", quoteClip(s))
 		}
 		r.To = to
 	}
@@ -236,4 +237,21 @@ func isHex(s string) bool {
 func prefixBytes(prefix string) []byte {
 	b, _ := hex.DecodeString(prefix[:len(prefix)&^1])
 	return b
+}
+
+// clipQuoted is how much of a malformed handle an error quotes: enough to
+// recognise it, never a whole pasted output.
+const clipQuoted = 80
+
+// quoteClip quotes s for an error message, cut to its first clipQuoted
+// bytes (on a rune boundary) with the length it had when longer.
+func quoteClip(s string) string {
+	if len(s) <= clipQuoted {
+		return strconv.Quote(s)
+	}
+	cut := clipQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
 }

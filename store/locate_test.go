@@ -112,3 +112,44 @@ func TestLocateForeignStore(t *testing.T) {
 		t.Fatalf("Open of a foreign store: %v", err)
 	}
 }
+
+// TestLocateLinkedStore: a .ctx that is a symbolic link, even to a directory
+// of this user's own, is never adopted while walking up and is refused in a
+// repository, so a cloned repository cannot send its runs into another
+// directory; $CTX_STORE naming the link is the user's choice and works.
+func TestLocateLinkedStore(t *testing.T) {
+	base := mkdir(t, filepath.Join(t.TempDir(), "home"), 0o755)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(base, "state"))
+	t.Setenv(EnvStore, "")
+	elsewhere := mkdir(t, filepath.Join(base, "elsewhere"), 0o700)
+	plain := mkdir(t, filepath.Join(base, "plain"), 0o755)
+	link := filepath.Join(plain, DirName)
+	if err := os.Symlink(elsewhere, link); err != nil {
+		t.Fatal(err)
+	}
+	loc, err := Locate(plain)
+	if err != nil || loc.Dir != UserStoreDir() {
+		t.Fatalf("a linked .ctx in a plain directory: %+v %v, want the user store", loc, err)
+	}
+	mkdir(t, filepath.Join(plain, ".git"), 0o755)
+	loc, err = Locate(plain)
+	if err != nil || loc.Dir != link {
+		t.Fatalf("a repository's linked .ctx: %+v %v", loc, err)
+	}
+	if _, err := Open(loc, true); !errors.Is(err, ErrUnsafe) {
+		t.Fatalf("Open of a linked workspace store: %v, want ErrUnsafe", err)
+	}
+	if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+		t.Errorf("the link's target was written to: %v", ents)
+	}
+	t.Setenv(EnvStore, link)
+	loc, err = Locate(plain)
+	if err != nil || !loc.Named {
+		t.Fatalf("$CTX_STORE naming the link: %+v %v", loc, err)
+	}
+	st, err := Open(loc, true)
+	if err != nil {
+		t.Fatalf("Open of the store $CTX_STORE names: %v", err)
+	}
+	st.Close()
+}

@@ -701,7 +701,8 @@ func (s *Store) Execs(limit int, keep func(*Exec) bool) ([]*Exec, error) {
 		for k, v := c.Last(); k != nil && (limit <= 0 || len(out) < limit); k, v = c.Prev() {
 			ex := &Exec{}
 			if err := json.Unmarshal(v, ex); err != nil {
-				return fmt.Errorf("execution record %s: %v: %w", k, err, ErrCorrupt)
+				return hint(fmt.Errorf("execution record %s: %v: %w", quoteClip(string(k)), err, ErrCorrupt),
+					"run `ctx check` to list the damaged records, then `ctx check --repair` to set them aside")
 			}
 			if keep == nil || keep(ex) {
 				out = append(out, ex)

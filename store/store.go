@@ -82,6 +82,10 @@ type Store struct {
 type Location struct {
 	Dir  string // the store directory
 	Root string // the workspace root
+	// Named is set when Dir came from $CTX_STORE: a symbolic link there is
+	// the user's own choice and is followed. A .ctx found in a workspace
+	// must be a directory, never a link (a repository can ship one).
+	Named bool
 }
 
 // Locate finds the store for the working directory cwd. Walking up from
@@ -120,7 +124,7 @@ func Locate(cwd string) (Location, error) {
 		if err != nil {
 			return Location{}, err
 		}
-		return Location{Dir: abs, Root: root}, nil
+		return Location{Dir: abs, Root: root, Named: true}, nil
 	}
 	if dir == "" {
 		if dir = UserStoreDir(); dir == "" {
@@ -136,7 +140,7 @@ func Locate(cwd string) (Location, error) {
 // anyone may write) is never adopted, even one's own: anyone could have
 // made it first, and adopting it would pool every directory beneath.
 func adoptable(parent, p string) bool {
-	fi, err := os.Stat(p)
+	fi, err := os.Lstat(p) // a link is never adopted: it could point anywhere
 	if err != nil || checkInfo(p, fi, true) != nil {
 		return false
 	}
@@ -164,6 +168,9 @@ func isDir(p string) bool {
 // ErrNotFound. The database itself is opened on first use.
 func Open(loc Location, create bool) (*Store, error) {
 	s := &Store{dir: loc.Dir, root: loc.Root, timeout: lockTimeout()}
+	if err := checkNotLink(loc); err != nil {
+		return nil, err
+	}
 	if !isDir(loc.Dir) {
 		if !create {
 			return nil, hint(fmt.Errorf("no store at %s: %w", loc.Dir, ErrNotFound), "run a command with `ctx run -- CMD` first, or set %s to the store to use", EnvStore)
@@ -186,6 +193,23 @@ func Open(loc Location, create bool) (*Store, error) {
 	return s, nil
 }
 
+// checkNotLink refuses a workspace store that is a symbolic link: a
+// repository that ships .ctx as a link to another directory of the user's
+// (another project's store, ~/.ssh) would have ctx write its runs there.
+// $CTX_STORE may name a link: that one the user chose.
+func checkNotLink(loc Location) error {
+	if loc.Named {
+		return nil
+	}
+	fi, err := os.Lstat(loc.Dir)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	target, _ := os.Readlink(loc.Dir)
+	return hint(fmt.Errorf("refusing store %s: it is a symbolic link (to %s), not a directory: %w", loc.Dir, target, ErrUnsafe),
+		"a workspace's %s must be a directory of its own (a repository could ship a link that sends your runs elsewhere): remove the link, or set %s to its target to use it on purpose", DirName, EnvStore)
+}
+
 // checkStoreDir refuses a store directory that is not this user's own: one
 // owned by someone else, or that others can write to, could hold planted
 // files (a repository can ship a .ctx/ directory).
@@ -201,12 +225,28 @@ func checkStoreDir(dir string) error {
 	return nil
 }
 
+// existingDir is dir or its nearest parent that exists: the directory a
+// failed create needs write permission on (a spool that was never made is
+// nothing to chmod).
+func existingDir(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(d); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
 // storeErr names the store path and adds a hint for the common causes.
 func storeErr(dir, op string, err error) error {
 	e := fmt.Errorf("%s %s: %w", op, dir, err)
 	switch {
 	case errors.Is(err, fs.ErrPermission):
-		return hint(e, "make %s writable by you, or point %s at another directory", dir, EnvStore)
+		return hint(e, "make %s writable by you, or point %s at another directory", existingDir(dir), EnvStore)
 	case isNoSpace(err):
 		return hint(e, "free disk space (or run `ctx gc`), then retry")
 	}

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func newStore(t *testing.T) *Store {
@@ -479,5 +481,45 @@ func TestParseHandleRecordSchemesPointElsewhere(t *testing.T) {
 		if !errors.Is(err, ErrBadHandle) || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseHandle(%q) = %v, want ErrBadHandle naming %q", in, err, want)
 		}
+	}
+}
+
+// TestParseHandleErrorsQuoteLittle: a malformed handle's error names what is
+// wrong and quotes at most a short head of it, however much was pasted
+// (the error reaches an agent's context through ctx_get); a non-hex id is
+// called not hex, whatever its length.
+func TestParseHandleErrorsQuoteLittle(t *testing.T) {
+	huge := strings.Repeat("a", 3_000_000)
+	for _, in := range []string{huge, "run:" + huge + "z", "run:ba3d1020ee8f#" + huge, "run:ba3d1020ee8f:L" + huge, "é" + strings.Repeat("é", 100000) + ":x"} {
+		_, err := ParseHandle(in)
+		if !errors.Is(err, ErrBadHandle) {
+			t.Fatalf("err %v, want ErrBadHandle", err)
+		}
+		if len(err.Error()) > 600 || !utf8.ValidString(err.Error()) {
+			t.Errorf("error is %d bytes (valid UTF-8: %v): %.200s", len(err.Error()), utf8.ValidString(err.Error()), err)
+		}
+		if !strings.Contains(err.Error(), "bytes)") {
+			t.Errorf("error does not say how long the handle was: %.200s", err)
+		}
+	}
+	_, err := ParseHandle("run:zz")
+	if err == nil || !strings.Contains(err.Error(), "not hex") {
+		t.Errorf("run:zz: %v, want a not-hex error", err)
+	}
+	_, err = ParseHandle("run:abc")
+	if err == nil || !strings.Contains(err.Error(), "too short") {
+		t.Errorf("run:abc: %v, want a too-short error", err)
+	}
+}
+
+// TestPermissionHintNamesExistingDir: the advice for a permission error
+// names a directory that exists (the one to make writable), not the spool
+// that could not be created in it.
+func TestPermissionHintNamesExistingDir(t *testing.T) {
+	root := t.TempDir()
+	err := storeErr(filepath.Join(root, "spool", ".20261202-abcd"), "create spool", fs.ErrPermission)
+	var se *Error
+	if !errors.As(err, &se) || !strings.Contains(se.Hint, "make "+root+" writable") {
+		t.Errorf("hint %v, want it to name %s", err, root)
 	}
 }

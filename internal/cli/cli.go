@@ -19,6 +19,7 @@ import (
 
 	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/internal/jsonout"
+	"github.com/ctxhq/ctx/plan"
 	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
@@ -149,9 +150,9 @@ func OpenStore(ios *IO, create bool) (*store.Store, error) {
 	for _, r := range st.Recover() {
 		switch {
 		case r.Run != nil && r.Run.Manifest.Status == store.StatusRecovered:
-			fmt.Fprintf(ios.Err, "ctx: recovered the output of an interrupted capture (%s) as %s\n", QuoteArgs(secrets.Argv(r.Argv)), r.Run.Handle())
+			fmt.Fprintf(ios.Err, "ctx: recovered the output of an interrupted capture (%s) as %s\n", cmdline.Display(secrets.Argv(r.Argv)), r.Run.Handle())
 		case r.Run != nil:
-			fmt.Fprintf(ios.Err, "ctx: stored a finished capture that could not be stored earlier (%s) as %s\n", QuoteArgs(secrets.Argv(r.Argv)), r.Run.Handle())
+			fmt.Fprintf(ios.Err, "ctx: stored a finished capture that could not be stored earlier (%s) as %s\n", cmdline.Display(secrets.Argv(r.Argv)), r.Run.Handle())
 		case r.Quarantined != "":
 			fmt.Fprintf(ios.Err, "ctx: %v\n", r.Err)
 			var se *store.Error
@@ -231,4 +232,22 @@ func ParseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("size %q: want a positive number of bytes, optionally with K, M or G", s)
 	}
 	return n * mult, nil
+}
+
+// Pressure is the context pressure a digest is made under: the --pressure
+// flag when given, else $CTX_PRESSURE, checked before anything runs. A bad
+// value names where it came from: with no flag given, "pressure junk"
+// alone leaves the user looking for a flag they never passed.
+func Pressure(ios *IO, flag string) (string, error) {
+	if flag != "" {
+		if _, err := plan.ParsePressure(flag); err != nil {
+			return "", Usagef("--pressure: %v", err)
+		}
+		return flag, nil
+	}
+	p := ios.Getenv("CTX_PRESSURE")
+	if _, err := plan.ParsePressure(p); err != nil {
+		return "", Usagef("$CTX_PRESSURE: %v; fix or unset CTX_PRESSURE, or pass --pressure", err)
+	}
+	return p, nil
 }

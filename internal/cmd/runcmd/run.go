@@ -29,7 +29,6 @@ import (
 	"github.com/ctxhq/ctx/internal/cmd/jobcmd"
 	"github.com/ctxhq/ctx/internal/progress"
 	"github.com/ctxhq/ctx/job"
-	"github.com/ctxhq/ctx/plan"
 	"github.com/ctxhq/ctx/profiles"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/secrets"
@@ -75,22 +74,8 @@ func (o *digestOpts) options(ios *cli.IO, st *store.Store) (digest.Options, erro
 	return opts, nil
 }
 
-// pressureLevel is --pressure, else $CTX_PRESSURE, checked before anything
-// runs. A bad value names where it came from: with no flag given, "pressure
-// junk" alone leaves the user looking for a flag they never passed.
-func (o *digestOpts) pressureLevel(ios *cli.IO) (string, error) {
-	if o.pressure != "" {
-		if _, err := plan.ParsePressure(o.pressure); err != nil {
-			return "", cli.Usagef("--pressure: %v", err)
-		}
-		return o.pressure, nil
-	}
-	p := ios.Getenv("CTX_PRESSURE")
-	if _, err := plan.ParsePressure(p); err != nil {
-		return "", cli.Usagef("$CTX_PRESSURE: %v; fix or unset CTX_PRESSURE, or pass --pressure", err)
-	}
-	return p, nil
-}
+// pressureLevel is --pressure, else $CTX_PRESSURE, checked (cli.Pressure).
+func (o *digestOpts) pressureLevel(ios *cli.IO) (string, error) { return cli.Pressure(ios, o.pressure) }
 
 const runHelpExit = `
 Exit status: the command's own; 124 if it ran past --timeout; 125 if ctx itself

@@ -194,8 +194,9 @@ func OpenWorkspace(ios *cli.IO, cwdFlag string, budget int, pressure string) (*W
 	if err != nil {
 		return nil, err
 	}
-	if pressure == "" {
-		pressure = ios.Getenv("CTX_PRESSURE")
+	if pressure, err = cli.Pressure(ios, pressure); err != nil {
+		st.Close()
+		return nil, err
 	}
 	dopts, err := runner.DigestOptions(st, budget, pressure, "")
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/getcmd"
@@ -96,7 +97,7 @@ func (s uiSource) Runs(ctx context.Context, n int) ([]ui.Run, error) {
 	runs := make([]ui.Run, len(rows))
 	now := time.Now()
 	for i, r := range rows {
-		runs[i] = ui.Run{Handle: r.Run, Command: cli.QuoteArgs(r.Argv), Exit: r.Exit, Status: string(r.Status),
+		runs[i] = ui.Run{Handle: r.Run, Command: cmdline.Display(r.Argv), Exit: r.Exit, Status: string(r.Status),
 			Size: contract.Size(r.Stdout + r.Stderr), Lines: r.Lines, Age: lscmd.Age(now.Sub(r.Start))}
 	}
 	return runs, nil
