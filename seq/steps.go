@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/ctxhq/ctx/internal/tomlerr"
 )
 
 // Step is one declared step of a sequence: a command (an argv, or a shell
@@ -194,18 +196,14 @@ func FromTOML(data []byte) ([]Step, error) {
 	d := toml.NewDecoder(bytes.NewReader(data))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&f); err != nil {
-		var sme *toml.StrictMissingError
-		var de *toml.DecodeError
+		line, col, key, ok := tomlerr.Locate(err)
 		switch {
-		case errors.As(err, &sme) && len(sme.Errors) > 0:
-			e := sme.Errors[0]
-			row, col := e.Position()
-			return nil, &StepError{Line: row, Col: col, Err: fmt.Errorf("unknown field %q (a step has name, argv, shell, cwd, env, timeout, continue_on_failure)", strings.Join(e.Key(), "."))}
-		case errors.As(err, &de):
-			row, col := de.Position()
-			return nil, &StepError{Line: row, Col: col, Err: fmt.Errorf("%s", de.Error())}
+		case !ok:
+			return nil, fmt.Errorf("read steps file: %w", err)
+		case key != "":
+			err = fmt.Errorf("unknown field %q (a step has name, argv, shell, cwd, env, timeout, continue_on_failure)", key)
 		}
-		return nil, fmt.Errorf("read steps file: %w", err)
+		return nil, &StepError{Line: line, Col: col, Err: err}
 	}
 	return f.Step, Check(f.Step)
 }

@@ -15,18 +15,33 @@ import (
 // "line L column C: unknown key "a.b" (KEYS)" or "line L column C: MESSAGE".
 // keys says what the file may hold. Other errors are returned as they are.
 func Describe(err error, keys string) error {
+	line, col, key, ok := Locate(err)
+	switch {
+	case !ok:
+		return err
+	case key != "":
+		return fmt.Errorf("line %d column %d: unknown key %q (%s)", line, col, key, keys)
+	}
+	return fmt.Errorf("line %d column %d: %v", line, col, err)
+}
+
+// Locate is where in the file err, from decoding with unknown fields
+// disallowed, points: its line and column, and for a key the file may not
+// hold, its dotted name (key is "" for a syntax or type error). ok is false
+// for an error the decoder did not place.
+func Locate(err error) (line, col int, key string, ok bool) {
 	var sme *toml.StrictMissingError
 	var de *toml.DecodeError
 	switch {
 	case errors.As(err, &sme) && len(sme.Errors) > 0:
 		e := sme.Errors[0]
-		row, col := e.Position()
-		return fmt.Errorf("line %d column %d: unknown key %q (%s)", row, col, strings.Join(e.Key(), "."), keys)
+		line, col = e.Position()
+		return line, col, strings.Join(e.Key(), "."), true
 	case errors.As(err, &de):
-		row, col := de.Position()
-		return fmt.Errorf("line %d column %d: %v", row, col, de)
+		line, col = de.Position()
+		return line, col, "", true
 	}
-	return err
+	return 0, 0, "", false
 }
 
 // UnknownKeys lists the dotted names of the unknown keys err reports, or nil.
