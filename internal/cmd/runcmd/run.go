@@ -63,7 +63,7 @@ func (o *digestOpts) register(c *cobra.Command) {
 }
 
 func (o *digestOpts) options(ios *cli.IO, st *store.Store) (digest.Options, error) {
-	p, err := o.pressureLevel(ios)
+	p, err := cli.Pressure(ios, o.pressure)
 	if err != nil {
 		return digest.Options{}, err
 	}
@@ -73,9 +73,6 @@ func (o *digestOpts) options(ios *cli.IO, st *store.Store) (digest.Options, erro
 	}
 	return opts, nil
 }
-
-// pressureLevel is --pressure, else $CTX_PRESSURE, checked (cli.Pressure).
-func (o *digestOpts) pressureLevel(ios *cli.IO) (string, error) { return cli.Pressure(ios, o.pressure) }
 
 const runHelpExit = `
 Exit status: the command's own; 124 if it ran past --timeout; 125 if ctx itself
@@ -372,7 +369,7 @@ func startJob(ios *cli.IO, o *runOptions, argv []string, dir string, capBytes in
 	if o.json {
 		return cli.Usagef("--bg prints the job handle; ctx job wait job:ID prints the digest (ctx job show --json the record)")
 	}
-	p, err := o.pressureLevel(ios)
+	p, err := cli.Pressure(ios, o.pressure)
 	if err != nil {
 		return err
 	}
