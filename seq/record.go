@@ -9,9 +9,13 @@ import (
 	"github.com/ctxhq/ctx/store"
 )
 
-// Version is the record and digest format's version: 2 writes rows as #N
-// with upper-bound duration buckets and findings unindented.
-const Version = 2
+// Version is the record and digest format's version: 2 wrote rows as #N
+// with upper-bound duration buckets and findings unindented; 3 leaves out
+// the <1s bucket, the header's exit status (the first failing row's) and
+// skipped count (the rows list them), cuts default names to the words that
+// tell the steps apart, and may show a passing step's whole output under
+// its row.
+const Version = 3
 
 // LayerBucket is the store layer bucket sequence records live in, keyed by the
 // hex id.
@@ -54,7 +58,7 @@ func (rec *Record) ID() store.ID {
 		Steps []StepResult `json:"steps"`
 		Exit  int          `json:"exit"`
 	}{rec.Steps, rec.Exit})
-	return store.Sum(append([]byte("ctx-seq-v2\n"), b...))
+	return store.Sum(append([]byte("ctx-seq-v3\n"), b...))
 }
 
 // Handle is the record's seq: handle.

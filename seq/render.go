@@ -12,13 +12,13 @@ import (
 	"github.com/ctxhq/ctx/store"
 )
 
-// render fills in the coverage and the digest:
+// render fills in the coverage and the digest (format 3):
 //
-//	seq:ID [#N] · exit E
-//	#1 ok <1s go build ./... · its headline
-//	#2 exit 1 <1s go test ./...
+//	seq:ID [#N]
+//	#1 ok go build… · its headline
+//	#2 exit 1 <10s go test…
 //	…step 2's findings, as its own digest shows them…
-//	#3 skipped go vet ./...
+//	#3 skipped go vet…
 //	coverage: …
 //
 // A row starts with #N, the step's handle relative to the sequence's:
@@ -26,28 +26,49 @@ import (
 // follow its row unindented; a passing step shows only its headline on its
 // row, and none when it printed nothing. One coverage line covers all
 // steps; when every byte the steps printed is shown, the header says so
-// instead ("whole output"), as a whole-output run digest's does.
+// instead ("whole output"), as a whole-output run digest's does. The
+// header does not repeat the sequence's exit status: it is the first
+// failing row's (0 when none failed), and ctx exits with it.
+//
+// A passing step whose own digest showed its output whole, in more lines
+// than its headline, may be shown whole under its row instead: when that
+// shows every byte of the sequence and is no longer than the digest with
+// only its headline and the coverage line. Of the two honest forms, the
+// shorter is printed.
 func (rec *Record) render() {
+	names := labels(rec.Steps)
+	text, c := rec.compose(names, false)
+	if !rec.allWhole(false) && rec.allWhole(true) {
+		if t, cc := rec.compose(names, true); len(t) <= len(text) {
+			text, c = t, cc
+		}
+	}
+	red, _ := secrets.Text([]byte(text))
+	rec.Coverage, rec.Digest = c, string(red)
+}
+
+// compose writes the digest and its coverage; expand shows passing steps'
+// whole outputs under their rows.
+func (rec *Record) compose(names []string, expand bool) (string, Coverage) {
 	var b strings.Builder
 	c := Coverage{Steps: len(rec.Steps)}
 	for i := range rec.Steps {
-		c.add(&rec.Steps[i])
+		c.add(&rec.Steps[i], expand)
 	}
 	// A sequence whose every output is shown says so on its header, as a
-	// whole-output run digest does, and needs no coverage line.
-	whole := rec.allWhole()
-	fmt.Fprintf(&b, "%s [#N] · exit %d", rec.Handle(), rec.Exit)
+	// whole-output run digest does, and needs no coverage line. Skipped
+	// steps are listed on their rows.
+	whole := rec.allWhole(expand)
+	b.WriteString(rec.Handle() + " [#N]")
 	if whole {
 		b.WriteString(" · whole output")
-		if c.Skipped > 0 {
-			fmt.Fprintf(&b, " · skipped %d", c.Skipped)
-		}
 	}
 	b.WriteString("\n")
 	for i := range rec.Steps {
 		r := &rec.Steps[i]
-		b.WriteString(row(r) + "\n")
-		if r.Failed() {
+		under := r.Failed() || (expand && expandable(r))
+		b.WriteString(row(r, names[i], !under) + "\n")
+		if under {
 			writeFindings(&b, r)
 		}
 	}
@@ -56,29 +77,36 @@ func (rec *Record) render() {
 		b.WriteString(c.line() + "\n")
 		rec.next(&b)
 	}
-	text, _ := secrets.Text([]byte(b.String()))
-	rec.Coverage, rec.Digest = c, string(text)
+	return b.String(), c
 }
 
-// row is a step's line: #N, its outcome, its duration bucket, its name and,
-// for a passing step that printed something, its headline. #N is the run's
-// handle relative to the sequence (seq:ID#N); a step that did not run has
-// none to resolve to, and ctx get says why.
-func row(r *StepResult) string {
+// row is a step's line: #N, its outcome, its duration bucket when it took
+// a second or more, its name and, for a passing step that printed
+// something, its headline (unless its output follows the row). #N is the
+// run's handle relative to the sequence (seq:ID#N); a step that did not
+// run has none to resolve to, and ctx get says why.
+func row(r *StepResult, name string, headline bool) string {
 	n := "#" + strconv.Itoa(r.N)
+	if r.State == StateSkipped {
+		return n + " skipped " + name
+	}
+	line := n + " ok"
+	if r.Failed() {
+		line = n + " " + outcome(r)
+	}
+	if r.Duration != "" && r.Duration != Bucket(0) {
+		line += " " + r.Duration
+	}
+	line += " " + name
 	switch {
-	case r.State == StateSkipped:
-		return n + " skipped " + r.Name
-	case r.Failed():
-		line := n + " " + outcome(r) + " " + r.Duration + " " + r.Name
-		if r.Error == "" && printedNothing(r) {
+	case printedNothing(r):
+		if r.Failed() && r.Error == "" {
 			line += " · no output"
 		}
-		return line
-	case printedNothing(r):
-		return n + " ok " + r.Duration + " " + r.Name
+	case headline && !r.Failed():
+		line += " · " + r.Headline
 	}
-	return n + " ok " + r.Duration + " " + r.Name + " · " + r.Headline
+	return line
 }
 
 // outcome is a failing step's exit status, with how it ended when that was
@@ -99,8 +127,9 @@ func printedNothing(r *StepResult) bool {
 
 // shownWhole reports whether the digest shows every byte a ran step
 // printed: a failing step's digest is its whole output, a passing step
-// printed nothing or one line, shown whole as its headline.
-func shownWhole(r *StepResult) bool {
+// printed nothing or one line, shown whole as its headline, or (expand) its
+// whole output follows its row.
+func shownWhole(r *StepResult, expand bool) bool {
 	switch {
 	case r.res == nil || r.res.Digest == nil:
 		return false
@@ -108,16 +137,28 @@ func shownWhole(r *StepResult) bool {
 		return r.res.Digest.Plan.Mode == plan.ModeWhole
 	case printedNothing(r):
 		return true
+	case expand && expandable(r):
+		return true
 	}
 	b := body(r.res)
 	return r.res.Digest.Plan.Mode == plan.ModeWhole && len(b) == 1 && b[0] == r.Headline
 }
 
+// expandable reports whether a passing step's own digest showed its output
+// whole in more than its headline: lines that can follow its row.
+func expandable(r *StepResult) bool {
+	if r.Failed() || r.res == nil || r.res.Digest == nil || printedNothing(r) || r.res.Digest.Plan.Mode != plan.ModeWhole {
+		return false
+	}
+	b := body(r.res)
+	return len(b) > 1 || (len(b) == 1 && b[0] != r.Headline)
+}
+
 // allWhole reports whether the digest shows every byte the ran steps
 // printed.
-func (rec *Record) allWhole() bool {
+func (rec *Record) allWhole(expand bool) bool {
 	for i := range rec.Steps {
-		if r := &rec.Steps[i]; r.State != StateSkipped && !shownWhole(r) {
+		if r := &rec.Steps[i]; r.State != StateSkipped && !shownWhole(r, expand) {
 			return false
 		}
 	}
@@ -153,7 +194,7 @@ func (c *Coverage) line() string {
 func (rec *Record) next(b *strings.Builder) {
 	for i := range rec.Steps {
 		f := &rec.Steps[i]
-		if !f.Failed() || f.Run == "" || shownWhole(f) {
+		if !f.Failed() || f.Run == "" || shownWhole(f, false) {
 			continue
 		}
 		if !hasNext(f) {
@@ -179,8 +220,8 @@ func hasNext(r *StepResult) bool {
 // add counts one step into the coverage. A step shown whole counts as its
 // digest does; a passing step otherwise shows only its headline, so its
 // items count as retrievable (through its run) and the REQUIRED items its
-// own digest showed as RequiredElsewhere.
-func (c *Coverage) add(r *StepResult) {
+// own digest showed as RequiredElsewhere. expand is compose's.
+func (c *Coverage) add(r *StepResult, expand bool) {
 	if r.State == StateSkipped {
 		c.Skipped++
 		return
@@ -198,7 +239,7 @@ func (c *Coverage) add(r *StepResult) {
 	c.RequiredTotal += cov.RequiredTotal
 	c.RequiredUnrepresented += cov.RequiredUnrepresented
 	c.BytesCaptured += cov.BytesCaptured
-	if r.Failed() || shownWhole(r) {
+	if r.Failed() || shownWhole(r, expand) {
 		c.Inline += cov.Inline
 		c.Retrievable += cov.Retrievable
 		c.RequiredInline += cov.RequiredInline
@@ -209,8 +250,8 @@ func (c *Coverage) add(r *StepResult) {
 	c.RequiredElsewhere += cov.RequiredInline + cov.RequiredCensus
 }
 
-// writeFindings writes a failing step's findings under its row: its digest
-// without its header and coverage lines (the sequence has its own).
+// writeFindings writes a step's findings under its row: its digest without
+// its header and coverage lines (the sequence has its own).
 func writeFindings(b *strings.Builder, r *StepResult) {
 	if r.Error != "" {
 		fmt.Fprintf(b, "ctx: %s\n", r.Error)

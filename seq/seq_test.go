@@ -53,9 +53,13 @@ func TestFailingMiddleStep(t *testing.T) {
 	d := rec.Digest
 	// Every byte the ran steps printed is shown (step 1's one line as its
 	// row's headline, step 2's output under its row): the header says so
-	// and there is no coverage line to pad it.
-	for _, want := range []string{rec.Handle() + " [#N] · exit 2 · whole output · skipped 1\n",
-		"\n#1 ok <1s echo built · built\n", "\n#2 exit 2 <1s ", "\nmain.go:3:1: undefined: foo\n", "\n#3 skipped echo linted\n"} {
+	// and there is no coverage line to pad it. Rows of sub-second steps
+	// carry no bucket; step 2's default name is cut after its closing
+	// quote, the words that tell it from the others; the skipped step is
+	// listed on its row.
+	for _, want := range []string{rec.Handle() + " [#N] · whole output\n",
+		"\n#1 ok echo built · built\n", "\n#2 exit 2 echo \"main.go:3:1: undefined: foo\"…\n",
+		"\nmain.go:3:1: undefined: foo\n", "\n#3 skipped echo linted\n"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("digest lacks %q:\n%s", want, d)
 		}
@@ -305,7 +309,7 @@ func TestPartialDigest(t *testing.T) {
 	}
 	rows := regexp.MustCompile(`(?m)^#\d+ .*$`).FindAllString(d, -1)
 	if len(rows) != 3 || !strings.HasSuffix(rows[0], " · line 1 of a long passing step") ||
-		!strings.HasSuffix(rows[1], " exit 3 <1s exit 3 · no output") || !strings.HasPrefix(rows[2], "#3 exit 4 ") {
+		rows[1] != "#2 exit 3 exit 3 · no output" || !strings.HasPrefix(rows[2], "#3 exit 4 ") {
 		t.Errorf("rows %q", rows)
 	}
 	if strings.Contains(d, "line 2 of a long") {
@@ -365,9 +369,93 @@ func TestRowLikeOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := regexp.MustCompile(`(?m)^#\d+ .*$`).FindAllString(rec.Digest, -1)
-	if len(rows) != 2 || !strings.HasPrefix(rows[0], "#1 exit 1 ") || rows[1] != "#2 skipped true" ||
+	if len(rows) != 2 || !strings.HasPrefix(rows[0], "#1 exit 1 echo \"#1 [internal]") || rows[1] != "#2 skipped true" ||
 		!strings.Contains(rec.Digest, "\n  #1 [internal] load build definition\n  #2 ERROR: failed\n") ||
-		!strings.Contains(rec.Digest, " · whole output · skipped 1\n") {
+		!strings.Contains(rec.Digest, " · whole output\n") {
 		t.Errorf("rows %q:\n%s", rows, rec.Digest)
+	}
+}
+
+// TestLabels: a default name is cut to the words that tell the step apart,
+// at least two that are not options and never inside a shell quote; a name
+// the steps file gave, or a command given twice, is printed whole.
+func TestLabels(t *testing.T) {
+	argv := func(name string, words ...string) StepResult {
+		if name == "" {
+			name = cutName(strings.Join(words, " "))
+		}
+		return StepResult{Name: name, Argv: words}
+	}
+	shell := func(line string) StepResult {
+		return StepResult{Name: cutName(strings.Join(strings.Fields(line), " ")), Argv: []string{"sh", "-c", line}}
+	}
+	for _, tc := range []struct {
+		steps []StepResult
+		want  []string
+	}{
+		{[]StepResult{argv("", "go", "build", "./..."), argv("", "go", "test", "-count=1", "-v", "./..."), argv("", "go", "vet", "./...")},
+			[]string{"go build…", "go test…", "go vet…"}},
+		{[]StepResult{argv("", "go", "test", "./a/..."), argv("", "go", "test", "./b/...")}, []string{"go test ./a/...", "go test ./b/..."}},
+		{[]StepResult{argv("", "make"), argv("", "make", "test"), argv("", "make", "lint", "-j4")}, []string{"make", "make test", "make lint…"}},
+		{[]StepResult{argv("", "pytest", "-q", "tests/"), argv("", "go", "test", "-run", "X", "./...")}, []string{"pytest -q tests/", "go test…"}},
+		{[]StepResult{argv("unit tests", "go", "test", "./..."), argv("", "go", "vet", "./...")}, []string{"unit tests", "go vet…"}},
+		{[]StepResult{argv("", "go", "vet", "./..."), argv("", "go", "vet", "./...")}, []string{"go vet ./...", "go vet ./..."}},
+		{[]StepResult{shell(`echo "a b c" d e`), shell("echo done")}, []string{`echo "a b c"…`, "echo done"}},
+		{[]StepResult{argv("", "sh", "-c", "echo hi; exit 3")}, []string{"sh -c echo hi; exit 3"}},
+		{[]StepResult{shell("go build ./..."), shell("go test ./... && go vet ./...")}, []string{"go build…", "go test…"}},
+	} {
+		if got := labels(tc.steps); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("labels %q, want %q", got, tc.want)
+		}
+	}
+}
+
+// TestRowBucket: a row shows the duration bucket of a step that took a
+// second or more, and none for a quicker one.
+func TestRowBucket(t *testing.T) {
+	for _, tc := range []struct {
+		r    StepResult
+		want string
+	}{
+		{StepResult{N: 2, State: StateFailed, Exit: 1, Duration: "<10s"}, "#2 exit 1 <10s go test…"},
+		{StepResult{N: 2, State: StateFailed, Exit: 124, Status: "timeout", Duration: "<1m"}, "#2 exit 124 (timeout) <1m go test…"},
+		{StepResult{N: 1, State: StateOK, Duration: "<1s", Headline: "ok"}, "#1 ok go test… · ok"},
+		{StepResult{N: 3, State: StateSkipped}, "#3 skipped go test…"},
+	} {
+		if got := row(&tc.r, "go test…", true); got != tc.want {
+			t.Errorf("row %q, want %q", got, tc.want)
+		}
+	}
+}
+
+// TestPassingWholeOutput: a passing step's few lines, shown whole by its own
+// digest, follow its row when that makes the sequence's every byte shown
+// and costs no more than its headline and a coverage line; a passing step
+// of many lines keeps to its headline, and the coverage line accounts for
+// the rest.
+func TestPassingWholeOutput(t *testing.T) {
+	env, dir := newEnv(t)
+	fail := Step{Shell: "echo 'x.go:1:1: broken' >&2; exit 1"}
+	rec, err := Run(context.Background(), env, []Step{{Shell: "printf 'gen: warning one\\ngen: warning two\\n' >&2"}, fail}, Options{Dir: dir, Pipe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := rec.Digest
+	if !strings.HasSuffix(strings.SplitN(d, "\n", 2)[0], " [#N] · whole output") || strings.Contains(d, "coverage:") ||
+		!regexp.MustCompile(`\n#1 ok printf [^\n]*…\ngen: warning one\ngen: warning two\n#2 exit 1 `).MatchString(d) {
+		t.Errorf("a passing step's two lines are not shown whole under its row:\n%s", d)
+	}
+	if c := rec.Coverage; c.Inline != c.Identities || c.Retrievable != 0 {
+		t.Errorf("coverage %+v: every item is shown", c)
+	}
+	long := Step{Shell: `for i in $(seq 1 20); do echo "line $i of a passing step that says a lot"; done`}
+	rec, err = Run(context.Background(), env, []Step{long, fail}, Options{Dir: dir, Pipe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d = rec.Digest
+	if strings.Contains(d, "whole output") || strings.Contains(d, "line 2 of") || !strings.Contains(d, " · line 1 of a passing step that says a lot\n") ||
+		!strings.Contains(d, "\ncoverage: ") {
+		t.Errorf("twenty passing lines shown whole, or not accounted for:\n%s", d)
 	}
 }

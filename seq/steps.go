@@ -130,11 +130,7 @@ func defaultName(s *Step) string {
 	if name == "" {
 		name = strings.Join(s.Argv, " ")
 	}
-	name = strings.Join(strings.Fields(name), " ")
-	if r := []rune(name); len(r) > 40 {
-		name = string(r[:39]) + "…"
-	}
-	return name
+	return cutName(strings.Join(strings.Fields(name), " "))
 }
 
 // FromArgs reads steps from command-line groups separated by "--": a group

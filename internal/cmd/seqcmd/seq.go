@@ -38,11 +38,13 @@ type options struct {
 }
 
 const help = `Run a declared sequence of steps, each captured as its own run, and print one
-digest: a line per step (#N, its outcome, a duration bucket, its name, its
-headline finding), the failing steps' findings under their rows, sharing one
-budget, and one coverage receipt over all steps. A row's #N is its run's
-handle relative to the sequence's, as the header's seq:ID [#N] says:
-ctx get seq:ID#2 is step 2's output.
+digest: a line per step (#N, its outcome, a duration bucket when it took a
+second or more, its name, its headline finding), the failing steps' findings
+under their rows, sharing one budget, and one coverage receipt over all
+steps (none when every byte is shown: the header says whole output). A row's
+#N is its run's handle relative to the sequence's, as the header's seq:ID
+[#N] says: ctx get seq:ID#2 is step 2's output. A step's default name, its
+command, is cut to the words that tell it from the other steps (go test…).
 
 Steps come from the arguments, one per group between --: a group of one word
 is a shell command line (sh -c), a longer group an argv. Or from a file
