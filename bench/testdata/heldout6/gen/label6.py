@@ -35,7 +35,9 @@ SYSTEMS["unbound"] = (r"^(?P<h>\[\d+\] unbound\[\d+:[0-9a-f]+\] (?P<tag>info|not
   SF + "cannot forward RD=0 query",
   "parse error <*> <*>:<*>: Conversion error, ip4 addr expected",
   "error parsing zonefile <*> for <*>",
-  "init module <*>: <*>", "start of service (<*>).", "service stopped (<*>).", "Restart of <*>.",
+  "init module <*>: <*>",
+  # PACKAGE_STRING is a compile-time literal argument, so it is event text.
+  "start of service (unbound 1.17.1).", "service stopped (unbound 1.17.1).", "Restart of unbound 1.17.1.",
   "server stats for thread <*>: <*> queries, <*> answers from cache, <*> recursions, <*> prefetch, <*> rejected by ip ratelimiting",
   "server stats for thread <*>: requestlist max <*> avg <*> exceeded <*> jostled <*>",
   "average recursion processing time <*>.<*> sec", "histogram of recursion processing times",
@@ -55,14 +57,31 @@ SYSTEMS["lighttpd"] = (r"^(?P<h>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d: \([a-z0-9_-]+\.c
   "request-size too long: <*> -> 413",
   "oversized request-header -> sending Status 431",
   "logfiles cycled UID = <*> PID = <*>", "server stopped by UID = <*> PID = <*>",
-  "server started (<*>)", "[note] graceful shutdown started",
+  "server started (lighttpd/1.4.69)", "[note] graceful shutdown started",
   "password doesn't match for <*> username: <*> IP: <*>",
   "HTTP/1.1 but Host missing -> 400", "invalid Transfer-Encoding + Content-Length -> 400",
   "duplicate Host header -> 400", "invalid header missing ':' -> 400", "invalid Content-Length header -> 400",
   "unknown HTTP version -> 505", "request-URI parse error -> 400", "invalid request line (too short) -> 400",
 ])
 
-PROFTPD = []
+# ProFTPD 1.3.8 SystemLog: log.c writes "%Y-%m-%d %H:%M:%S,%03u HOST
+# proftpd[PID] SERVER: " for the master and "... SERVER (CLIENT[IP]): " in a
+# session.
+SYSTEMS["proftpd"] = (r"^(?P<h>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} \S+ proftpd\[\d+\] \S+(?: \([^()\s]*\[[^\]]*\]\))?: )(?P<m>.*)$", [
+  "<*> session opened.", "<*> session closed.",
+  "mod_cap/1.1: capabilities '<*>'",                 # MOD_CAP_VERSION ": capabilities '%s'"
+  "Environment successfully chroot()ed", "Preparing to chroot to directory '<*>'",
+  "<*> <*>: Login successful.",                      # "%s %s: Login successful.", ANON or USER
+  "Entering Passive Mode (<*>,<*>,<*>).",
+  "USER <*>: no such user found from <*> [<*>] to <*>:<*>",
+  "USER <*> (Login failed): Incorrect password",
+  "Transfer <*> <*> bytes in <*>.<*> seconds",       # "completed:" or "aborted after"
+  "Maximum login attempts (<*>) exceeded, connection refused",
+  "Client session idle timeout, disconnected", "Connection refused (MaxClientsPerUser <*>)",
+  "received SIGHUP -- master server reparsing configuration file", "forked daemon process (PID <*>)",
+  "ProFTPD <*> (built <*>) standalone mode STARTUP", "ProFTPD killed (signal <*>)",
+  "ProFTPD 1.3.8 standalone mode SHUTDOWN",          # PROFTPD_VERSION_TEXT is a literal
+])
 DOVECOT = []
 
 def main():
