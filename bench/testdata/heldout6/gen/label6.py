@@ -18,8 +18,8 @@ def rx(t):
     return re.compile("^" + "(.*?)".join(re.escape(p) for p in parts) + "$", re.S)
 
 SYSTEMS = {}  # name -> (header regex, templates)
-# A template may be (tag, template): it is then tried only, and always, on
-# lines whose header's level slot (group "tag") is that tag; unbound's
+# A template may be (tag, template): such templates are the only ones tried
+# on lines whose header's level slot (group "tag") is that tag; unbound's
 # log-tag-queryreply puts "query"/"reply" there for its query and reply lines.
 
 # unbound 1.17.1, logfile with log-time-ascii: no (epoch seconds), and
@@ -28,8 +28,10 @@ SYSTEMS = {}  # name -> (header regex, templates)
 SF = "SERVFAIL <<*> <*> <*>>: "
 SYSTEMS["unbound"] = (r"^(?P<h>\[\d+\] unbound\[\d+:[0-9a-f]+\] (?P<tag>info|notice|error|warning|fatal error|query|reply): )(?P<m>.*)$", [
   ("query", "<*> <*> <*> <*>"),                       # log_query_in (log-queries)
-  ("reply", "<*> <*> <*> <*> <*> <*>.<*> <*> <*>"),   # log_reply_info (log-replies)
-  "<*> <*> <*>@<*> <*> <*> <*>",                      # lz_inform_print via log_nametypeclass (log-local-actions)
+] + [("reply", "<*> <*> <*> <*> %s <*>.<*> <*> <*>" % rc)  # log_reply_info (log-replies), one per rcode
+       for rc in ("NOERROR", "NXDOMAIN", "SERVFAIL", "REFUSED")] + [
+  "<*> %s <*>@<*> <*> <*> <*>" % lz                  # lz_inform_print via log_nametypeclass, one per zone type
+  for lz in ("static", "always_nxdomain", "refuse", "redirect", "transparent", "deny", "inform")] + [
   SF + "all the configured stub or forward servers failed, at zone <*> upstream server timeout",
   SF + "all the configured stub or forward servers failed, at zone <*> no server to query nameserver addresses not usable have no nameserver names",
   SF + "cannot forward RD=0 query",
@@ -71,27 +73,56 @@ SYSTEMS["proftpd"] = (r"^(?P<h>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} \S+ proftpd\
   "<*> session opened.", "<*> session closed.",
   "mod_cap/1.1: capabilities '<*>'",                 # MOD_CAP_VERSION ": capabilities '%s'"
   "Environment successfully chroot()ed", "Preparing to chroot to directory '<*>'",
-  "<*> <*>: Login successful.",                      # "%s %s: Login successful.", ANON or USER
+  "USER <*>: Login successful.",                     # "%s %s: Login successful.", ANON or USER
   "Entering Passive Mode (<*>,<*>,<*>).",
   "USER <*>: no such user found from <*> [<*>] to <*>:<*>",
   "USER <*> (Login failed): Incorrect password",
-  "Transfer <*> <*> bytes in <*>.<*> seconds",       # "completed:" or "aborted after"
+  "Transfer completed: <*> bytes in <*>.<*> seconds", # "Transfer %s ...", "completed:" or "aborted after"
   "Maximum login attempts (<*>) exceeded, connection refused",
   "Client session idle timeout, disconnected", "Connection refused (MaxClientsPerUser <*>)",
   "received SIGHUP -- master server reparsing configuration file", "forked daemon process (PID <*>)",
   "ProFTPD <*> (built <*>) standalone mode STARTUP", "ProFTPD killed (signal <*>)",
   "ProFTPD 1.3.8 standalone mode SHUTDOWN",          # PROFTPD_VERSION_TEXT is a literal
 ])
-DOVECOT = []
+# Dovecot 2.3.19.1 log_path file, log_timestamp = "%b %d %H:%M:%S ": the
+# timestamp, the process's log prefix (a service name, and for mail
+# processes mail_log_prefix "%s(%u)<%{pid}><%{session}>: ") and the level.
+# Login processes log "%$: %s" (login_log_format) with the elements
+# "user=<%u> method=%m rip=%r lip=%l mpid=%e %c session=<%{session}>" joined
+# by ", " (empty ones left out); a disconnect's reason is an iostream error
+# or a fixed reason plus client_get_extra_disconnect_reason's phrase.
+EL = ": user=<<*>>, rip=<*>, lip=<*>, secured, session=<<*>>"
+ELM = ": user=<<*>>, method=<*>, rip=<*>, lip=<*>, secured, session=<<*>>"
+NOAUTH, FAILED = "(no auth attempts in <*> secs)", "(auth failed, <*> attempts in <*> secs)"
+SASL, NOTREADY = "(client didn't finish SASL auth, waited <*> secs)", "(disconnected before auth was ready, waited <*> secs)"
+RESET, READ = "Connection closed: Connection reset by peer", "Connection closed: read(size=<*>) failed: Connection reset by peer"
+IMAPST = " in=<*> out=<*> deleted=<*> expunged=<*> trashed=<*> hdr_count=<*> hdr_bytes=<*> body_count=<*> body_bytes=<*>"
+SYSTEMS["dovecot"] = (r"^(?P<h>[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d [a-z0-9-]+(?:\([^)]*\))?(?:<\d+><[^>]*>)?: (?:Info|Warning|Error|Fatal): )(?P<m>.*)$", [
+  "Login: user=<<*>>, method=<*>, rip=<*>, lip=<*>, mpid=<*>, secured, session=<<*>>",
+  "Disconnected: Maximum number of connections from user+IP exceeded (mail_max_userip_connections=<*>)" + ELM,
+] + ["Disconnected: %s %s%s" % (r, x, ELM) for r in (RESET, READ, "Connection closed", "Aborted login by logging out") for x in (FAILED, SASL)] + [
+  "Disconnected: %s %s%s" % (r, x, EL) for r in (RESET, READ, "Connection closed", "Aborted login by logging out", "Input buffer full") for x in (NOAUTH, NOTREADY)] + [
+  "passwd-file(<*>): unknown user", "passwd-file(<*>): Password mismatch",   # auth_request_log_* with the passdb's log prefix
+  "Disconnected: Logged out" + IMAPST,                                       # imap: "Disconnected: %s %s", reason, client_stats
+  "Disconnected: Connection closed (<*> finished <*>.<*> secs ago)" + IMAPST,
+  "Disconnected: Selected mailbox was deleted, have to disconnect." + IMAPST,
+  "Disconnected: Logged out top=<*>/<*>, retr=<*>/<*>, del=<*>/<*>, size=<*>",   # pop3_logout_format
+  "msgid=<*>: saved mail to <*>",                                           # deliver_log_format "msgid=%m: %$", "saved mail to %s"
+  "Dovecot v2.3.19.1 (9b53102964) starting up for <*> (core dumps disabled)",   # STARTUP_STRING is a literal
+  "SIGHUP received - reloading configuration",
+])
 
 def main():
     system, raw, out = sys.argv[1], sys.argv[2], sys.argv[3]
     header, templates = SYSTEMS[system]
     hre = re.compile(header, re.S)
-    tagged = {t[0]: t[1] for t in templates if isinstance(t, tuple)}
+    tagged = {}
+    for t in templates:
+        if isinstance(t, tuple):
+            tagged.setdefault(t[0], []).append(t[1])
     plain = [t for t in templates if not isinstance(t, tuple)]
     compiled = sorted(((rx(t), t) for t in plain), key=lambda p: -len(p[1].replace("<*>", "")))
-    tagc = {k: [(rx(t), t)] for k, t in tagged.items()}
+    tagc = {k: [(rx(t), t) for t in ts] for k, ts in tagged.items()}
     lines = open(raw, encoding="utf-8", errors="replace").read().split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -119,4 +150,5 @@ def main():
         f.write(buf.getvalue().encode())
     print(system, len(rows), "lines", len(ids), "events")
 
-main()
+if __name__ == "__main__":
+    main()
