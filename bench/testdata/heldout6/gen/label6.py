@@ -110,6 +110,7 @@ SYSTEMS["dovecot"] = (r"^(?P<h>[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d [a-z0-9-]+(?:\(
   "msgid=<*>: saved mail to <*>",                                           # deliver_log_format "msgid=%m: %$", "saved mail to %s"
   "Dovecot v2.3.19.1 (9b53102964) starting up for <*> (core dumps disabled)",   # STARTUP_STRING is a literal
   "SIGHUP received - reloading configuration",
+  "Killed with signal <*> (by pid=<*> uid=<*> code=kill)",                  # lib_signal_code_to_str's word
 ])
 
 def main():
