@@ -1,0 +1,1 @@
+echo "this is not a header"; exit 3

@@ -1,0 +1,2 @@
+import sys
+raise RuntimeError("backend exploded on " + sys.argv[0])

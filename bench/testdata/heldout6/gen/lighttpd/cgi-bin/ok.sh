@@ -1,0 +1,1 @@
+echo "Content-Type: text/plain"; echo; echo "query=$QUERY_STRING"

@@ -1,0 +1,1 @@
+sleep 5; echo "Content-Type: text/plain"; echo; echo late
