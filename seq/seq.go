@@ -106,6 +106,7 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 	// exit status, so a ctx that dies mid-sequence loses none of them (the
 	// next ctx command recovers them).
 	batch := runner.NewBatch(env.Store)
+	gens := runner.NewGenerations(env.Store)
 	linger := o.Linger
 	if linger <= 0 {
 		linger = DefaultLinger
@@ -121,7 +122,7 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 		}
 		start := now()
 		wait := batch.FlushAfter(linger)
-		runStep(ctx, env, s, &r, &o, batch)
+		runStep(ctx, env, s, &r, &o, batch, gens)
 		r.Duration = Bucket(now().Sub(start))
 		if err := wait(); err != nil {
 			return nil, err
@@ -147,7 +148,7 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 }
 
 // runStep captures one step into r.
-func runStep(ctx context.Context, env *runner.Env, s *Step, r *StepResult, o *Options, batch *runner.Batch) {
+func runStep(ctx context.Context, env *runner.Env, s *Step, r *StepResult, o *Options, batch *runner.Batch, gens *runner.Generations) {
 	r.State = StateFailed
 	dir, err := runner.ResolveDir(o.Dir, s.Cwd)
 	if err != nil {
@@ -158,7 +159,7 @@ func runStep(ctx context.Context, env *runner.Env, s *Step, r *StepResult, o *Op
 	stepEnv := *env
 	stepEnv.Environ = append(slices.Clone(env.Environ), s.EnvList()...)
 	res, err := runner.Capture(ctx, &stepEnv, &runner.Request{Argv: s.Command(), Dir: dir, Session: o.Session,
-		Digest: o.Digest, Timeout: s.Deadline(o.Timeout), Grace: o.Grace, Pipe: o.Pipe, Batch: batch})
+		Digest: o.Digest, Timeout: s.Deadline(o.Timeout), Grace: o.Grace, Pipe: o.Pipe, Batch: batch, Generations: gens})
 	var se *capture.StartError
 	switch {
 	case errors.As(err, &se):
