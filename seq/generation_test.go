@@ -103,3 +103,35 @@ func TestStepsShareTheGeneration(t *testing.T) {
 		t.Errorf("generations %q: want steps 1 and 2 clean, step 3 with new.txt", g)
 	}
 }
+
+// TestHeldStepKeptWhileTheNextRuns: a finished step not yet stored (the
+// linger is long) has its exit status saved in its spool before the next
+// step starts, so a ctx that died during that step would leave it
+// recoverable: the next step reads it there. After the sequence, the
+// record is stored already, with the runs.
+func TestHeldStepKeptWhileTheNextRuns(t *testing.T) {
+	env, dir := newEnv(t)
+	spools := filepath.Join(env.Store.Dir(), "spool")
+	steps, err := FromArgs([]string{"echo one; exit 3", "--", "cat " + spools + "/*/result.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps[0].ContinueOnFailure = true
+	rec, err := Run(context.Background(), env, steps, Options{Dir: dir, Pipe: true, Linger: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Steps[0].Exit != 3 || rec.Steps[1].State != StateOK {
+		t.Fatalf("steps %+v", rec.Steps)
+	}
+	if !strings.Contains(rec.Steps[1].Headline, `"exit":3`) {
+		t.Errorf("the second step did not find the first's exit status in its spool: %q", rec.Steps[1].Headline)
+	}
+	loaded, err := Load(env.Store, Ref{Prefix: rec.ID().String()})
+	if err != nil || loaded.Digest != rec.Digest {
+		t.Fatalf("the record was not stored by Run: %v", err)
+	}
+	if _, err := Save(env.Store, rec); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -121,6 +121,9 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 			continue
 		}
 		start := now()
+		if err := keep(batch); err != nil {
+			return nil, err
+		}
 		wait := batch.FlushAfter(linger)
 		runStep(ctx, env, s, &r, &o, batch, gens)
 		r.Duration = Bucket(now().Sub(start))
@@ -135,16 +138,57 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 		}
 		rec.Steps = append(rec.Steps, r)
 	}
-	if err := batch.Commit(); err != nil {
-		return nil, err
-	}
 	// After an interrupt the record is still finished and stored: what ran
 	// is kept.
-	if err := shareBudget(context.WithoutCancel(ctx), env, rec, o.Digest); err != nil {
+	if err := finishRecord(context.WithoutCancel(ctx), env, rec, o.Digest, batch); err != nil {
 		return nil, err
 	}
-	rec.render()
 	return rec, nil
+}
+
+// keep saves the results of the steps the batch holds in their spools
+// before the next step runs (so a ctx that dies during it leaves them
+// recoverable with their exit status), or, if that fails, stores them now.
+func keep(batch *runner.Batch) error {
+	if err := batch.Keep(); err != nil {
+		return batch.Commit()
+	}
+	return nil
+}
+
+// finishRecord renders the record and stores it with the last steps' runs
+// in one transaction. When more than one step failed, their digests are
+// first redone at a shared budget, which reads their stored runs: then the
+// runs are stored first and the record after, by Save.
+func finishRecord(ctx context.Context, env *runner.Env, rec *Record, opts digest.Options, batch *runner.Batch) error {
+	if len(failingDigests(rec)) > 1 {
+		if err := batch.Commit(); err != nil {
+			return err
+		}
+		if err := shareBudget(ctx, env, rec, opts); err != nil {
+			return err
+		}
+		rec.render()
+		return nil
+	}
+	rec.render()
+	put, err := rec.layerPut()
+	if err != nil {
+		return err
+	}
+	rec.saved, err = batch.CommitWith(put)
+	return err
+}
+
+// failingDigests are the failing steps that have a digest.
+func failingDigests(rec *Record) []*StepResult {
+	var failing []*StepResult
+	for i := range rec.Steps {
+		if r := &rec.Steps[i]; r.Failed() && r.res != nil && r.res.Digest != nil {
+			failing = append(failing, r)
+		}
+	}
+	return failing
 }
 
 // runStep captures one step into r.
@@ -183,12 +227,7 @@ func runStep(ctx context.Context, env *runner.Env, s *Step, r *StepResult, o *Op
 // failed, each at its share of the one budget, so the sequence's findings
 // fit the budget one digest would have had.
 func shareBudget(ctx context.Context, env *runner.Env, rec *Record, opts digest.Options) error {
-	var failing []*StepResult
-	for i := range rec.Steps {
-		if r := &rec.Steps[i]; r.Failed() && r.res != nil && r.res.Digest != nil {
-			failing = append(failing, r)
-		}
-	}
+	failing := failingDigests(rec)
 	if len(failing) < 2 {
 		return nil
 	}
