@@ -66,6 +66,7 @@ func TakeStamp(root, skip string) *Stamp {
 	w := &stampWalk{root: root, since: time.Now().Add(-racyWindow).UnixNano()}
 	if rel, err := filepath.Rel(root, skip); err == nil && skip != "" && rel != "." && !strings.HasPrefix(rel, "..") {
 		w.skip = filepath.ToSlash(rel)
+		w.ignoredStore()
 	}
 	if err := w.git(); err != nil {
 		return nil
@@ -74,6 +75,9 @@ func TakeStamp(root, skip string) *Stamp {
 		return nil
 	}
 	if err := w.dir(""); err != nil {
+		return nil
+	}
+	if err := w.index(); err != nil { // read once the tree is known to be small
 		return nil
 	}
 	return &Stamp{root: root, stats: w.buf.Bytes(), racy: w.racy}
@@ -122,13 +126,7 @@ func (w *stampWalk) add(name string, st *syscall.Stat_t) {
 // dir stamps everything under the directory rel (stamped itself by the
 // caller).
 func (w *stampWalk) dir(rel string) error {
-	full := filepath.Join(w.root, filepath.FromSlash(rel))
-	f, err := os.Open(full)
-	if err != nil {
-		return errNoStamp
-	}
-	names, err := f.Readdirnames(-1)
-	f.Close()
+	names, err := dirNames(filepath.Join(w.root, filepath.FromSlash(rel)))
 	if err != nil {
 		return errNoStamp
 	}
@@ -182,9 +180,6 @@ func (w *stampWalk) git() error {
 			}
 		}
 	}
-	if err := w.index(); err != nil {
-		return err
-	}
 	for _, f := range append(userConfigs(), filepath.Join(w.root, ".git", "config")) {
 		if err := w.config(f); err != nil {
 			return err
@@ -193,18 +188,25 @@ func (w *stampWalk) git() error {
 	return nil
 }
 
+// ignoredStore keeps the store out of the walk only when its .gitignore is
+// ctx's "*" (git ignores all of it but what the index tracks: index()).
+func (w *stampWalk) ignoredStore() {
+	if w.skip == "" {
+		return
+	}
+	ign, err := readSmall(filepath.Join(w.root, filepath.FromSlash(w.skip), ".gitignore"))
+	if err != nil || string(ign) != "*\n" && string(ign) != "*" {
+		w.skip = "" // stamped like any directory
+	}
+}
+
 // index refuses an index git writes in version 4 or one that tracks a file
-// in the skipped store, and the skip when the store is not ignored whole.
+// in the skipped store.
 func (w *stampWalk) index() error {
 	if w.skip == "" {
 		return nil
 	}
-	ign, err := os.ReadFile(filepath.Join(w.root, filepath.FromSlash(w.skip), ".gitignore"))
-	if err != nil || string(ign) != "*\n" && string(ign) != "*" {
-		w.skip = "" // stamped like any directory
-		return nil
-	}
-	idx, err := os.ReadFile(filepath.Join(w.root, ".git", "index"))
+	idx, err := readSmall(filepath.Join(w.root, ".git", "index"))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil
@@ -251,7 +253,7 @@ func (w *stampWalk) config(path string) error {
 		return errNoStamp
 	}
 	w.add(path, &st)
-	data, err := os.ReadFile(path)
+	data, err := readSmall(path)
 	if err != nil {
 		return errNoStamp
 	}
@@ -280,5 +282,51 @@ func (p *Pending) Finished() (g *Generation, ok bool, err error) {
 		return p.gen, true, p.err
 	default:
 		return nil, false, nil
+	}
+}
+
+// dirNames are the names in the directory at path, read with as few
+// system calls as the kernel allows (os.Open would also try to register
+// the descriptor with the poller: a stamp runs before every step).
+func dirNames(path string) ([]string, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer syscall.Close(fd)
+	var names []string
+	buf := make([]byte, 8192)
+	for {
+		n, err := syscall.ReadDirent(fd, buf)
+		if err != nil {
+			return nil, err
+		}
+		if n <= 0 {
+			return names, nil
+		}
+		_, _, names = syscall.ParseDirent(buf[:n], -1, names)
+	}
+}
+
+// readSmall reads a file of at most 64 MiB at path with plain system calls.
+func readSmall(path string) ([]byte, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer syscall.Close(fd)
+	var out []byte
+	buf := make([]byte, 16<<10)
+	for {
+		n, err := syscall.Read(fd, buf)
+		if err != nil {
+			return nil, err
+		}
+		if n <= 0 {
+			return out, nil
+		}
+		if out = append(out, buf[:n]...); len(out) > 64<<20 {
+			return nil, errNoStamp
+		}
 	}
 }
