@@ -166,7 +166,7 @@ func (w *stampWalk) git() error {
 	if err != nil || st == nil || st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
 		return errNoStamp // a worktree's or submodule's .git file: git's to judge
 	}
-	for _, f := range []string{".git/HEAD", ".git/index", ".git/packed-refs", ".git/commondir"} {
+	for _, f := range []string{".git/HEAD", ".git/index", ".git/packed-refs", ".git/commondir", ".git/config.worktree"} {
 		if _, err := w.stat(f); err != nil {
 			return err
 		}
