@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"time"
 
 	"github.com/ctxhq/ctx/source"
 	"github.com/ctxhq/ctx/store"
@@ -19,9 +20,18 @@ type Generations struct {
 	root  string        // the work tree of last
 	stamp *source.Stamp // taken just before last's git status started
 	last  *source.Pending
-	// Started counts the git statuses started.
-	Started int
+	// off is set once stamping cannot pay: the tree is one a stamp cannot
+	// vouch for, or it changed under a stamp that cost more than
+	// stampDear (a stamp is an lstat per entry, about 6.5 us each here; a
+	// git status of the same tree costs a process start and a little
+	// more). The rest of the sequence runs git status as ctx run does.
+	off bool
 }
+
+// stampDear is the cost from which a stamp that found the tree changed is
+// not taken again in the sequence: in a tree small enough that a stamp
+// costs less, trying again costs less than one git status.
+const stampDear = time.Millisecond
 
 // NewGenerations shares generations among captures into st.
 func NewGenerations(st *store.Store) *Generations { return &Generations{skip: st.Dir()} }
@@ -33,14 +43,25 @@ func (g *Generations) start(ctx context.Context, dir string) *source.Pending {
 	if !ok {
 		return nil
 	}
+	if g.off {
+		return source.Start(ctx, dir)
+	}
+	began := time.Now()
 	stamp := source.TakeStamp(top, g.skip)
-	if g.last != nil && g.root == top && g.stamp.Same(stamp) {
-		if gen, done, err := g.last.Finished(); done && err == nil {
-			return source.Ready(top, gen)
+	if stamp == nil {
+		g.off = true
+		return source.Start(ctx, dir)
+	}
+	if g.last != nil && g.root == top {
+		if g.stamp.Same(stamp) {
+			if gen, done, err := g.last.Finished(); done && err == nil {
+				return source.Ready(top, gen)
+			}
+		} else if time.Since(began) > stampDear {
+			g.off = true
 		}
 	}
 	p := source.Start(ctx, dir)
 	g.root, g.stamp, g.last = top, stamp, p
-	g.Started++
 	return p
 }

@@ -102,6 +102,23 @@ func TestStepsShareTheGeneration(t *testing.T) {
 	if g[0] != g[1] || strings.Contains(g[1], "new.txt") || !strings.HasSuffix(g[2], " ??new.txt") {
 		t.Errorf("generations %q: want steps 1 and 2 clean, step 3 with new.txt", g)
 	}
+
+	// A tree a stamp cannot vouch for (a nested repository) runs a git
+	// status per step, as ctx run would.
+	if err := os.MkdirAll(filepath.Join(dir, "vendor", "x", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	steps, err = FromArgs([]string{"echo 6", "--", "echo 7", "--", "echo 8"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec, err = Run(context.Background(), env, steps, Options{Dir: dir, Pipe: true}); err != nil {
+		t.Fatal(err)
+	}
+	if n := statuses(); n != 3 {
+		t.Errorf("a tree with a nested repository: %d git statuses for 3 steps, want 3", n)
+	}
+	gens(rec) // each recorded one
 }
 
 // TestHeldStepKeptWhileTheNextRuns: a finished step not yet stored (the

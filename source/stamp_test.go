@@ -1,6 +1,7 @@
 package source
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -79,6 +80,13 @@ func TestStampRefused(t *testing.T) {
 			for i := range maxStampEntries {
 				writeFile(t, r, filepath.Join("many", string(rune('a'+i%26))+string(rune('a'+i/26%26))+string(rune('a'+i/676))), "")
 			}
+		},
+		"too many tracked": func(t *testing.T, r string) {
+			for i := range maxStampEntries + 1 {
+				writeFile(t, r, filepath.Join("tracked", fmt.Sprint(i)), "")
+			}
+			git(t, r, "add", "tracked")
+			os.RemoveAll(filepath.Join(r, "tracked")) // refused by the index alone
 		},
 		"excludesFile": func(t *testing.T, r string) {
 			writeFile(t, os.Getenv("HOME"), ".gitconfig", "[core]\n\texcludesFile = ~/ign\n")
