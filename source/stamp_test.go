@@ -59,12 +59,16 @@ func TestStampSeesEveryChange(t *testing.T) {
 			if again := TakeStamp(root, store); !s.Same(again) {
 				t.Fatal("the store's own changes, which git ignores, changed the stamp")
 			}
+			changed := time.Now()
 			change(t, root)
 			after := TakeStamp(root, store)
 			if s.Same(after) {
 				t.Fatalf("%s: the stamp did not change", name)
 			}
-			if after != nil && after.Same(TakeStamp(root, store)) {
+			// Within the window (less a clock tick of the file system's
+			// coarse timestamps) the stamp must vouch for nothing; a loaded
+			// machine may take longer than that to get here.
+			if time.Since(changed) < racyWindow-15*time.Millisecond && after != nil && after.Same(TakeStamp(root, store)) {
 				t.Errorf("%s: a stamp within the racy window vouched for the tree", name)
 			}
 		})
