@@ -42,6 +42,9 @@ type Request struct {
 	// while the command runs; the execution records it if it is ready in
 	// time (see generationWait).
 	Generation *source.Pending
+	// Generations, when set, shares generations among the captures of one
+	// sequence (see Generations); ignored when Generation is set.
+	Generations *Generations
 	// Batch, when set, holds the run for Batch.Commit instead of storing it
 	// at once (see Batch).
 	Batch *Batch

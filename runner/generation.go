@@ -119,6 +119,9 @@ func startGeneration(ctx context.Context, env *Env, req *Request) *source.Pendin
 	if req.Generation != nil || req.Where != "" || getenv(env.Environ, "CTX_NO_GENERATION") == "1" {
 		return req.Generation
 	}
+	if req.Generations != nil {
+		return req.Generations.start(ctx, req.Dir)
+	}
 	return source.Start(ctx, req.Dir)
 }
 

@@ -215,9 +215,7 @@ func finish(ctx context.Context, env *Env, sp *store.Spool, m store.Manifest, ex
 		}
 	}
 	if batch != nil {
-		if err := batch.hold(sp, m, store.Commit{Pending: p, Exec: ex, Extra: extra}); err != nil {
-			return nil, err
-		}
+		batch.hold(sp, m, store.Commit{Pending: p, Exec: ex, Extra: extra})
 	} else if _, err := st.Commit(p, ex, extra); err != nil {
 		return nil, err
 	}

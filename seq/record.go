@@ -32,6 +32,8 @@ type Record struct {
 	Exit     int          `json:"exit"`
 	Coverage Coverage     `json:"coverage"`
 	Digest   string       `json:"digest"`
+
+	saved bool // stored by Run with the last steps' runs
 }
 
 // Coverage is the one receipt over all steps. The findings of failing steps
@@ -77,17 +79,30 @@ func (rec *Record) FirstFailed() *StepResult {
 	return nil
 }
 
-// Save stores the record under its id; the same record again is a no-op.
+// Save stores the record under its id; the same record again is a no-op,
+// and so is a record Run stored already (in one transaction with its last
+// steps' runs).
 func Save(st *store.Store, rec *Record) (store.ID, error) {
-	id := rec.ID()
+	if rec.saved {
+		return rec.ID(), nil
+	}
+	put, err := rec.layerPut()
+	if err != nil {
+		return rec.ID(), err
+	}
+	if _, err := st.PutLayerRecord(put.Bucket, put.Key, put.Value); err != nil {
+		return rec.ID(), fmt.Errorf("store seq record: %w", err)
+	}
+	return rec.ID(), nil
+}
+
+// layerPut is the record as the store keeps it.
+func (rec *Record) layerPut() (store.LayerPut, error) {
 	data, err := json.Marshal(rec)
 	if err != nil {
-		return id, fmt.Errorf("encode seq record: %w", err)
+		return store.LayerPut{}, fmt.Errorf("encode seq record: %w", err)
 	}
-	if _, err := st.PutLayerRecord(LayerBucket, []byte(id.String()), data); err != nil {
-		return id, fmt.Errorf("store seq record: %w", err)
-	}
-	return id, nil
+	return store.LayerPut{Bucket: LayerBucket, Key: []byte(rec.ID().String()), Value: data}, nil
 }
 
 // Ref is a parsed seq: handle: the id prefix, the step (0 for the whole

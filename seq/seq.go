@@ -106,6 +106,7 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 	// exit status, so a ctx that dies mid-sequence loses none of them (the
 	// next ctx command recovers them).
 	batch := runner.NewBatch(env.Store)
+	gens := runner.NewGenerations(env.Store)
 	linger := o.Linger
 	if linger <= 0 {
 		linger = DefaultLinger
@@ -120,8 +121,11 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 			continue
 		}
 		start := now()
+		if err := keep(batch); err != nil {
+			return nil, err
+		}
 		wait := batch.FlushAfter(linger)
-		runStep(ctx, env, s, &r, &o, batch)
+		runStep(ctx, env, s, &r, &o, batch, gens)
 		r.Duration = Bucket(now().Sub(start))
 		if err := wait(); err != nil {
 			return nil, err
@@ -134,20 +138,61 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 		}
 		rec.Steps = append(rec.Steps, r)
 	}
-	if err := batch.Commit(); err != nil {
-		return nil, err
-	}
 	// After an interrupt the record is still finished and stored: what ran
 	// is kept.
-	if err := shareBudget(context.WithoutCancel(ctx), env, rec, o.Digest); err != nil {
+	if err := finishRecord(context.WithoutCancel(ctx), env, rec, o.Digest, batch); err != nil {
 		return nil, err
 	}
-	rec.render()
 	return rec, nil
 }
 
+// keep saves the results of the steps the batch holds in their spools
+// before the next step runs (so a ctx that dies during it leaves them
+// recoverable with their exit status), or, if that fails, stores them now.
+func keep(batch *runner.Batch) error {
+	if err := batch.Keep(); err != nil {
+		return batch.Commit()
+	}
+	return nil
+}
+
+// finishRecord renders the record and stores it with the last steps' runs
+// in one transaction. When more than one step failed, their digests are
+// first redone at a shared budget, which reads their stored runs: then the
+// runs are stored first and the record after, by Save.
+func finishRecord(ctx context.Context, env *runner.Env, rec *Record, opts digest.Options, batch *runner.Batch) error {
+	if len(failingDigests(rec)) > 1 {
+		if err := batch.Commit(); err != nil {
+			return err
+		}
+		if err := shareBudget(ctx, env, rec, opts); err != nil {
+			return err
+		}
+		rec.render()
+		return nil
+	}
+	rec.render()
+	put, err := rec.layerPut()
+	if err != nil {
+		return err
+	}
+	rec.saved, err = batch.CommitWith(put)
+	return err
+}
+
+// failingDigests are the failing steps that have a digest.
+func failingDigests(rec *Record) []*StepResult {
+	var failing []*StepResult
+	for i := range rec.Steps {
+		if r := &rec.Steps[i]; r.Failed() && r.res != nil && r.res.Digest != nil {
+			failing = append(failing, r)
+		}
+	}
+	return failing
+}
+
 // runStep captures one step into r.
-func runStep(ctx context.Context, env *runner.Env, s *Step, r *StepResult, o *Options, batch *runner.Batch) {
+func runStep(ctx context.Context, env *runner.Env, s *Step, r *StepResult, o *Options, batch *runner.Batch, gens *runner.Generations) {
 	r.State = StateFailed
 	dir, err := runner.ResolveDir(o.Dir, s.Cwd)
 	if err != nil {
@@ -158,7 +203,7 @@ func runStep(ctx context.Context, env *runner.Env, s *Step, r *StepResult, o *Op
 	stepEnv := *env
 	stepEnv.Environ = append(slices.Clone(env.Environ), s.EnvList()...)
 	res, err := runner.Capture(ctx, &stepEnv, &runner.Request{Argv: s.Command(), Dir: dir, Session: o.Session,
-		Digest: o.Digest, Timeout: s.Deadline(o.Timeout), Grace: o.Grace, Pipe: o.Pipe, Batch: batch})
+		Digest: o.Digest, Timeout: s.Deadline(o.Timeout), Grace: o.Grace, Pipe: o.Pipe, Batch: batch, Generations: gens})
 	var se *capture.StartError
 	switch {
 	case errors.As(err, &se):
@@ -182,12 +227,7 @@ func runStep(ctx context.Context, env *runner.Env, s *Step, r *StepResult, o *Op
 // failed, each at its share of the one budget, so the sequence's findings
 // fit the budget one digest would have had.
 func shareBudget(ctx context.Context, env *runner.Env, rec *Record, opts digest.Options) error {
-	var failing []*StepResult
-	for i := range rec.Steps {
-		if r := &rec.Steps[i]; r.Failed() && r.res != nil && r.res.Digest != nil {
-			failing = append(failing, r)
-		}
-	}
+	failing := failingDigests(rec)
 	if len(failing) < 2 {
 		return nil
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/ctxhq/ctx/store/storetest"
 )
 
-func newEnv(t *testing.T) (*runner.Env, string) {
+func newEnv(t testing.TB) (*runner.Env, string) {
 	t.Helper()
 	st, dir := storetest.Open(t)
 	return &runner.Env{Store: st, Environ: []string{"PATH=" + os.Getenv("PATH")}, Host: "testhost", PID: 42, Version: "test"}, dir

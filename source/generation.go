@@ -116,7 +116,7 @@ func (c *HashCache) hash(full string) (string, error) {
 // index.lock. Changed files are hashed through the cache.
 func Current(ctx context.Context, root string, cache *HashCache) (*Generation, error) {
 	out, err := exec.CommandContext(ctx, "git", "--no-optional-locks", "-C", root, "status",
-		"--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--no-renames", "--ignore-submodules=dirty").Output()
+		"--porcelain=v2", "-z", "--branch", "--no-ahead-behind", "--untracked-files=all", "--no-renames", "--ignore-submodules=dirty").Output()
 	if err != nil {
 		return nil, fmt.Errorf("git status in %s: %w", root, err)
 	}

@@ -21,24 +21,38 @@ func layerBucket(name string) ([]byte, error) {
 	return []byte(name), nil
 }
 
+// LayerPut is a layer record to store with a run (Extra.Layers).
+type LayerPut struct {
+	Bucket     string
+	Key, Value []byte
+}
+
+// put stores the record in tx unless its key is there already (existed).
+func (l LayerPut) put(tx *bolt.Tx) (existed bool, err error) {
+	name, err := layerBucket(l.Bucket)
+	if err != nil {
+		return false, err
+	}
+	b, err := tx.CreateBucketIfNotExists(name)
+	if err != nil {
+		return false, err
+	}
+	if b.Get(l.Key) != nil {
+		return true, nil
+	}
+	return false, b.Put(l.Key, l.Value)
+}
+
 // PutLayerRecord stores value under key in a layer's bucket unless the key is
 // already there (records are content-addressed, so an existing one is the
 // same). It reports whether the key existed.
 func (s *Store) PutLayerRecord(bucket string, key, value []byte) (existed bool, err error) {
-	name, err := layerBucket(bucket)
-	if err != nil {
+	if _, err := layerBucket(bucket); err != nil {
 		return false, err
 	}
 	err = s.update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(name)
-		if err != nil {
-			return err
-		}
-		if b.Get(key) != nil {
-			existed = true
-			return nil
-		}
-		return b.Put(key, value)
+		existed, err = LayerPut{Bucket: bucket, Key: key, Value: value}.put(tx)
+		return err
 	})
 	return existed, err
 }

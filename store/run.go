@@ -230,6 +230,9 @@ type Extra struct {
 	Receipt []byte // JSON; stored under ReceiptID(Receipt)
 	Session *SessionUpdate
 	Spans   []Span // span tokens the digest names
+	// Layers are layer records stored in the same transaction (a ctx seq
+	// record with its last steps' runs), each as PutLayerRecord would.
+	Layers []LayerPut
 }
 
 // SessionUpdate records a command's state in an agent session.
@@ -423,6 +426,11 @@ func putRun(tx *bolt.Tx, p *Pending, ex Exec, extra *Extra, spare *[]string) err
 		}
 		if err := putSpans(tx, run, extra.Spans); err != nil {
 			return err
+		}
+		for _, l := range extra.Layers {
+			if _, err := l.put(tx); err != nil {
+				return err
+			}
 		}
 		if su := extra.Session; su != nil {
 			sb, _ := json.Marshal(su.Record)

@@ -8,6 +8,9 @@
 #
 # VAR=VALUE words after a name set the command's environment; STDIN=PATH
 # feeds it a file (default /dev/null). Output goes to /dev/null.
+# RATIOS=A/B,C/D (in the script's own environment) also prints, for each
+# pair, the median and IQR of the per-round CPU and wall ratios A/B: the
+# two ran within one round, so a slow phase of the machine cancels.
 import os, statistics, sys, time
 
 n=int(sys.argv[1]); specs=' '.join(sys.argv[2:]).split(';;')
@@ -36,3 +39,8 @@ print("load",open('/proc/loadavg').read().split()[:3], "n=%d"%n)
 for name,_,_ in cmds:
     w=q(res[name][0]); c=q(res[name][1])
     print("%-12s wall med %6.2f ms (IQR %.2f-%.2f)  cpu med %6.2f ms (IQR %.2f-%.2f)"%(name,w[1],w[0],w[2],c[1],c[0],c[2]))
+for pair in filter(None, os.environ.get("RATIOS","").split(",")):
+    a,b=pair.split("/")
+    for k,what in ((1,"cpu"),(0,"wall")):
+        r=q([x/y for x,y in zip(res[a][k],res[b][k])])
+        print("%-12s %s ratio med %.3f (IQR %.3f-%.3f)"%(pair,what,r[1],r[0],r[2]))

@@ -1,0 +1,112 @@
+package source
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// stampRepo is a committed git work tree with a ctx store inside it, its
+// files past the racy window.
+func stampRepo(t *testing.T) (root, store string) {
+	t.Helper()
+	requireGit(t)
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", "")
+	root = t.TempDir()
+	git(t, root, "init", "-q")
+	writeFile(t, root, "a.go", "package a\n")
+	writeFile(t, root, "sub/b.go", "package sub\n")
+	writeFile(t, root, ".ctx/.gitignore", "*\n")
+	writeFile(t, root, ".ctx/store.db", "x")
+	git(t, root, "add", "a.go", "sub/b.go")
+	git(t, root, "commit", "-qm", "one")
+	time.Sleep(racyWindow + 20*time.Millisecond)
+	return root, filepath.Join(root, ".ctx")
+}
+
+// TestStampSeesEveryChange: a stamp of an unchanged tree vouches for it,
+// even with the ctx store changing inside it; every kind of change git
+// status could see (content of the same size, a new or removed file, a
+// chmod, a new .gitignore, the index, HEAD's ref, the configuration)
+// makes the next stamp differ; and a stamp taken just after a change
+// vouches for nothing (the racy window).
+func TestStampSeesEveryChange(t *testing.T) {
+	changes := map[string]func(t *testing.T, root string){
+		"same-size content": func(t *testing.T, r string) { writeFile(t, r, "a.go", "package b\n") },
+		"new untracked":     func(t *testing.T, r string) { writeFile(t, r, "sub/deep/c.txt", "c") },
+		"removed":           func(t *testing.T, r string) { os.Remove(filepath.Join(r, "sub/b.go")) },
+		"chmod":             func(t *testing.T, r string) { os.Chmod(filepath.Join(r, "a.go"), 0o755) },
+		"gitignore":         func(t *testing.T, r string) { writeFile(t, r, "sub/.gitignore", "b.go\n") },
+		"index":             func(t *testing.T, r string) { git(t, r, "rm", "-q", "--cached", "a.go") },
+		"ref":               func(t *testing.T, r string) { git(t, r, "commit", "-q", "--allow-empty", "-m", "two") },
+		"config":            func(t *testing.T, r string) { git(t, r, "config", "core.fileMode", "false") },
+		"user config": func(t *testing.T, r string) {
+			writeFile(t, os.Getenv("HOME"), ".gitconfig", "[core]\n\tautocrlf = true\n")
+		},
+	}
+	for name, change := range changes {
+		t.Run(name, func(t *testing.T) {
+			root, store := stampRepo(t)
+			s := TakeStamp(root, store)
+			if s == nil {
+				t.Fatal("no stamp of a small work tree")
+			}
+			writeFile(t, root, ".ctx/store.db", "changed")
+			writeFile(t, root, ".ctx/spool/x/meta.json", "{}")
+			if again := TakeStamp(root, store); !s.Same(again) {
+				t.Fatal("the store's own changes, which git ignores, changed the stamp")
+			}
+			changed := time.Now()
+			change(t, root)
+			after := TakeStamp(root, store)
+			if s.Same(after) {
+				t.Fatalf("%s: the stamp did not change", name)
+			}
+			// Within the window (less a clock tick of the file system's
+			// coarse timestamps) the stamp must vouch for nothing; a loaded
+			// machine may take longer than that to get here.
+			if time.Since(changed) < racyWindow-15*time.Millisecond && after != nil && after.Same(TakeStamp(root, store)) {
+				t.Errorf("%s: a stamp within the racy window vouched for the tree", name)
+			}
+		})
+	}
+}
+
+// TestStampRefused: trees a stamp cannot vouch for get none.
+func TestStampRefused(t *testing.T) {
+	cases := map[string]func(t *testing.T, root string){
+		"nested repository": func(t *testing.T, r string) { os.MkdirAll(filepath.Join(r, "vendor/x/.git"), 0o755) },
+		"submodules":        func(t *testing.T, r string) { writeFile(t, r, ".gitmodules", "") },
+		"too many entries": func(t *testing.T, r string) {
+			for i := range maxStampEntries {
+				writeFile(t, r, filepath.Join("many", string(rune('a'+i%26))+string(rune('a'+i/26%26))+string(rune('a'+i/676))), "")
+			}
+		},
+		"too many tracked": func(t *testing.T, r string) {
+			for i := range maxStampEntries + 1 {
+				writeFile(t, r, filepath.Join("tracked", fmt.Sprint(i)), "")
+			}
+			git(t, r, "add", "tracked")
+			os.RemoveAll(filepath.Join(r, "tracked")) // refused by the index alone
+		},
+		"excludesFile": func(t *testing.T, r string) {
+			writeFile(t, os.Getenv("HOME"), ".gitconfig", "[core]\n\texcludesFile = ~/ign\n")
+		},
+		"include": func(t *testing.T, r string) { writeFile(t, r, ".git/config", "[include]\n\tpath = /elsewhere\n") },
+		"tracked store": func(t *testing.T, r string) {
+			git(t, r, "add", "-f", ".ctx/store.db")
+		},
+	}
+	for name, make := range cases {
+		t.Run(name, func(t *testing.T) {
+			root, store := stampRepo(t)
+			make(t, root)
+			if s := TakeStamp(root, store); s != nil {
+				t.Errorf("%s: got a stamp", name)
+			}
+		})
+	}
+}
