@@ -6,7 +6,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -68,5 +70,28 @@ func TestBinaryIsNotPrintedAsText(t *testing.T) {
 	var out bytes.Buffer
 	if _, err := Get(context.Background(), st, tg, &out, Options{Form: Plain, RefuseBinary: true}); err != nil || out.String() != "ok\r\n" {
 		t.Errorf("text: %v %q", err, out.String())
+	}
+}
+
+// TestGrepLongLineSaysWhereNotHowMuch: a matching line longer than the
+// scanner's 64 KiB is printed clipped with its handle; before, the mark
+// said "[+64515 B]", the rest of the scanned part only, for a line of 1 MB.
+func TestGrepLongLineSaysWhereNotHowMuch(t *testing.T) {
+	long := "ERROR " + strings.Repeat("x", 1<<20) + "\nshort ERROR " + strings.Repeat("y", 2000) + "\n"
+	st, tg := stored(t, long, "")
+	var out bytes.Buffer
+	if _, err := Get(context.Background(), st, tg, &out, Options{Grep: regexp.MustCompile("ERROR")}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("grep printed %d lines:\n%s", len(lines), out.String())
+	}
+	if !strings.HasSuffix(lines[0], "… [longer than 64.0 KiB: ctx get "+tg.Run.Handle()+"#stdout:L1]") || strings.Contains(lines[0], "[+") {
+		t.Errorf("long line: %q", lines[0][max(0, len(lines[0])-120):])
+	}
+	// A line clipped only for display still says exactly how much was cut.
+	if !strings.HasSuffix(lines[1], fmt.Sprintf("… [+%d B]", len("2:short ERROR ")+2000-len("2:")-1024)) {
+		t.Errorf("clipped line: %q", lines[1][max(0, len(lines[1])-60):])
 	}
 }
