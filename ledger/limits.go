@@ -18,7 +18,9 @@ const (
 	MaxInbox      = 16 << 10 // bytes of one inbox message
 )
 
-// limit is the bound on one text field of a row.
+// limit is the bound on one text field of a row. A field ctx copies from
+// an earlier row (a handback's by is the claim's holder) has none: a row
+// stored before the limits must not block the rows that follow it.
 type limit struct {
 	kind, field string
 	max         int
@@ -32,7 +34,6 @@ var limits = []limit{
 	{KindClaim, "by", MaxName, true, "name the worker with a short id"},
 	{KindRenew, "by", MaxName, true, "name the worker with a short id"},
 	{KindRenew, "checkpoint", MaxCheckpoint, false, "make the checkpoint a reference (a commit, a file path, a handle) to where the state is kept"},
-	{KindHandback, "by", MaxName, true, "name the worker with a short id"},
 	{KindHandback, "checkpoint", MaxCheckpoint, false, "make the checkpoint a reference (a commit, a file path, a handle) to where the state is kept"},
 	{KindApproval, "by", MaxName, true, "name the approver with a short id"},
 	{KindInbox, "from", MaxName, true, "name the sender with a short id"},
