@@ -1,6 +1,11 @@
 package script
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+
+	"go.starlark.net/starlark"
+)
 
 // Headline is the line that says what stopped a script: for a Starlark
 // traceback ("Traceback (most recent call last):", the frames, then
@@ -18,4 +23,10 @@ func Headline(errText string) string {
 		}
 	}
 	return first
+}
+
+// noLoad answers load(): a script reads no files, so it cannot load another
+// module; the error says so and what to do instead.
+func noLoad(_ *starlark.Thread, module string) (starlark.StringDict, error) {
+	return nil, fmt.Errorf("load(%q): a ctx py script is one file and reads no others; put the code it needs in the script itself", module)
 }

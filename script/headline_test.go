@@ -35,3 +35,16 @@ func TestRecursionHeadline(t *testing.T) {
 		t.Errorf("header %q", head)
 	}
 }
+
+// TestLoadSaysWhy: load() is refused with the reason, not "load not
+// implemented by this application".
+func TestLoadSaysWhy(t *testing.T) {
+	env, dir := newEnv(t)
+	x, err := Run(context.Background(), env, []byte("load(\"lib.star\", \"helper\")\n"), Options{Dir: dir, Pipe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(x.Error, `load("lib.star"): a ctx py script is one file and reads no others`) {
+		t.Errorf("error %q", x.Error)
+	}
+}
