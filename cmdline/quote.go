@@ -50,8 +50,12 @@ func plain(s string) bool {
 // command's argv can neither break a digest header or a ctx ls row nor drive
 // the terminal. Without such characters it is Quote, and pasting it into sh
 // runs argv; with them, it is for reading.
-func Display(argv []string) string {
-	q := Quote(argv)
+func Display(argv []string) string { return Escape(Quote(argv)) }
+
+// Escape is Display for any text shown on one line (a title, a name): every
+// control character, C1 control and byte that is not UTF-8 is written as an
+// escape, so the text can neither break the line nor drive the terminal.
+func Escape(q string) string {
 	if !hasControl(q) {
 		return q
 	}

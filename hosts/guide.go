@@ -90,7 +90,8 @@ func InstallCodexMCP(configPath string, opts InstallOptions) (Change, error) {
 	return editFile(configPath, "install", textKind(tomlBegin), func(old []byte, exists bool) ([]byte, bool, error) {
 		outside, _, _ := cutBlock(old, tomlBegin, tomlEnd)
 		if tomlCtxTable.Match(outside) {
-			return nil, false, fmt.Errorf("%w: config.toml already has an [mcp_servers.ctx] table", ErrConflict)
+			return nil, false, &conflict{what: "config.toml already has an [mcp_servers.ctx] table",
+				fix: "rename or delete that table (outside ctx's marked block) and run the command again, or leave it and run ctx init codex without --mcp; this file is unchanged"}
 		}
 		out, err := putBlock(old, block, tomlBegin, tomlEnd)
 		return out, err == nil, err
@@ -152,7 +153,7 @@ func lineIndex(data []byte, marker string, from int) int {
 // blank line.
 func putBlock(old []byte, block, begin, end string) ([]byte, error) {
 	if bytes.Count(old, []byte(begin)) > 1 {
-		return nil, fmt.Errorf("%w: more than one ctx block; remove the extra by hand", ErrConflict)
+		return nil, markerConflict("more than one ctx block", begin, end)
 	}
 	if outside, at, found := cutBlock(old, begin, end); found {
 		out := append([]byte(nil), outside[:at]...)
@@ -160,7 +161,7 @@ func putBlock(old []byte, block, begin, end string) ([]byte, error) {
 		return append(out, outside[at:]...), nil
 	}
 	if bytes.Contains(old, []byte(begin)) {
-		return nil, fmt.Errorf("%w: a ctx begin marker without its end marker", ErrConflict)
+		return nil, markerConflict("a ctx begin marker without its end marker", begin, end)
 	}
 	out := append([]byte(nil), old...)
 	if len(out) > 0 {

@@ -181,14 +181,14 @@ func installHook(path string, h Host, opts InstallOptions) (Change, error) {
 			hooks = newObject()
 			root.set("hooks", hooks)
 		} else if hooks.kind != '{' {
-			return false, fmt.Errorf("%w: \"hooks\" is not an object", ErrConflict)
+			return false, notShaped("hooks", "an object", `"hooks": {"PreToolUse": [...]}`)
 		}
 		pre := hooks.get("PreToolUse")
 		if pre == nil {
 			pre = newArray()
 			hooks.set("PreToolUse", pre)
 		} else if pre.kind != '[' {
-			return false, fmt.Errorf("%w: \"hooks.PreToolUse\" is not an array", ErrConflict)
+			return false, notShaped("hooks.PreToolUse", "an array", `"PreToolUse": [{"matcher": "Bash", "hooks": [...]}]`)
 		}
 		want := ctxHookGroup(h, opts)
 		// Already installed exactly once, as we would write it: nothing to do.
@@ -278,7 +278,7 @@ func InstallClaudeMCP(path string, opts InstallOptions) (Change, error) {
 			servers = newObject()
 			root.set("mcpServers", servers)
 		} else if servers.kind != '{' {
-			return false, fmt.Errorf("%w: \"mcpServers\" is not an object", ErrConflict)
+			return false, notShaped("mcpServers", "an object", `"mcpServers": {"name": {"command": "..."}}`)
 		}
 		want := newObject()
 		want.set("type", jsonString("stdio"))
@@ -291,7 +291,8 @@ func InstallClaudeMCP(path string, opts InstallOptions) (Change, error) {
 		want.set("env", env)
 		if cur := servers.get("ctx"); cur != nil {
 			if !isCtxMCP(cur) {
-				return false, fmt.Errorf("%w: an MCP server named \"ctx\" already runs something else", ErrConflict)
+				cmd, _ := cur.get("command").str()
+				return false, otherCtxServer(`"mcpServers"`, cmd)
 			}
 			if cur.equal(want) {
 				return false, nil
@@ -428,9 +429,12 @@ func editFile(path, op string, k fileKind, edit func(old []byte, exists bool) (n
 	ch := Change{Path: path}
 	fail := func(op string, err error) (Change, error) {
 		fe := &FileError{Op: op, Path: path, Err: err}
+		var c *conflict
 		switch {
+		case errors.As(err, &c):
+			fe.Hint = c.fix
 		case errors.Is(err, ErrInvalidJSON):
-			fe.Hint = "fix the file by hand (or move it away) and run the command again; nothing was changed"
+			fe.Hint = "fix the file by hand (or move it away) and run the command again; this file is unchanged"
 		case errors.Is(err, ErrReadOnly):
 			fe.Hint = "the file is read-only, perhaps on purpose (a managed dotfile); make it writable or add ctx's entry by hand"
 		case errors.Is(err, fs.ErrPermission):

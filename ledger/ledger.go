@@ -67,6 +67,9 @@ func (l *Ledger) appendRow(kind, task string, build func(rows []Row, seq uint64,
 		if err != nil {
 			return "", nil, err
 		}
+		if msg := checkLimits(kind, fields); msg != "" {
+			return "", nil, &RefusedError{Task: task, Reason: msg}
+		}
 		fields["v"] = Version
 		if _, ok := fields["task"]; !ok {
 			fields["task"] = task

@@ -89,6 +89,11 @@ func oneLine(it *evidence.Item) string {
 		b.WriteString(clip(oneLineText(firstNonEmpty(it.Text, it.Message)), messageWidth))
 		writeSpan(&b, spanOf(it))
 	case evidence.KindBinary:
+		if enc := bomEncoding(it.Attrs["type"]); enc != "" {
+			fmt.Fprintf(&b, "%s: %s %s (it starts with a %s byte-order mark; ctx reads UTF-8 only, so it is not parsed)",
+				it.Name, contract.Size(int64(it.Count)), enc, enc)
+			break
+		}
 		fmt.Fprintf(&b, "%s: %s binary (%s)", it.Name, contract.Size(int64(it.Count)), it.Attrs["type"])
 	default: // region
 		writeRegion(&b, it)
@@ -397,4 +402,19 @@ func sortedGroups(order []string) []string {
 		}
 	}
 	return out
+}
+
+// bomEncoding names the UTF-16 encoding a stream's byte-order mark declares
+// (the sniffer's "text/plain; charset=utf-16le" or "…be"), or "" for any
+// other type. Such a stream is not UTF-8, so ctx does not parse it, but
+// calling it binary would be wrong: it is most likely text (Windows tools
+// write UTF-16LE), and the digest says what it is and how to read it.
+func bomEncoding(typ string) string {
+	switch typ {
+	case "text/plain; charset=utf-16le":
+		return "UTF-16LE"
+	case "text/plain; charset=utf-16be":
+		return "UTF-16BE"
+	}
+	return ""
 }

@@ -332,7 +332,7 @@ func (r *renderer) header() {
 	}
 	r.line(cmd)
 	var parts []string
-	parts = append(parts, in.Run.Handle, exitText(in.Run), in.Plan.Profile, in.Plan.Mode, streamsText(in.Streams))
+	parts = append(parts, in.Run.Handle, exitText(in.Run), in.Plan.Profile, in.Plan.Mode, streamsText(in.Streams, in.Graph))
 	if in.Secrets != "" {
 		parts = append(parts, in.Secrets)
 	}
@@ -438,14 +438,29 @@ func exitText(run RunInfo) string {
 	return fmt.Sprintf("exit %d", run.Exit)
 }
 
-func streamsText(ss []StreamInfo) string {
+// binaryKind is how the header calls a stream that is not UTF-8 text:
+// "binary", or the UTF-16 encoding its byte-order mark declares.
+func binaryKind(g *evidence.Graph, stream string) string {
+	if g != nil {
+		for i := range g.Items {
+			if it := &g.Items[i]; it.Kind == evidence.KindBinary && it.Name == stream {
+				if enc := bomEncoding(it.Attrs["type"]); enc != "" {
+					return enc
+				}
+			}
+		}
+	}
+	return "binary"
+}
+
+func streamsText(ss []StreamInfo, g *evidence.Graph) string {
 	var parts []string
 	for _, s := range ss {
 		if s.Size == 0 {
 			continue
 		}
 		if s.Binary {
-			parts = append(parts, fmt.Sprintf("%s %s binary", s.Name, contract.Size(s.Size)))
+			parts = append(parts, fmt.Sprintf("%s %s %s", s.Name, contract.Size(s.Size), binaryKind(g, s.Name)))
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s %s/%s", s.Name, contract.Size(s.Size), plural(int(s.Lines), "line")))
@@ -512,6 +527,9 @@ func (r *renderer) excerpt(d *Digest) {
 			errs[it.Span.Stream] = append(errs[it.Span.Stream], i)
 		case evidence.KindBinary:
 			l := oneLine(it) + fmt.Sprintf(" · ctx get %s#%s --hex", r.in.Run.Handle, it.Name)
+			if bomEncoding(it.Attrs["type"]) != "" {
+				l = oneLine(it) + fmt.Sprintf(" · ctx get %s#%s --raw | iconv -f UTF-16 -t UTF-8", r.in.Run.Handle, it.Name)
+			}
 			r.line(l)
 			r.mark(i, l)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Limits that make every query total.
@@ -25,9 +26,38 @@ type SyntaxError struct {
 func (e *SyntaxError) Error() string {
 	caret := ""
 	if e.Col >= 1 && e.Col <= len(e.Src)+1 {
-		caret = "\n  " + e.Src + "\n  " + strings.Repeat(" ", e.Col-1) + "^"
+		src, at := window(e.Src, e.Col-1)
+		caret = "\n  " + src + "\n  " + strings.Repeat(" ", at) + "^"
 	}
 	return fmt.Sprintf("query syntax error at column %d: %s%s", e.Col, e.Msg, caret)
+}
+
+// errorContext is how many bytes of a long query an error shows on either
+// side of the problem.
+const errorContext = 60
+
+// window is the part of a query line an error shows around byte i, with "…"
+// where it is cut, and i's offset in it: a 16 KiB query's error is two
+// short lines, not the query again.
+func window(src string, i int) (string, int) {
+	if len(src) <= 2*errorContext {
+		return src, i
+	}
+	from, to := max(0, i-errorContext), min(len(src), i+errorContext)
+	for from > 0 && !utf8.RuneStart(src[from]) {
+		from--
+	}
+	for to < len(src) && !utf8.RuneStart(src[to]) {
+		to++
+	}
+	out, at := src[from:to], i-from
+	if from > 0 {
+		out, at = "…"+out, at+1 // the caret line counts columns, one per "…"
+	}
+	if to < len(src) {
+		out += "…"
+	}
+	return out, at
 }
 
 // Stage is one parsed stage of a pipeline.

@@ -83,6 +83,11 @@ func LoadConfig(storeDir string) (*Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read remote config %s: %w", p, err)
 		}
+		if storeDir != "" && p == paths[0] {
+			if err := checkTrusted(p); err != nil {
+				return nil, err
+			}
+		}
 		c, err := ParseConfig(b)
 		if err != nil {
 			return nil, fmt.Errorf("remote config %s: %w", p, err)

@@ -55,15 +55,19 @@ const (
 // Options select what Get prints. The zero value prints the whole target raw,
 // bounded by LineLimit.
 type Options struct {
-	Range            store.Range    // zero: the target's own range, or all of it
-	Grep             *regexp.Regexp // print only matching lines
-	Around           int            // with Grep: context lines
-	Limit            int            // inline limit in lines (0: LineLimit)
-	Full             bool           // print the region whatever its size
-	Hex              bool
-	JSON             bool   // the region as a JSON object (handle, range, text)
-	Form             Form   // "" is Raw
-	Reveal           bool   // secrets as stored
+	Range  store.Range    // zero: the target's own range, or all of it
+	Grep   *regexp.Regexp // print only matching lines
+	Around int            // with Grep: context lines
+	Limit  int            // inline limit in lines (0: LineLimit)
+	Full   bool           // print the region whatever its size
+	Hex    bool
+	JSON   bool // the region as a JSON object (handle, range, text)
+	Form   Form // "" is Raw
+	Reveal bool // secrets as stored
+	// RefuseBinary: the region is printed for reading (an agent, a
+	// terminal), so content that is not text is refused (*BinaryError)
+	// unless a hexdump, grep or JSON was asked for.
+	RefuseBinary     bool
 	Pointer, Records string // a JSON value by RFC 6901 pointer, or JSON Lines records A:B
 	// Now stamps the retrieval record (time.Now when nil).
 	Now func() time.Time
@@ -107,6 +111,9 @@ func Print(ctx context.Context, st *store.Store, t *store.Target, reg *Region, w
 	}
 	reg.Reveal = o.Reveal
 	out := &Outcome{Region: reg}
+	if err := reg.refuseBinary(&o); err != nil {
+		return out, err
+	}
 	switch {
 	case o.Pointer != "" || o.Records != "":
 		return out, JSONPart(w, reg, o)

@@ -142,7 +142,7 @@ func printable(b []byte) string {
 func Grep(ctx context.Context, w io.Writer, reg *Region, re *regexp.Regexp, around, limit int) error {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
-	p := &grepPrinter{w: bw, around: around, limit: limit}
+	p := &grepPrinter{w: bw, around: around, limit: limit, handle: reg.handle}
 	var err error
 	if reg.parallel() {
 		err = parallelGrep(ctx, reg, re, p)
@@ -183,30 +183,26 @@ type grepPrinter struct {
 	before        []heldLine // up to around lines not printed, the latest last
 	printed       int
 	matches       int
-	lastPrinted   int64 // 0 before the first (lines are numbered from 1)
-	after         int   // context lines still to print after a match
-	written       int   // bytes printed
-	firstUnprint  int64 // the first match not printed, 0 if none
+	lastPrinted   int64  // 0 before the first (lines are numbered from 1)
+	after         int    // context lines still to print after a match
+	written       int    // bytes printed
+	firstUnprint  int64  // the first match not printed, 0 if none
+	handle        string // the stream's handle, for a line too long to scan whole
 }
 
 type heldLine struct {
 	n    int64
 	text string
+	long bool
 }
 
-// lineText is a line as grep prints it: valid UTF-8, "…" after a cut line.
-func lineText(line []byte, long bool) string {
-	t := strings.ToValidUTF8(string(line), "\uFFFD")
-	if long {
-		t += "…"
-	}
-	return t
-}
+// lineText is a line as grep prints it: valid UTF-8.
+func lineText(line []byte) string { return strings.ToValidUTF8(string(line), "\uFFFD") }
 
 // full: output stops at limit lines or ByteLimit bytes, whichever comes first.
 func (p *grepPrinter) full() bool { return p.printed >= p.limit || p.written >= ByteLimit }
 
-func (p *grepPrinter) emit(ln int64, sep byte, text string) {
+func (p *grepPrinter) emit(ln int64, sep byte, text string, long bool) {
 	if p.full() {
 		return
 	}
@@ -214,7 +210,16 @@ func (p *grepPrinter) emit(ln int64, sep byte, text string) {
 		p.w.WriteString("--\n")
 		p.written += 3
 	}
-	if len(text) > grepLineClip {
+	switch {
+	case long:
+		// Scanned only to lines.Max: how much more there is is not known
+		// here, so the mark says where the whole line is, not a count.
+		text = ClipLine([]byte(text), grepLineClip)
+		if i := strings.LastIndex(text, "… [+"); i >= 0 {
+			text = text[:i]
+		}
+		text += fmt.Sprintf("… [longer than %s: ctx get %s:L%d]", contract.Size(lines.Max), p.handle, ln)
+	case len(text) > grepLineClip:
 		// A line longer than grepLineClip is clipped (its handle has it all).
 		text = ClipLine([]byte(text), grepLineClip)
 	}
@@ -236,16 +241,16 @@ func (p *grepPrinter) line(n int64, line []byte, long, matched bool) {
 		}
 		for _, h := range p.before {
 			if h.n >= n-int64(p.around) {
-				p.emit(h.n, '-', h.text)
+				p.emit(h.n, '-', h.text, h.long)
 			}
 		}
 		p.before = p.before[:0]
-		p.emit(n, ':', lineText(line, long))
+		p.emit(n, ':', lineText(line), long)
 		p.after = p.around
 		return
 	}
 	if p.after > 0 {
-		p.emit(n, '-', lineText(line, long))
+		p.emit(n, '-', lineText(line), long)
 		p.after--
 		return
 	}
@@ -253,7 +258,7 @@ func (p *grepPrinter) line(n int64, line []byte, long, matched bool) {
 		if len(p.before) == p.around {
 			p.before = p.before[1:]
 		}
-		p.before = append(p.before, heldLine{n, lineText(line, long)})
+		p.before = append(p.before, heldLine{n, lineText(line), long})
 	}
 }
 

@@ -92,8 +92,7 @@ func (x *Execution) render() {
 	}
 	fmt.Fprintf(&b, "%s · script %s · %d %s (%d failed) · exit %d", x.Handle(), x.ScriptBlob(), len(x.Runs), runs, failed, x.Exit)
 	if x.Error != "" {
-		first, _, _ := strings.Cut(x.Error, "\n")
-		b.WriteString(" · " + first)
+		b.WriteString(" · " + Headline(x.Error))
 	}
 	b.WriteString("\n")
 	var table strings.Builder

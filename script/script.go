@@ -100,7 +100,7 @@ func Run(ctx context.Context, env *runner.Env, src []byte, o Options) (*Executio
 	defer cancel()
 	x := &Execution{Kind: "py", Version: Version, Script: blob.String(), Runs: []RunRecord{}, Emits: []Emit{},
 		ctx: ctx, env: env, opts: o, results: map[string]*runner.Result{}}
-	thread := &starlark.Thread{Name: o.Name, Print: func(_ *starlark.Thread, msg string) { x.emit("print", msg) }}
+	thread := &starlark.Thread{Name: o.Name, Print: func(_ *starlark.Thread, msg string) { x.emit("print", msg) }, Load: noLoad}
 	thread.SetMaxExecutionSteps(o.Limits.Steps)
 	stopWatch := context.AfterFunc(ctx, func() { thread.Cancel("wall-clock limit") })
 	defer stopWatch()

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/klauspost/compress/zstd"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -323,24 +322,15 @@ func (s *Store) checkSpools(note, bad func(h, format string, args ...any)) {
 }
 
 // repair re-links orphaned intact packs that runs reference, then removes
-// the references that still dangle.
+// the references that still dangle (never a run whose content may sit in a
+// pack it could not verify).
 func (s *Store) repair(rep *CheckReport, missing map[ID][]ID, orphans map[ID][]string, badRuns map[ID]bool, runIDs []ID, deadExecs [][]byte) {
-	for id, runs := range missing {
-		for _, p := range orphans[id] {
-			if err := s.relinkPack(id, p); err != nil {
-				continue
-			}
-			rep.Repaired = append(rep.Repaired, fmt.Sprintf("blob:%s re-linked from %s", id.Short(), p))
-			for _, r := range runs {
-				delete(badRuns, r) // its content is back (other references are checked below)
-			}
-			break
-		}
-	}
-	// A run is dropped only when some blob it references is still missing.
+	keep := s.relinkMissing(rep, missing, orphans)
+	// A run is dropped only when some blob it references is still missing
+	// and no pack file that might hold it is left unverified.
 	var drop []ID
 	for _, id := range runIDs {
-		if badRuns[id] {
+		if badRuns[id] && !keep[id] {
 			if run, err := s.GetRun(id); err == nil && s.runReadable(run) {
 				continue
 			}
@@ -428,11 +418,11 @@ func (s *Store) relinkPack(id ID, path string) error {
 		return err
 	}
 	defer src.Close()
-	dec, err := zstd.NewReader(src, zstd.WithDecoderConcurrency(1))
+	dec, done, err := orphanReader(src)
 	if err != nil {
 		return err
 	}
-	defer dec.Close()
+	defer done()
 	gen := newGen()
 	dst := s.packPath(id, gen)
 	tmp := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp")

@@ -137,6 +137,22 @@ func TestMCPEndToEnd(t *testing.T) {
 	if want := "\x1b[31mred\x1b[0m\n 10%\r100%\n"; len(raw.Content) != 1 || text(raw) != want {
 		t.Errorf("raw ctx_get = %q, want %q", text(raw), want)
 	}
+	// Binary output is refused as text, with the way to read it (the hint
+	// travels in the tool result as on the command line).
+	bin, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ctx_run", Arguments: map[string]any{"shell": `printf '\177ELF\002\001\000\000\r\033[2J\000\000'`}})
+	if err != nil || bin.IsError {
+		t.Fatalf("ctx_run: %v %v", err, text(bin))
+	}
+	binRun, _ := bin.StructuredContent.(map[string]any)["run"].(string)
+	for _, raw := range []bool{false, true} {
+		got, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ctx_get", Arguments: map[string]any{"handle": binRun + "#stdout", "raw": raw}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.IsError || !strings.Contains(text(got), "is not text (ELF executable)") || !strings.Contains(text(got), "hint: a tool result carries text only: read it in a shell with ctx get "+binRun+"#stdout --hex") {
+			t.Errorf("ctx_get of an executable (raw %v): %v %q", raw, got.IsError, text(got))
+		}
+	}
 	ls, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ctx_ls", Arguments: map[string]any{}})
 	if err != nil {
 		t.Fatal(err)

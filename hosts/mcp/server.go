@@ -247,7 +247,7 @@ func (d *Deps) retrieve(ctx context.Context, w io.Writer, in getInput) (string, 
 	if in.Around < 0 || in.Around > 0 && in.Grep == "" {
 		return "", fmt.Errorf("around %d: want the lines of context (0 or more) around grep matches, with grep", in.Around)
 	}
-	o := retrieve.Options{Around: in.Around, Form: retrieve.Plain}
+	o := retrieve.Options{Around: in.Around, Form: retrieve.Plain, RefuseBinary: true}
 	if in.Raw {
 		o.Form = retrieve.Raw
 	}
@@ -268,6 +268,14 @@ func (d *Deps) retrieve(ctx context.Context, w io.Writer, in getInput) (string, 
 		return "", jsonout.Write(w, json.RawMessage(t.Receipt))
 	}
 	res, err := retrieve.Get(ctx, st, t, w, o)
+	var be *retrieve.BinaryError
+	if errors.As(err, &be) {
+		read := "ctx get " + in.Handle + " --hex"
+		if be.UTF16() {
+			read = "ctx get " + in.Handle + " --raw | iconv -f UTF-16 -t UTF-8"
+		}
+		err = &store.Error{Err: err, Hint: "a tool result carries text only: read it in a shell with " + read}
+	}
 	if res == nil {
 		return "", err
 	}
@@ -333,6 +341,11 @@ func Error(err error, stderr string) *sdk.CallToolResult {
 	msg := "ctx: " + err.Error()
 	if se := strings.TrimSpace(stderr); se != "" && !strings.Contains(se, err.Error()) {
 		msg = se + "\n" + msg
+	}
+	// The fix travels with the problem, as on the command line.
+	var hinted *store.Error
+	if errors.As(err, &hinted) && hinted.Hint != "" && !strings.Contains(msg, hinted.Hint) {
+		msg += "\n  hint: " + hinted.Hint
 	}
 	r := Text(msg)
 	r.IsError = true

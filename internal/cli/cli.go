@@ -13,6 +13,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -155,15 +156,37 @@ func OpenStore(ios *IO, create bool) (*store.Store, error) {
 			fmt.Fprintf(ios.Err, "ctx: stored a finished capture that could not be stored earlier (%s) as %s\n", cmdline.Display(secrets.Argv(r.Argv)), r.Run.Handle())
 		case r.Quarantined != "":
 			fmt.Fprintf(ios.Err, "ctx: %v\n", r.Err)
-			var se *store.Error
-			if errors.As(r.Err, &se) && se.Hint != "" {
-				fmt.Fprintf(ios.Err, "  hint: %s\n", se.Hint)
-			}
+			printHint(ios, r.Err)
 		case r.Err != nil:
-			fmt.Fprintf(ios.Err, "ctx: could not recover the interrupted capture in %s: %v\n", r.Spool, r.Err)
+			fmt.Fprintf(ios.Err, "ctx: could not recover the interrupted capture in %s (it is kept, and the next ctx command tries again): %v\n", r.Spool, r.Err)
+			if diskFull(r.Err) {
+				fmt.Fprintln(ios.Err, "  hint: free disk space (or run `ctx gc`); the next ctx command then stores it")
+			} else {
+				printHint(ios, r.Err)
+			}
 		}
 	}
 	return st, nil
+}
+
+// diskFull reports whether err says a disk, quota or file-size limit is
+// full. bbolt formats the error of its file resize with %s, so the errno is
+// found by its text there.
+func diskFull(err error) bool {
+	for _, e := range []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT, syscall.EFBIG} {
+		if errors.Is(err, e) || strings.Contains(err.Error(), e.Error()) {
+			return true
+		}
+	}
+	return false
+}
+
+// printHint prints err's hint, if it has one.
+func printHint(ios *IO, err error) {
+	var se *store.Error
+	if errors.As(err, &se) && se.Hint != "" {
+		fmt.Fprintf(ios.Err, "  hint: %s\n", se.Hint)
+	}
 }
 
 // Report prints an error with its hint and returns the exit status.
@@ -182,10 +205,7 @@ func Report(ios *IO, err error) int {
 		code = Classify(err)
 	}
 	fmt.Fprintf(ios.Err, "ctx: %v\n", err)
-	var se *store.Error
-	if errors.As(err, &se) && se.Hint != "" {
-		fmt.Fprintf(ios.Err, "  hint: %s\n", se.Hint)
-	}
+	printHint(ios, err)
 	var ue *UsageError
 	if errors.As(err, &ue) {
 		fmt.Fprintln(ios.Err, "  run `ctx help` or `ctx COMMAND --help` for usage")

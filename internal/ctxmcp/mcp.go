@@ -25,13 +25,20 @@ func newMCPCmd(ios *cli.IO) *cobra.Command {
 	return &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve ctx's tools over the Model Context Protocol (stdio)",
-		Long: `Serve the Model Context Protocol on stdin/stdout with the tools ctx_run (run a
+		Long: `Serve the Model Context Protocol on stdin/stdout. The tools: ctx_run (run a
 command, return its digest), ctx_get (exact bytes of a handle, bounded),
-ctx_ls (recent runs) and ctx_show (a digest again). Every result is bounded:
-a large region comes back as a zoom view with narrower handles.
+ctx_ls (recent runs), ctx_show (a digest again); ctx_seq, ctx_py and
+ctx_job_start/tail/wait/kill (the capture ladder); ctx_q (a bounded
+question across runs); ctx_capsule_capture/inspect/render and
+ctx_continuity_seal/verify (handoffs); ctx_task_claim/handback/resume/
+show/verdict and ctx_steward (the task ledger). Every result is bounded: a
+large region comes back as a zoom view with narrower handles. A failed call
+is a tool error naming the problem and the fix; the server keeps serving.
 
 Register it with ctx init claude --mcp (or codex), or by hand:
-  {"mcpServers": {"ctx": {"type": "stdio", "command": "ctx", "args": ["mcp"]}}}`,
+  {"mcpServers": {"ctx": {"type": "stdio", "command": "ctx", "args": ["mcp"]}}}
+
+Exit status: 0 the client closed stdin; 1 the transport failed.`,
 		Example: "  ctx mcp",
 		Args:    cli.ExactArgs(0, "ctx mcp"),
 		RunE: func(cmd *cobra.Command, args []string) error {

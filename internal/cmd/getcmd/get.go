@@ -74,9 +74,15 @@ as a pipe would have carried the output; everything else (line endings,
 trailing spaces, long lines) is kept byte for byte, so a captured patch
 applies. When plain text differs from the stored bytes, stderr says so.
 --raw prints the exact stored bytes; at a terminal they are the default.
+A region that is not text (an executable, compressed data, UTF-16: judged
+on its head as the digest judges a stream's) is refused unless --plain is
+given, since printed as text its bytes would change: --hex prints a
+hexdump, --raw the exact bytes (to redirect to a file), --json carries them
+exactly (base64).
 
 Exit status: 0 printed; 1 the handle is malformed, unknown, ambiguous (the
-candidates are listed) or the range lies outside the content, or --grep
+candidates are listed), the range lies outside the content or the content
+is not text (see above), or --grep
 matched no line (as grep does); 2 usage error; 3 the region was too large and
 a zoom view was printed instead of its bytes (narrow the range, or --full);
 125 the store is locked or damaged.`,
@@ -170,7 +176,10 @@ func runGet(ctx context.Context, ios *cli.IO, o *getOptions) error {
 		}
 	}
 	var ue *retrieve.UsageError
+	var be *retrieve.BinaryError
 	switch {
+	case errors.As(err, &be):
+		return cli.WithCode(cli.ExitBad, &store.Error{Err: err, Hint: binaryHint(be, o.handle)})
 	case errors.Is(err, retrieve.ErrZoomed):
 		return &cli.ExitError{Code: exitZoom}
 	case errors.Is(err, retrieve.ErrNoMatch):
@@ -205,13 +214,21 @@ func (o *getOptions) retrieveOptions(ios *cli.IO, h store.Handle) (retrieve.Opti
 		o.form = "plain"
 	}
 	ro = retrieve.Options{Around: o.around, Limit: o.limit, Full: o.full, Hex: o.hex, JSON: o.json,
-		Form: retrieve.Form(o.form), Reveal: o.reveal, Pointer: o.pointer, Records: o.records, Range: rng}
+		Form: retrieve.Form(o.form), Reveal: o.reveal, Pointer: o.pointer, Records: o.records, Range: rng, RefuseBinary: !o.raw && !o.plain}
 	if o.grep != "" {
 		if ro.Grep, err = regexp.Compile(o.grep); err != nil {
 			return ro, cli.Usagef("--grep: %v", err)
 		}
 	}
 	return ro, nil
+}
+
+// binaryHint says how to read content ctx get would not print as text.
+func binaryHint(be *retrieve.BinaryError, handle string) string {
+	if be.UTF16() {
+		return fmt.Sprintf("it starts with a UTF-16 byte-order mark: ctx get %s --raw | iconv -f UTF-16 -t UTF-8 prints it as text; --hex prints a hexdump", handle)
+	}
+	return fmt.Sprintf("ctx get %s --hex prints a hexdump; --raw prints the exact bytes, to redirect to a file (ctx get %s --raw > out.bin)", handle, handle)
 }
 
 // unorderedWhy names why a run's merged view has no arrival order.

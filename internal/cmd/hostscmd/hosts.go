@@ -91,8 +91,9 @@ ctx's entries are recognised by a marker, whatever the binary is called.
 Running init twice changes nothing the second time.
 Codex asks the user to review and trust a new hook before it runs.
 
-Exit status: 0 done; 1 a settings file is invalid or not writable (named,
-with the fix; nothing is changed); 2 usage error.`,
+Exit status: 0 done; 1 a file is invalid, holds a conflicting entry or is
+not writable (named, with the fix; that file is unchanged, and the files
+written before it are listed); 2 usage error.`,
 		Example: `  ctx init claude
   ctx init claude --user --mcp
   ctx init codex --project
@@ -173,23 +174,37 @@ func runInit(ios *cli.IO, o *initOptions) error {
 	default:
 		return cli.Usagef("unknown host %q (want claude or codex)", o.host)
 	}
+	rows, err := runSteps(steps, self, o.remove)
+	if err != nil {
+		// The files before the one that failed are written: say so.
+		if len(rows) > 0 {
+			_ = printRows(ios, o, rows)
+		}
+		return err
+	}
+	return printInit(ios, o, rows, self)
+}
+
+// runSteps does each step in turn and stops at the first that fails,
+// returning the rows of those done (their files are written).
+func runSteps(steps []initStep, self string, remove bool) ([]initRow, error) {
 	var rows []initRow
 	for _, s := range steps {
 		ch, err := s.do()
 		if err != nil {
 			var fe *hosts.FileError
 			if errors.As(err, &fe) && fe.Hint != "" {
-				return &store.Error{Err: err, Hint: fe.Hint}
+				return rows, &store.Error{Err: err, Hint: fe.Hint}
 			}
-			return err
+			return rows, err
 		}
 		r := initRow{What: s.what, Change: ch}
-		if s.what != "guide" && !o.remove {
+		if s.what != "guide" && !remove {
 			r.Binary = self
 		}
 		rows = append(rows, r)
 	}
-	return printInit(ios, o, rows, self)
+	return rows, nil
 }
 
 // initStep is one file init installs into or removes from.
@@ -252,6 +267,20 @@ type initRow struct {
 // printInit says what ctx init did to each file, and what the person must do
 // next.
 func printInit(ios *cli.IO, o *initOptions, rows []initRow, self string) error {
+	if err := printRows(ios, o, rows); err != nil || o.json {
+		return err
+	}
+	if !o.remove {
+		fmt.Fprintf(ios.Out, "The hook and MCP entries run %s (this binary, by absolute path); run ctx init again if you move it.\n", self)
+	}
+	if o.host == "codex" && !o.remove {
+		fmt.Fprintln(ios.Out, "Codex runs a new hook only after you review and trust it: open Codex and approve the ctx hook.")
+	}
+	return nil
+}
+
+// printRows says what ctx init did to each file, one line each (or JSON).
+func printRows(ios *cli.IO, o *initOptions, rows []initRow) error {
 	if o.json {
 		return cli.WriteJSON(ios.Out, rows)
 	}
@@ -272,12 +301,6 @@ func printInit(ios *cli.IO, o *initOptions, rows []initRow, self string) error {
 			line += " (previous content in " + r.Backup + ")"
 		}
 		fmt.Fprintln(ios.Out, line)
-	}
-	if !o.remove {
-		fmt.Fprintf(ios.Out, "The hook and MCP entries run %s (this binary, by absolute path); run ctx init again if you move it.\n", self)
-	}
-	if o.host == "codex" && !o.remove {
-		fmt.Fprintln(ios.Out, "Codex runs a new hook only after you review and trust it: open Codex and approve the ctx hook.")
 	}
 	return nil
 }

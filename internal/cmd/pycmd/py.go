@@ -144,7 +144,7 @@ func runPy(ctx context.Context, ios *cli.IO, env EnvFunc, o *options, args []str
 		return err
 	}
 	if x.Error != "" {
-		fmt.Fprintf(ios.Err, "ctx py: %s\n", firstLine(x.Error))
+		fmt.Fprintf(ios.Err, "ctx py: %s\n", script.Headline(x.Error))
 	}
 	return &cli.ExitError{Code: x.Exit}
 }
@@ -155,15 +155,6 @@ func printExec(ios *cli.IO, x *script.Execution, asJSON bool) error {
 	}
 	_, err := io.WriteString(ios.Out, x.Digest)
 	return err
-}
-
-func firstLine(s string) string {
-	for i := range len(s) {
-		if s[i] == '\n' {
-			return s[:i]
-		}
-	}
-	return s
 }
 
 // Executions are ctx py's records.

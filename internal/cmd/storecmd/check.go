@@ -27,9 +27,10 @@ Damage is reported with the handle it affects. --read-data also decompresses
 and re-hashes every blob and recounts its lines.
 
 --repair only removes dangling references (executions of runs that are gone,
-runs whose content is gone) and re-links orphaned pack files that hold
-intact content a run references. It never deletes content that something
-references, and lists what it did.
+runs whose content is gone) and re-links orphaned pack files, compressed or
+plain (.raw), that hold intact content a run references. It never deletes
+content that something references, nor a pack it could not verify (that one
+is named, with the run that needs it, which is kept), and lists what it did.
 
 Exit status: 0 nothing damaged (or everything repaired); 1 damage found;
 125 the database cannot be read at all (the message names the file).`,

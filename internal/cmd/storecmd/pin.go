@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/store"
 )
@@ -13,11 +14,20 @@ func newPinCmd(ios *cli.IO) *cobra.Command {
 	var note string
 	var asJSON bool
 	c := &cobra.Command{
-		Use:     "pin HANDLE",
-		Short:   "Keep a run, blob or receipt through gc",
+		Use:   "pin HANDLE",
+		Short: "Keep a run, blob or receipt through gc",
+		Long: `Keep a run (with all it references), a blob or a receipt through ctx gc,
+whatever its age, until ctx unpin. --note says why, in one line of at most
+200 bytes.
+
+Exit status: 0 pinned; 1 the handle is malformed, unknown or ambiguous, or
+the note is too long; 2 usage error; 125 the store is locked or damaged.`,
 		Example: "  ctx pin run:ba3d1020ee8f --note 'baseline before the refactor'",
 		Args:    cli.ExactArgs(1, "ctx pin HANDLE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkNote(note); err != nil {
+				return err
+			}
 			st, t, err := resolveArg(ios, args[0])
 			if err != nil {
 				return err
@@ -41,8 +51,13 @@ func newPinCmd(ios *cli.IO) *cobra.Command {
 
 func newUnpinCmd(ios *cli.IO) *cobra.Command {
 	return &cobra.Command{
-		Use:     "unpin HANDLE",
-		Short:   "Let gc collect a pinned record again",
+		Use:   "unpin HANDLE",
+		Short: "Let gc collect a pinned record again",
+		Long: `Remove the pin of a run, blob or receipt: ctx gc may collect it again once
+it is old enough.
+
+Exit status: 0 unpinned; 1 the handle is malformed, unknown or ambiguous, or
+it is not pinned; 2 usage error; 125 the store is locked or damaged.`,
 		Example: "  ctx unpin run:ba3d1020ee8f",
 		Args:    cli.ExactArgs(1, "ctx unpin HANDLE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -62,6 +77,22 @@ func newUnpinCmd(ios *cli.IO) *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// maxNote bounds a pin's note: a reason in one line, not a document.
+const maxNote = 200
+
+// checkNote refuses a note longer than maxNote or with a control character.
+func checkNote(note string) error {
+	if len(note) > maxNote {
+		return cli.WithCode(cli.ExitBad, &store.Error{Err: fmt.Errorf("--note is %d bytes, more than the limit of %d", len(note), maxNote),
+			Hint: "say why in one line; put a longer reason in a file in the repository and name it in the note"})
+	}
+	if cmdline.Escape(note) != note {
+		return cli.WithCode(cli.ExitBad, &store.Error{Err: fmt.Errorf("--note %s holds a control character or a byte that is not UTF-8", cmdline.Display([]string{note})),
+			Hint: "a note is one line of text"})
+	}
+	return nil
 }
 
 func resolveArg(ios *cli.IO, arg string) (*store.Store, *store.Target, error) {

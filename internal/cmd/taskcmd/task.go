@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/continuity"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/continuitycmd"
@@ -494,18 +495,18 @@ func runTaskShow(ios *cli.IO, o *taskShowOptions) error {
 			return cli.WriteJSON(ios.Out, taskJSON(t))
 		}
 		w := ios.Out
-		fmt.Fprintf(w, "task:%s %s\n  state: %s\n  accept: %s\n", t.ID, t.Title, t.State, strings.Join(t.Accept, "; "))
+		fmt.Fprintf(w, "task:%s %s\n  state: %s\n  accept: %s\n", t.ID, cmdline.Escape(t.Title), t.State, cmdline.Escape(strings.Join(t.Accept, "; ")))
 		if t.Holder != "" {
 			fmt.Fprintf(w, "  lease: %s until %s\n", t.Holder, t.LeaseUntil)
 		}
 		if t.Checkpoint != "" {
-			fmt.Fprintf(w, "  checkpoint: %s\n", t.Checkpoint)
+			fmt.Fprintf(w, "  checkpoint: %s\n", cmdline.Escape(t.Checkpoint))
 		}
 		fmt.Fprintf(w, "  spent: %d turns, cost %g (budget %d turns, cost %g, wall %s)\n", t.Turns, t.Cost, t.Budget.Turns, t.Budget.Cost, t.Budget.Wall)
 		fmt.Fprintf(w, "  rows: %d claims, %d handbacks, %d verdicts, %d approvals, %d decisions, %d inbox\n",
 			len(t.Claims), len(t.Handbacks), len(t.Verdicts), len(t.Approvals), len(t.Decisions), len(t.Inbox))
 		if hb := t.LastHandback(); hb != nil {
-			fmt.Fprintf(w, "  last handback: %s (%s) by %s, row %d\n", hb.Handback, hb.FailureKind, hb.By, hb.Seq)
+			fmt.Fprintf(w, "  last handback: %s (%s) by %s, row %d\n", hb.Handback, hb.FailureKind, cmdline.Escape(hb.By), hb.Seq)
 		}
 		return nil
 	})
@@ -563,7 +564,7 @@ func runTaskLs(ios *cli.IO, o *taskShowOptions) error {
 		return cli.WriteJSON(ios.Out, out)
 	}
 	for _, t := range keep {
-		fmt.Fprintf(ios.Out, "task:%s  %-19s %-12s %s\n", t.ID, t.State, t.Holder, t.Title)
+		fmt.Fprintf(ios.Out, "task:%s  %-19s %-12s %s\n", t.ID, t.State, cmdline.Escape(t.Holder), cmdline.Escape(t.Title))
 	}
 	return nil
 }
@@ -757,14 +758,14 @@ func runTaskResume(ios *cli.IO, o *taskShowOptions) error {
 				"last_handback": r.LastHandback, "last_decision": r.LastDecision, "next": r.Next})
 		}
 		w := ios.Out
-		fmt.Fprintf(w, "task:%s %s\n  state: %s\n", id, r.Task.Title, r.State)
+		fmt.Fprintf(w, "task:%s %s\n  state: %s\n", id, cmdline.Escape(r.Task.Title), r.State)
 		if r.Checkpoint != "" {
-			fmt.Fprintf(w, "  checkpoint: %s\n", r.Checkpoint)
+			fmt.Fprintf(w, "  checkpoint: %s\n", cmdline.Escape(r.Checkpoint))
 		} else {
 			fmt.Fprintf(w, "  checkpoint: none (start from the beginning)\n")
 		}
 		if hb := r.LastHandback; hb != nil {
-			fmt.Fprintf(w, "  last handback: %s (%s) by %s, %d turns\n", hb.Handback, hb.FailureKind, hb.By, hb.Turns)
+			fmt.Fprintf(w, "  last handback: %s (%s) by %s, %d turns\n", hb.Handback, hb.FailureKind, cmdline.Escape(hb.By), hb.Turns)
 		}
 		if d := r.LastDecision; d != nil {
 			fmt.Fprintf(w, "  last decision: %s (%s), row %d\n", d.Classification, d.Reason, d.Seq)
@@ -835,7 +836,7 @@ func runTaskInbox(ios *cli.IO, o *taskInboxOptions) error {
 			return cli.WriteJSON(ios.Out, t.Inbox)
 		}
 		for _, m := range t.Inbox {
-			fmt.Fprintf(ios.Out, "row %d from %s: %s\n", m.Seq, m.From, m.Text)
+			fmt.Fprintf(ios.Out, "row %d from %s: %s\n", m.Seq, cmdline.Escape(m.From), cmdline.Escape(m.Text))
 		}
 		return nil
 	})

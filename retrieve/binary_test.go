@@ -1,0 +1,97 @@
+package retrieve
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestBinaryIsNotPrintedAsText: an executable's bytes (with a carriage
+// return and ESC among them) and UTF-16 text are refused as text when the
+// caller reads for text (before, plain text folded the CR and dropped the
+// ESC: the bytes an agent or a redirect got were not the stored ones), while
+// raw, hex, grep and JSON give what is stored.
+func TestBinaryIsNotPrintedAsText(t *testing.T) {
+	elf := "\x7fELF\x02\x01\x01\x00\x00\x00abc\rdef\x1b[2J\x00\x00\n\x00\x01\x02"
+	utf16 := "\xff\xfeh\x00i\x00\r\x00\n\x00"
+	for _, tt := range []struct {
+		name, data string
+		utf16      bool
+	}{{"ELF", elf, false}, {"UTF-16LE", utf16, true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			st, tg := stored(t, tt.data, "")
+			var out bytes.Buffer
+			_, err := Get(context.Background(), st, tg, &out, Options{Form: Plain, RefuseBinary: true})
+			var be *BinaryError
+			if !errors.As(err, &be) || be.UTF16() != tt.utf16 || out.Len() != 0 {
+				t.Fatalf("plain: err %v (utf16 %v), printed %q", err, be != nil && be.UTF16(), out.String())
+			}
+			out.Reset()
+			if _, err := Get(context.Background(), st, tg, &out, Options{Form: Raw}); err != nil || out.String() != tt.data {
+				t.Errorf("raw: %v %q", err, out.String())
+			}
+			out.Reset()
+			if _, err := Get(context.Background(), st, tg, &out, Options{Form: Plain, RefuseBinary: true, Hex: true}); err != nil || !bytes.Contains(out.Bytes(), []byte("00000000  ")) {
+				t.Errorf("hex: %v %q", err, out.String())
+			}
+			out.Reset()
+			if _, err := Get(context.Background(), st, tg, &out, Options{Form: Plain, RefuseBinary: true, Grep: regexp.MustCompile("h")}); err != nil && !errors.Is(err, ErrNoMatch) {
+				t.Errorf("grep: %v", err)
+			}
+			out.Reset()
+			if _, err := Get(context.Background(), st, tg, &out, Options{Form: Plain, RefuseBinary: true, JSON: true}); err != nil {
+				t.Fatalf("json: %v", err)
+			}
+			var v struct {
+				Text   *string `json:"text"`
+				Base64 string  `json:"base64"`
+				Form   string  `json:"form"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := base64.StdEncoding.DecodeString(v.Base64)
+			if v.Text != nil {
+				got = []byte(*v.Text)
+			}
+			if string(got) != tt.data || v.Form != "raw" {
+				t.Errorf("json carries %q (form %s), want the stored bytes", got, v.Form)
+			}
+		})
+	}
+	// Text is printed as before.
+	st, tg := stored(t, "ok\r\n", "")
+	var out bytes.Buffer
+	if _, err := Get(context.Background(), st, tg, &out, Options{Form: Plain, RefuseBinary: true}); err != nil || out.String() != "ok\r\n" {
+		t.Errorf("text: %v %q", err, out.String())
+	}
+}
+
+// TestGrepLongLineSaysWhereNotHowMuch: a matching line longer than the
+// scanner's 64 KiB is printed clipped with its handle; before, the mark
+// said "[+64515 B]", the rest of the scanned part only, for a line of 1 MB.
+func TestGrepLongLineSaysWhereNotHowMuch(t *testing.T) {
+	long := "ERROR " + strings.Repeat("x", 1<<20) + "\nshort ERROR " + strings.Repeat("y", 2000) + "\n"
+	st, tg := stored(t, long, "")
+	var out bytes.Buffer
+	if _, err := Get(context.Background(), st, tg, &out, Options{Grep: regexp.MustCompile("ERROR")}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("grep printed %d lines:\n%s", len(lines), out.String())
+	}
+	if !strings.HasSuffix(lines[0], "… [longer than 64.0 KiB: ctx get "+tg.Run.Handle()+"#stdout:L1]") || strings.Contains(lines[0], "[+") {
+		t.Errorf("long line: %q", lines[0][max(0, len(lines[0])-120):])
+	}
+	// A line clipped only for display still says exactly how much was cut.
+	if !strings.HasSuffix(lines[1], fmt.Sprintf("… [+%d B]", len("2:short ERROR ")+2000-len("2:")-1024)) {
+		t.Errorf("clipped line: %q", lines[1][max(0, len(lines[1])-60):])
+	}
+}

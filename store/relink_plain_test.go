@@ -1,0 +1,84 @@
+package store
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRepairRelinksPlainPack: a run whose plain pack lost its blob record (a
+// crash between the pack and its record, a record lost with a damaged page)
+// gets its content back from the intact .raw pack, and repair says so; it
+// never removes the run.
+func TestRepairRelinksPlainPack(t *testing.T) {
+	s := newStore(t)
+	data := plainFlood()
+	run, pack := plainRun(t, s, data)
+	id := run.Manifest.Stdout.Blob
+	if err := s.update(func(tx *boltTx) error { return tx.Bucket(bucketBlobs).Delete(id[:]) }); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Check(CheckOptions{Repair: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Repaired) != 1 || !strings.Contains(rep.Repaired[0], "blob:"+id.Short()+" re-linked from "+pack) {
+		t.Fatalf("repaired %q, want the plain pack re-linked", rep.Repaired)
+	}
+	if _, err := s.GetRun(run.ID); err != nil {
+		t.Fatalf("the run was removed: %v", err)
+	}
+	if got := readBlob(t, s, id); !bytes.Equal(got, data) {
+		t.Fatal("the re-linked blob reads back wrong")
+	}
+	if rep, err := s.Check(CheckOptions{ReadData: true}); err != nil || !rep.OK() {
+		t.Fatalf("after repair: %v %+v", err, rep)
+	}
+}
+
+// TestRepairKeepsUnverifiedPlainPack: a .raw pack that names the missing blob
+// but does not hold it (damaged, or truncated by a full disk) is not
+// trusted, is not deleted, and the run that needs it is kept and reported
+// with what was tried, so a person can look at the evidence.
+func TestRepairKeepsUnverifiedPlainPack(t *testing.T) {
+	s := newStore(t)
+	run, pack := plainRun(t, s, plainFlood())
+	id := run.Manifest.Stdout.Blob
+	if err := s.update(func(tx *boltTx) error { return tx.Bucket(bucketBlobs).Delete(id[:]) }); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(pack, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("XXXX"), 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	rep, err := s.Check(CheckOptions{Repair: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Repaired {
+		if strings.Contains(r, run.Handle()) {
+			t.Fatalf("repair removed the run whose pack it could not verify: %q", rep.Repaired)
+		}
+	}
+	if _, err := s.GetRun(run.ID); err != nil {
+		t.Fatalf("the run was removed: %v", err)
+	}
+	if _, err := os.Stat(pack); err != nil {
+		t.Fatalf("the unverified pack was deleted: %v", err)
+	}
+	found := false
+	for _, p := range rep.Problems {
+		if p.Handle == pack && strings.Contains(p.What, "blob:"+id.Short()) {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("repair does not say what it tried on %s: %+v", filepath.Base(pack), rep.Problems)
+	}
+}
