@@ -36,6 +36,10 @@ type GCReport struct {
 	Spans    int   `json:"spans"`
 	Bytes    int64 `json:"bytes"` // stored bytes of the frames and packs swept
 	Packs    int   `json:"packs"` // pack files removed (swept blobs, orphans, old generations)
+	// Unrecorded counts pack files kept although no blob record names them,
+	// because a kept run references their blob: `ctx check --repair`
+	// re-links them.
+	Unrecorded int `json:"unrecorded_packs,omitempty"`
 	// Compacted counts blobs whose raw frames were recompressed, and the
 	// bytes that saved.
 	Compacted      int   `json:"compacted"`
@@ -69,11 +73,13 @@ func (s *Store) GC(opts GCOptions) (GCReport, error) {
 		opts.Now = time.Now()
 	}
 	var deadPacks []string
+	var marked map[ID]bool
 	fn := func(tx *bolt.Tx) error {
 		m := markRoots(tx, opts)
 		if err := m.markBlobs(tx); err != nil {
 			return err
 		}
+		marked = m.blobs
 		var err error
 		deadPacks, err = s.sweep(tx, m, opts.DryRun, &rep)
 		return err
@@ -89,7 +95,7 @@ func (s *Store) GC(opts GCOptions) (GCReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	return rep, s.removePacks(deadPacks, opts, &rep)
+	return rep, s.removePacks(deadPacks, marked, opts, &rep)
 }
 
 // gcMarks is what gc keeps: the marked runs, receipts and blobs, the pinned
@@ -277,15 +283,16 @@ func (s *Store) sweep(tx *bolt.Tx, m *gcMarks, dry bool, rep *GCReport) ([]strin
 }
 
 // removePacks removes, after the sweep committed, the packs of swept blobs
-// and orphaned packs, and compacts when asked.
-func (s *Store) removePacks(deadPacks []string, opts GCOptions, rep *GCReport) error {
+// and orphaned packs, and compacts when asked. marked is the blobs kept runs
+// and receipts reference.
+func (s *Store) removePacks(deadPacks []string, marked map[ID]bool, opts GCOptions, rep *GCReport) error {
 	rep.Packs = len(deadPacks)
 	if !opts.DryRun {
 		for _, p := range deadPacks {
 			_ = os.Remove(p)
 		}
 	}
-	orphans, err := s.orphanPacks(opts.Now)
+	orphans, err := s.orphanPacks(opts.Now, marked, rep)
 	if err != nil {
 		return err
 	}
@@ -308,8 +315,11 @@ func (s *Store) removePacks(deadPacks []string, opts GCOptions, rep *GCReport) e
 
 // orphanPacks lists pack files no blob record refers to (a commit cut short
 // after the pack was moved in, or an old generation left by compaction),
-// older than a few minutes so a commit in progress is never touched.
-func (s *Store) orphanPacks(now time.Time) ([]string, error) {
+// older than a few minutes so a commit in progress is never touched. A pack
+// of a blob that a kept run references but that has no record (the record
+// lost, or the database moved aside) is the only copy of that output: it is
+// kept, counted in rep.Unrecorded, for `ctx check --repair` to re-link.
+func (s *Store) orphanPacks(now time.Time, marked map[ID]bool, rep *GCReport) ([]string, error) {
 	root := filepath.Join(s.dir, packsName)
 	var files []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -330,13 +340,21 @@ func (s *Store) orphanPacks(now time.Time) ([]string, error) {
 		return nil, err
 	}
 	want := map[string]bool{}
-	unsure := map[string]bool{} // ids whose record is damaged: none of their packs is removed
+	unsure := map[string]bool{} // ids whose record is damaged or missing: none of their packs is removed
+	referenced := map[string]bool{}
+	for id := range marked {
+		unsure[id.String()] = true
+		referenced[id.String()] = true
+	}
 	err = s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketBlobs).ForEach(func(k, v []byte) error {
 			if len(k) != 32 {
 				return nil
 			}
 			m, err := decodeBlobMeta(ID(k), v)
+			if err == nil {
+				delete(unsure, ID(k).String()) // recorded: its other packs are old generations
+			}
 			switch {
 			case err != nil:
 				unsure[ID(k).String()] = true
@@ -352,7 +370,13 @@ func (s *Store) orphanPacks(now time.Time) ([]string, error) {
 	var out []string
 	for _, f := range files {
 		base := strings.TrimPrefix(filepath.Base(f), ".")
-		if !want[f] && (len(base) < 64 || !unsure[base[:64]]) {
+		switch {
+		case want[f]:
+		case len(base) >= 64 && unsure[base[:64]]:
+			if referenced[base[:64]] {
+				rep.Unrecorded++
+			}
+		default:
 			out = append(out, f)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRepairRelinksPlainPack: a run whose plain pack lost its blob record (a
@@ -80,5 +81,35 @@ func TestRepairKeepsUnverifiedPlainPack(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("repair does not say what it tried on %s: %+v", filepath.Base(pack), rep.Problems)
+	}
+}
+
+// TestGCKeepsUnrecordedPackOfKeptRun: gc never removes the pack of a blob a
+// kept run references when the blob's record is missing (the state `ctx
+// check --repair` restores, and the one a database moved aside leaves): it
+// is the only copy of that output. gc counts it, and repair then re-links it.
+func TestGCKeepsUnrecordedPackOfKeptRun(t *testing.T) {
+	s := newStore(t)
+	data := plainFlood()
+	run, pack := plainRun(t, s, data)
+	id := run.Manifest.Stdout.Blob
+	if err := s.update(func(tx *boltTx) error { return tx.Bucket(bucketBlobs).Delete(id[:]) }); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.GC(GCOptions{Now: time.Now().Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(pack); err != nil {
+		t.Fatalf("gc removed the only copy of a kept run's output: %v", err)
+	}
+	if rep.Unrecorded != 1 {
+		t.Fatalf("gc reported %d unrecorded packs, want 1", rep.Unrecorded)
+	}
+	if _, err := s.Check(CheckOptions{Repair: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := readBlob(t, s, id); !bytes.Equal(got, data) {
+		t.Fatal("the re-linked blob reads back wrong")
 	}
 }

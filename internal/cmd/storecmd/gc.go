@@ -48,6 +48,9 @@ Exit status: 0 done; 125 the store is locked or damaged.`,
 			}
 			fmt.Fprintf(ios.Out, "%s %d executions, %d runs, %d receipts, %d blobs (%d frames, %d pack files, %s stored); kept %d runs, %d blobs\n",
 				verb, rep.Execs, rep.Runs, rep.Receipts, rep.Blobs, rep.Frames, rep.Packs, contract.Size(rep.Bytes), rep.Kept.Runs, rep.Kept.Blobs)
+			if rep.Unrecorded > 0 {
+				fmt.Fprintf(ios.Out, "kept %d pack files that kept runs need but no blob record names: run `ctx check --repair` to re-link them\n", rep.Unrecorded)
+			}
 			if rep.Compacted > 0 {
 				fmt.Fprintf(ios.Out, "compressed the frames a flood had stored raw in %d blobs, saving %s\n", rep.Compacted, contract.Size(rep.CompactedBytes))
 			}
