@@ -8,14 +8,32 @@ import (
 
 // rec is one test identity as the parser learns about it: created by a RUN
 // header, a -json run event or a result line, resolved by a result line or a
-// -json action.
+// -json action. A large run has hundreds of thousands, so a rec holds only
+// what every test has; what only some have (a log line, a failure's
+// reading, a trace, benchmark metrics) is in its recInfo.
 type rec struct {
 	name    string
 	seq     int // creation order; items are emitted in it
 	kind    string
 	outcome evidence.Outcome
-	class   string
-	text    bool // outcome read from a text result line, not a -json action
+
+	text        bool // outcome read from a text result line, not a -json action
+	interleaved bool // another running test's lines fell among its own (t.Parallel)
+	kept        bool // in block.list
+	dropped     bool // beyond the cap: counted, not itemised
+
+	span         evidence.Span // the result line (identity)
+	resultIndent int
+	detail       evidence.Span // its output block
+	run          evidence.Span // the latest run of consecutive lines it owns
+
+	info *recInfo // nil until the output says more than a name and an outcome
+}
+
+// recInfo is what the output says of a test beyond its name, outcome and
+// lines.
+type recInfo struct {
+	class string
 
 	// The `file.go:N: message` log line that states the failure.
 	logged  bool
@@ -25,12 +43,7 @@ type rec struct {
 	file    string
 	line    int
 
-	span         evidence.Span // the result line (identity)
-	resultIndent int
-	detail       evidence.Span // its output block
-	run          evidence.Span // the latest run of consecutive lines it owns
-	msgRun       evidence.Span // the run holding its failure message
-	interleaved  bool          // another running test's lines fell among its own (t.Parallel)
+	msgRun evidence.Span // the run holding its failure message
 
 	trace     *trace // a panic or timeout that hit it while running
 	raced     bool   // its output says a race was detected
@@ -42,9 +55,25 @@ type rec struct {
 
 	exState   int // example got/want reading: 1 in got, 2 in want
 	got, want string
+}
 
-	kept    bool // in block.list
-	dropped bool // beyond the cap: counted, not itemised
+// noInfo is the recInfo of a rec that has none, for reading.
+var noInfo recInfo
+
+// more returns r's recInfo, creating it.
+func (r *rec) more() *recInfo {
+	if r.info == nil {
+		r.info = &recInfo{}
+	}
+	return r.info
+}
+
+// about returns r's recInfo for reading: the zero one when it has none.
+func (r *rec) about() *recInfo {
+	if r.info == nil {
+		return &noInfo
+	}
+	return r.info
 }
 
 // Test kinds, by function name prefix.
@@ -197,8 +226,8 @@ func (b *block) own(r *rec, ln evidence.Span) {
 	} else {
 		extend(&r.run, ln)
 	}
-	if !r.msgRun.IsZero() && r.msgRun.Stream == r.run.Stream && r.msgRun.From == r.run.From {
-		r.msgRun = r.run
+	if x := r.info; x != nil && !x.msgRun.IsZero() && x.msgRun.Stream == r.run.Stream && x.msgRun.From == r.run.From {
+		x.msgRun = r.run
 	}
 	if o := b.prev; o != nil && o != r && o.outcome == "" && !related(o.name, r.name) {
 		o.interleaved, r.interleaved = true, true
@@ -208,5 +237,10 @@ func (b *block) own(r *rec, ln evidence.Span) {
 
 // related reports whether one test is the other or an ancestor of it.
 func related(a, b string) bool {
-	return a == b || strings.HasPrefix(b, a+"/") || strings.HasPrefix(a, b+"/")
+	return a == b || isChild(b, a) || isChild(a, b)
+}
+
+// isChild reports whether name is a subtest (at any depth) of parent.
+func isChild(name, parent string) bool {
+	return len(name) > len(parent) && name[len(parent)] == '/' && strings.HasPrefix(name, parent)
 }

@@ -19,13 +19,15 @@ type parser struct {
 	jsonBlocks map[string]*block // -json blocks by package, open or closed
 	jsonOrder  []*block
 
-	groups     []*group
-	groupByKey map[string]*group // -json build groups by ImportPath
-	groupByPkg map[string]*group // text build groups by package
-	buildMode  *group            // the text build block being read
-	goDiags    []*diag
-	lastGo     *diag
-	lastEvent  event // the -json event before, whose strings the next reuses
+	groups      []*group
+	groupByKey  map[string]*group // -json build groups by ImportPath
+	groupByPkg  map[string]*group // text build groups by package
+	buildMode   *group            // the text build block being read
+	goDiags     []*diag
+	lastGo      *diag
+	lastEvent   event           // the -json event before, whose strings the next reuses
+	spareRecs   map[string]*rec // a settled block's records map, emptied, for the next block
+	lastPending *pendingOf      // the pending block last looked up, nil when it closed
 
 	// Tallies that survive the caps.
 	passKept, failKept, capped, untracked int
@@ -57,7 +59,12 @@ func newParser() *parser {
 func (p *parser) next() int { p.seq++; return p.seq }
 
 func (p *parser) newBlock() *block {
-	return &block{seq: p.next(), recs: map[string]*rec{}, counts: map[string]int{}}
+	recs := p.spareRecs
+	p.spareRecs = nil
+	if recs == nil {
+		recs = map[string]*rec{}
+	}
+	return &block{seq: p.next(), recs: recs, counts: map[string]int{}}
 }
 
 func (p *parser) recognised() bool { return p.recognise > 0 }
@@ -91,6 +98,9 @@ func (p *parser) endStream() {
 // ---- text lines ----
 
 func (p *parser) pendingBlock(stream string) *block {
+	if p.lastPending != nil && p.lastPending.stream == stream {
+		return p.lastPending.b
+	}
 	b := p.pending[stream]
 	if b == nil {
 		b = p.newBlock()
@@ -103,7 +113,21 @@ func (p *parser) pendingBlock(stream string) *block {
 			p.streams = append(p.streams, stream)
 		}
 	}
+	p.lastPending = &pendingOf{stream, b}
 	return b
+}
+
+// closePending removes a stream's pending block: its package line came or
+// the output ended.
+func (p *parser) closePending(stream string) {
+	delete(p.pending, stream)
+	p.lastPending = nil
+}
+
+// pendingOf is a stream's pending block.
+type pendingOf struct {
+	stream string
+	b      *block
 }
 
 func (p *parser) text(ln evidence.Span, s string) {
@@ -173,7 +197,7 @@ func (p *parser) textPkgLine(ln evidence.Span, pl pkgLine) {
 		return
 	}
 	b := p.pendingBlock(ln.Stream)
-	delete(p.pending, ln.Stream)
+	p.closePending(ln.Stream)
 	b.pkg = cut(pl.pkg, maxName)
 	p.applyPkgLine(b, ln, pl)
 	b.status = pl.status
@@ -339,9 +363,10 @@ func (p *parser) output(b *block, ln evidence.Span, s, jt string) {
 			return
 		}
 		extend(&o.detail, ln)
-		o.raced = true
-		if o.raceTrace == nil {
-			o.raceTrace = b.pendingRace
+		x := o.more()
+		x.raced = true
+		if x.raceTrace == nil {
+			x.raceTrace = b.pendingRace
 		}
 		b.pendingRace = nil
 		return
@@ -359,26 +384,28 @@ func (p *parser) output(b *block, ln evidence.Span, s, jt string) {
 		// The message is the first line that reads like a failure (t.Log
 		// and t.Error print alike); failing that, the last one printed
 		// (t.Fatal ends a test).
-		if fl := failureLike(l.msg); !o.logged || !o.failMsg {
-			o.logged, o.failMsg = true, fl
-			o.msgRun = o.run
-			o.msg = cut(l.msg, maxMessage)
-			o.file = cut(l.file, maxName)
-			o.line = l.line
+		if x := o.about(); !x.logged || !x.failMsg {
+			x = o.more()
+			x.logged, x.failMsg = true, failureLike(l.msg)
+			x.msgRun = o.run
+			x.msg = cut(l.msg, maxMessage)
+			x.file = cut(l.file, maxName)
+			x.line = l.line
 		}
 		return
 	}
 	if o.kind == kindExample {
+		x := o.more()
 		switch s {
 		case "got:":
-			o.exState = 1
+			x.exState = 1
 		case "want:":
-			o.exState = 2
+			x.exState = 2
 		default:
-			if o.exState == 1 && o.got == "" {
-				o.got = cut(s, maxMessage/2)
-			} else if o.exState == 2 && o.want == "" {
-				o.want = cut(s, maxMessage/2)
+			if x.exState == 1 && x.got == "" {
+				x.got = cut(s, maxMessage/2)
+			} else if x.exState == 2 && x.want == "" {
+				x.want = cut(s, maxMessage/2)
 			}
 		}
 	}
@@ -547,10 +574,11 @@ func (p *parser) bench(b *block, ln evidence.Span, printed string, m map[string]
 		return
 	}
 	r.kind = kindBench
-	r.runs++
+	x := r.more()
+	x.runs++
 	extend(&r.detail, ln)
-	if r.metrics == nil {
-		r.metrics = m
+	if x.metrics == nil {
+		x.metrics = m
 		r.span = ln
 	}
 	if r.outcome == "" {
@@ -729,15 +757,15 @@ func (p *parser) endTrace(b *block) {
 	b.structural++
 	if t.kind == "timeout" && len(t.running) > 0 {
 		for _, name := range t.running {
-			if r := p.get(b, name, t.span); r != nil && r.trace == nil {
-				r.trace = t
+			if r := p.get(b, name, t.span); r != nil && r.about().trace == nil {
+				r.more().trace = t
 			}
 		}
 		return
 	}
 	if t.target != nil {
-		if t.target.trace == nil {
-			t.target.trace = t
+		if t.target.about().trace == nil {
+			t.target.more().trace = t
 		}
 		return
 	}
@@ -804,7 +832,7 @@ func (p *parser) settle(b *block) {
 	if b.failed() && b.build == "" {
 		caused := false
 		for _, r := range open {
-			if r.trace != nil {
+			if r.about().trace != nil {
 				p.resolve(b, r, evidence.OutcomeFail)
 				caused = true
 			}
@@ -817,7 +845,7 @@ func (p *parser) settle(b *block) {
 		if !caused && len(b.traces) == 0 && b.race == nil {
 			// The binary died while a test ran and said nothing else (os.Exit).
 			if c := b.cur; c != nil && c.outcome == "" && c.kind != kindBench {
-				c.exited = true
+				c.more().exited = true
 				p.resolve(b, c, evidence.OutcomeFail)
 			}
 		}
@@ -851,7 +879,8 @@ func (p *parser) settle(b *block) {
 	}
 	// Only the kept records are needed from here on.
 	b.cur, b.last = nil, nil
-	b.recs = map[string]*rec{}
+	clear(b.recs)
+	p.spareRecs, b.recs = b.recs, map[string]*rec{} // the next block's, grown already
 	b.pendingRace, b.traces = nil, b.traces[:min(len(b.traces), 1)]
 }
 
@@ -877,40 +906,41 @@ func parentName(name string) string {
 
 // classify sets a failing test's class, message and location.
 func (p *parser) classify(b *block, r *rec) {
+	x := r.more()
 	switch {
-	case r.trace != nil:
-		r.msg = r.trace.msg
-		r.file, r.line = r.trace.locate(r.name)
-		if r.trace.kind == "timeout" {
-			r.class = "timeout"
+	case x.trace != nil:
+		x.msg = x.trace.msg
+		x.file, x.line = x.trace.locate(r.name)
+		if x.trace.kind == "timeout" {
+			x.class = "timeout"
 		} else {
-			r.class = "panic"
+			x.class = "panic"
 		}
 		if r.span.IsZero() {
-			r.span = evidence.Span{Stream: r.trace.span.Stream, From: r.trace.span.From, To: r.trace.span.From}
+			r.span = evidence.Span{Stream: x.trace.span.Stream, From: x.trace.span.From, To: x.trace.span.From}
 		}
-	case r.raced:
-		r.class = "race"
-		r.msg = "race detected during execution of test"
-		if r.raceTrace != nil {
-			if f, n := r.raceTrace.locate(""); f != "" {
-				r.file, r.line = f, n
+	case x.raced:
+		x.class = "race"
+		x.msg = "race detected during execution of test"
+		if x.raceTrace != nil {
+			if f, n := x.raceTrace.locate(""); f != "" {
+				x.file, x.line = f, n
 			}
-			extend(&r.detail, r.raceTrace.span)
+			extend(&r.detail, x.raceTrace.span)
 		}
-	case r.exited:
+	case x.exited:
 		// The binary exited while the test ran: the class says so, and the
 		// message is what go test printed about it ("exit status 3"), or
 		// nothing when it printed nothing (-v, -json). ctx's own reading is
 		// not the tool's message: a digest showing the output whole shows
 		// everything the output says, and a receipt must not need more.
-		r.class = "exit"
-		r.msg = b.exit
-		r.why = "the test binary exited while the test ran"
+		x.class = "exit"
+		x.msg = b.exit
+		x.why = "the test binary exited while the test ran"
 	default:
-		r.class = "fail"
-		if r.kind == kindExample && !r.logged && (r.got != "" || r.want != "") {
-			r.msg = cut("got: "+r.got+"; want: "+r.want, maxMessage)
+		x.class = "fail"
+		if r.kind == kindExample && !x.logged && (x.got != "" || x.want != "") {
+			x.msg = cut("got: "+x.got+"; want: "+x.want, maxMessage)
 		}
 	}
 	if r.span.IsZero() {
