@@ -26,6 +26,7 @@ type parser struct {
 	goDiags     []*diag
 	lastGo      *diag
 	lastEvent   event           // the -json event before, whose strings the next reuses
+	lines       arena           // the text lines' bytes: every string kept from one is cloned
 	spareRecs   map[string]*rec // a settled block's records map, emptied, for the next block
 	lastPending *pendingOf      // the pending block last looked up, nil when it closed
 
@@ -86,7 +87,7 @@ func (p *parser) line(stream string, n int, raw []byte) {
 			return
 		}
 	}
-	p.text(ln, string(raw))
+	p.text(ln, p.lines.String(raw))
 }
 
 // endStream closes what cannot continue into the next stream.
@@ -236,12 +237,12 @@ func (p *parser) blockLine(b *block, ln evidence.Span, s string, jt string) {
 	}
 	switch {
 	case s == "PASS" || s == "FAIL":
-		b.bare, b.bareSpan = s, ln
+		b.bare, b.bareSpan = strings.Clone(s), ln
 		b.last = nil
 		p.recognise++
 		return
 	case strings.HasPrefix(s, "exit status "):
-		b.exit = s
+		b.exit = strings.Clone(s)
 		b.last = nil
 		return
 	case s == "testing: warning: no tests to run":
@@ -249,7 +250,7 @@ func (p *parser) blockLine(b *block, ln evidence.Span, s string, jt string) {
 		p.recognise++
 		return
 	case strings.HasPrefix(s, "coverage: ") && jt == "":
-		b.coverage = strings.TrimPrefix(s, "coverage: ")
+		b.coverage = strings.Clone(strings.TrimPrefix(s, "coverage: "))
 		return
 	case strings.HasPrefix(s, "panic: "):
 		t := &trace{kind: "panic", msg: cut(s, maxMessage), span: ln}
@@ -295,7 +296,7 @@ func (p *parser) blockLine(b *block, ln evidence.Span, s string, jt string) {
 		p.bench(b, ln, name, m, jt)
 		return
 	}
-	if b.benchHdr && strings.HasPrefix(s, "Benchmark") && !strings.ContainsAny(s, " \t") {
+	if b.benchHdr && strings.HasPrefix(s, "Benchmark") && !hasBlank(s) {
 		// -v announces each benchmark by name before its logs.
 		b.last = nil
 		if jt == "" && !b.json {
@@ -429,6 +430,7 @@ func (p *parser) create(b *block, name string, ln evidence.Span) *rec {
 		p.untracked++
 		return nil
 	}
+	name = strings.Clone(name) // not the line's bytes: the record outlives them
 	r := &rec{name: name, seq: p.next(), kind: kindOf(name), detail: ln}
 	b.recs[name] = r
 	return r
@@ -578,7 +580,10 @@ func (p *parser) bench(b *block, ln evidence.Span, printed string, m map[string]
 	x.runs++
 	extend(&r.detail, ln)
 	if x.metrics == nil {
-		x.metrics = m
+		x.metrics = make(map[string]string, len(m))
+		for k, v := range m {
+			x.metrics[strings.Clone(k)] = strings.Clone(v)
+		}
 		r.span = ln
 	}
 	if r.outcome == "" {
@@ -727,12 +732,12 @@ func ends(s string) bool {
 func (p *parser) traceFrame(t *trace, s string) {
 	if file, n, ok := frameFile(s); ok {
 		if len(t.frames) < maxFrames {
-			t.frames = append(t.frames, frame{fn: t.prevFunc, file: file, line: n})
+			t.frames = append(t.frames, frame{fn: t.prevFunc, file: strings.Clone(file), line: n})
 		}
 		return
 	}
 	if v := strings.TrimSpace(s); v != "" {
-		t.prevFunc = v
+		t.prevFunc = strings.Clone(v)
 	}
 }
 
