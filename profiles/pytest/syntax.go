@@ -80,6 +80,12 @@ type stats struct {
 	banner bool           // drawn between "=" fills
 }
 
+// mayStartCounts reports whether a counts line's body can start with c: a
+// count as strconv.Atoi reads it (a digit or a sign) or "no tests ran".
+func mayStartCounts(c byte) bool {
+	return '0' <= c && c <= '9' || c == '+' || c == '-' || c == 'n'
+}
+
 // parseStats recognises a counts line. The duration is checked for shape and
 // then dropped: it differs on every run.
 func parseStats(s string) (stats, bool) {
@@ -91,6 +97,9 @@ func parseStats(s string) (stats, bool) {
 			return stats{}, false
 		}
 		t, isBanner = title, true
+	}
+	if t == "" || !mayStartCounts(t[0]) {
+		return stats{}, false // skips the search below on nearly every line
 	}
 	i := strings.LastIndex(t, " in ")
 	if i <= 0 || !isDuration(t[i+4:]) {
@@ -270,6 +279,9 @@ func parseVerbose(s string) (nodeid, word, reason string, ok bool) {
 func plausibleID(id string) bool {
 	if !strings.Contains(id, "::") || strings.HasPrefix(id, "::") {
 		return false
+	}
+	if strings.IndexByte(id, ' ') < 0 && strings.IndexByte(id, '\t') < 0 {
+		return true // the common id: no blank to place
 	}
 	depth := 0
 	for i := 0; i < len(id); i++ {
@@ -527,6 +539,9 @@ func headOf(nodeid string) string {
 	b := strings.IndexByte(rest, '[')
 	if b < 0 {
 		return strings.ReplaceAll(rest, "::", ".")
+	}
+	if !strings.Contains(rest[:b], "::") {
+		return rest // a parametrised function: nothing to replace, nothing to join
 	}
 	return strings.ReplaceAll(rest[:b], "::", ".") + rest[b:]
 }
