@@ -246,6 +246,7 @@ func (p *parser) emitTests(g *evidence.Graph, b *block) {
 			}
 		}
 	}
+	parentKeys := map[*rec]string{} // a parent's item key, built once for its subtests
 	for i, r := range list {
 		it := evidence.Item{Kind: evidence.KindTest, Tool: Tool, Package: b.pkg, Name: r.name, Outcome: r.outcome,
 			Span: r.span, Detail: r.detail}
@@ -268,8 +269,13 @@ func (p *parser) emitTests(g *evidence.Graph, b *block) {
 		}
 		it.Attrs = testAttrs(r, failedSubs[r])
 		if a := parents[i]; a != nil {
-			pk := evidence.Item{Kind: evidence.KindTest, Package: b.pkg, Name: a.name}
-			it.Rel = []evidence.Relation{{Type: "part-of", To: pk.Key()}}
+			key, ok := parentKeys[a]
+			if !ok {
+				pk := evidence.Item{Kind: evidence.KindTest, Package: b.pkg, Name: a.name}
+				key = pk.Key()
+				parentKeys[a] = key
+			}
+			it.Rel = []evidence.Relation{{Type: "part-of", To: key}}
 		}
 		g.Add(it)
 	}

@@ -85,6 +85,9 @@ const (
 )
 
 func kindOf(name string) string {
+	if name == "" || name[0] != 'B' && name[0] != 'E' && name[0] != 'F' {
+		return kindTest
+	}
 	switch {
 	case strings.HasPrefix(name, "Benchmark"):
 		return kindBench
@@ -121,6 +124,7 @@ type block struct {
 	json bool
 
 	recs map[string]*rec // the latest record of each name
+	gone []*rec          // records dropped from recs past the cap, recycled when it settles (text)
 	list []*rec          // kept records
 	cur  *rec            // the test whose output is being printed (-v)
 	prev *rec            // the owner of the last line owned by a test

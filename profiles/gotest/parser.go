@@ -28,6 +28,7 @@ type parser struct {
 	lastEvent   event           // the -json event before, whose strings the next reuses
 	lines       arena           // the text lines' bytes: every string kept from one is cloned
 	spareRecs   map[string]*rec // a settled block's records map, emptied, for the next block
+	free        []*rec          // records recycled from settled blocks
 	lastPending *pendingOf      // the pending block last looked up, nil when it closed
 
 	// Tallies that survive the caps.
@@ -431,7 +432,13 @@ func (p *parser) create(b *block, name string, ln evidence.Span) *rec {
 		return nil
 	}
 	name = strings.Clone(name) // not the line's bytes: the record outlives them
-	r := &rec{name: name, seq: p.next(), kind: kindOf(name), detail: ln}
+	var r *rec
+	if n := len(p.free); n > 0 {
+		r, p.free = p.free[n-1], p.free[:n-1]
+	} else {
+		r = new(rec)
+	}
+	*r = rec{name: name, seq: p.next(), kind: kindOf(name), detail: ln}
 	b.recs[name] = r
 	return r
 }
@@ -640,6 +647,9 @@ func (p *parser) resolve(b *block, r *rec, o evidence.Outcome) {
 	r.dropped = true
 	if b.recs[r.name] == r && b.last != r && b.cur != r {
 		delete(b.recs, r.name)
+		if !b.json {
+			b.gone = append(b.gone, r) // recycled when the block settles
+		}
 	}
 }
 
@@ -883,10 +893,31 @@ func (p *parser) settle(b *block) {
 		}
 	}
 	// Only the kept records are needed from here on.
-	b.cur, b.last = nil, nil
+	b.cur, b.last, b.prev = nil, nil, nil
+	if !b.json {
+		for _, r := range b.recs {
+			p.recycle(r)
+		}
+		for _, r := range b.gone {
+			p.recycle(r)
+		}
+		b.gone = nil
+	}
 	clear(b.recs)
 	p.spareRecs, b.recs = b.recs, map[string]*rec{} // the next block's, grown already
 	b.pendingRace, b.traces = nil, b.traces[:min(len(b.traces), 1)]
+}
+
+// recycle keeps a settled text block's record that nothing references
+// any more for the records to come: past the item cap a flood's tests are
+// counted, not kept, and their records would be most of its garbage. A
+// record is reused only if no item holds it (not kept) and it has no
+// recInfo (a trace that hit it may still point at it); a text block
+// receives no line once settled, and its cur, last and prev are cleared.
+func (p *parser) recycle(r *rec) {
+	if !r.kept && r.info == nil && len(p.free) < maxLive {
+		p.free = append(p.free, r)
+	}
 }
 
 // unresolved lists the records without an outcome, in creation order.
