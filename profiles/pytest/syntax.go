@@ -363,8 +363,6 @@ func progressPct(m string) (int, bool) {
 	return x * 100 / y, true
 }
 
-const progressChars = ".FEsxXR"
-
 // parseProgress recognises the progress lines of the default and -q modes:
 // "test_a.py ..F.s   [ 40%]" and "..F.s   [ 40%]". pct is -1 when the line
 // carries no marker (the last line of an interrupted run, or classic style).
@@ -382,7 +380,7 @@ func parseProgress(s string) (chars string, pct int, ok bool) {
 	if t == "" {
 		return "", 0, false
 	}
-	if onlyChars(t, progressChars) {
+	if onlyProgress(t) {
 		return t, pct, true
 	}
 	sp := strings.IndexByte(t, ' ')
@@ -393,15 +391,19 @@ func parseProgress(s string) (chars string, pct int, ok bool) {
 	if !looksLikePath(file) || strings.Contains(file, "::") {
 		return "", 0, false
 	}
-	if rest == "" && pct < 0 || rest != "" && !onlyChars(rest, progressChars) {
+	if rest == "" && pct < 0 || rest != "" && !onlyProgress(rest) {
 		return "", 0, false
 	}
 	return rest, pct, true
 }
 
-func onlyChars(s, set string) bool {
+// onlyProgress reports whether s is a non-empty run of the progress
+// characters pytest prints, one per test: . F E s x X R.
+func onlyProgress(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if strings.IndexByte(set, s[i]) < 0 {
+		switch s[i] {
+		case '.', 'F', 'E', 's', 'x', 'X', 'R':
+		default:
 			return false
 		}
 	}
