@@ -314,9 +314,7 @@ var classRank = map[string]int{"build": 6, "panic": 5, "timeout": 4, "race": 3, 
 func (p *parser) summary(b *block, groups []*group) evidence.Item {
 	it := evidence.Item{Kind: evidence.KindSummary, Tool: Tool, Package: b.pkg, Span: b.span, Detail: b.detail}
 	counts := map[string]int{}
-	for k, v := range b.counts {
-		counts[k] = v
-	}
+	b.counts.copyTo(counts)
 	attrs := map[string]string{}
 	switch {
 	case b.status == "ok":

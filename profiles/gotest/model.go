@@ -150,7 +150,7 @@ type block struct {
 
 	span   evidence.Span // the package line
 	detail evidence.Span // the whole block
-	counts map[string]int
+	counts tally
 
 	tr          *trace   // the trace being read
 	traces      []*trace // panics and timeouts not tied to a test
@@ -247,4 +247,64 @@ func related(a, b string) bool {
 // isChild reports whether name is a subtest (at any depth) of parent.
 func isChild(name, parent string) bool {
 	return len(name) > len(parent) && name[len(parent)] == '/' && strings.HasPrefix(name, parent)
+}
+
+// tally is a block's test counts by key: the keys every test moves
+// (outcomes, benchmarks, unfinished) in fields, any other in a map. A
+// large run counts hundreds of thousands of tests, a map update each.
+type tally struct {
+	pass, fail, skip, bench, unfinished int
+	other                               map[string]int
+}
+
+// slot is the field counting a key, nil for a key counted in other.
+func (t *tally) slot(key string) *int {
+	switch key {
+	case "pass":
+		return &t.pass
+	case "fail":
+		return &t.fail
+	case "skip":
+		return &t.skip
+	case "bench":
+		return &t.bench
+	case "unfinished":
+		return &t.unfinished
+	}
+	return nil
+}
+
+// add adds n to a key's count.
+func (t *tally) add(key string, n int) {
+	if p := t.slot(key); p != nil {
+		*p += n
+		return
+	}
+	if t.other == nil {
+		t.other = map[string]int{}
+	}
+	t.other[key] += n
+}
+
+// get is a key's count.
+func (t *tally) get(key string) int {
+	if p := t.slot(key); p != nil {
+		return *p
+	}
+	return t.other[key]
+}
+
+// copyTo adds every count to m.
+func (t *tally) copyTo(m map[string]int) {
+	for _, c := range [...]struct {
+		key string
+		n   int
+	}{{"pass", t.pass}, {"fail", t.fail}, {"skip", t.skip}, {"bench", t.bench}, {"unfinished", t.unfinished}} {
+		if c.n != 0 {
+			m[c.key] = c.n
+		}
+	}
+	for k, v := range t.other {
+		m[k] = v
+	}
 }

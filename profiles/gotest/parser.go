@@ -66,7 +66,7 @@ func (p *parser) newBlock() *block {
 	if recs == nil {
 		recs = map[string]*rec{}
 	}
-	return &block{seq: p.next(), recs: recs, counts: map[string]int{}}
+	return &block{seq: p.next(), recs: recs}
 }
 
 func (p *parser) recognised() bool { return p.recognise > 0 }
@@ -531,7 +531,7 @@ func (p *parser) result(b *block, ln evidence.Span, res result, jt string) bool 
 	b.structural++
 	p.recognise++
 	if r == nil {
-		b.counts[countKey(o)]++
+		b.counts.add(countKey(o), 1)
 		return true
 	}
 	r.text = true
@@ -579,7 +579,7 @@ func (p *parser) bench(b *block, ln evidence.Span, printed string, m map[string]
 	p.recognise++
 	r := p.get(b, name, ln)
 	if r == nil {
-		b.counts[countKey(evidence.OutcomePass)]++
+		b.counts.add(countKey(evidence.OutcomePass), 1)
 		return
 	}
 	r.kind = kindBench
@@ -611,7 +611,7 @@ func (p *parser) resolve(b *block, r *rec, o evidence.Outcome) {
 		if o != evidence.OutcomeFail {
 			return
 		}
-		b.counts[countKey(r.outcome)]--
+		b.counts.add(countKey(r.outcome), -1)
 		if r.kept {
 			p.passKept--
 			r.kept = false
@@ -622,10 +622,10 @@ func (p *parser) resolve(b *block, r *rec, o evidence.Outcome) {
 		}
 	}
 	if r.outcome == "" && r.kind == kindBench {
-		b.counts["bench"]++
+		b.counts.add("bench", 1)
 	}
 	r.outcome = o
-	b.counts[countKey(o)]++
+	b.counts.add(countKey(o), 1)
 	if o == evidence.OutcomeFail {
 		if p.failKept < MaxTests {
 			p.failKept++
@@ -814,7 +814,7 @@ func (p *parser) close(b *block) {
 func (p *parser) keepBlock(b *block) {
 	if len(p.blocks) >= MaxPkgs {
 		p.pkgsCapped++
-		p.failedTests += b.counts["fail"]
+		p.failedTests += b.counts.get("fail")
 		return
 	}
 	p.blocks = append(p.blocks, b)
@@ -835,7 +835,7 @@ func (p *parser) settle(b *block) {
 		for _, r := range b.list {
 			if r.outcome == evidence.OutcomeFail && r.text {
 				p.fakes++
-				b.counts["fail"]--
+				b.counts.add("fail", -1)
 				p.failKept--
 				continue
 			}
@@ -880,7 +880,7 @@ func (p *parser) settle(b *block) {
 	if b.failed() || b.truncated {
 		for _, r := range open {
 			if r.kind != kindBench {
-				b.counts["unfinished"]++
+				b.counts.add("unfinished", 1)
 				if b.truncated {
 					p.unfinished++
 				}
