@@ -27,6 +27,7 @@ type parser struct {
 	lastGo      *diag
 	lastEvent   event           // the -json event before, whose strings the next reuses
 	lines       arena           // the text lines' bytes: every string kept from one is cloned
+	viewing     bool            // the line being read is a view of lines (text), not an event\'s own strings
 	spareRecs   map[string]*rec // a settled block's records map, emptied, for the next block
 	free        []*rec          // records recycled from settled blocks
 	lastPending *pendingOf      // the pending block last looked up, nil when it closed
@@ -80,6 +81,7 @@ func (p *parser) line(stream string, n int, raw []byte) {
 	if len(raw) > 0 && raw[0] == '{' {
 		if ev, ok := decodeEvent(raw, &p.lastEvent); ok {
 			p.lastEvent = ev
+			p.viewing = false
 			p.event(ln, ev)
 			return
 		}
@@ -88,6 +90,7 @@ func (p *parser) line(stream string, n int, raw []byte) {
 			return
 		}
 	}
+	p.viewing = true
 	p.text(ln, p.lines.String(raw))
 }
 
@@ -431,7 +434,9 @@ func (p *parser) create(b *block, name string, ln evidence.Span) *rec {
 		p.untracked++
 		return nil
 	}
-	name = strings.Clone(name) // not the line's bytes: the record outlives them
+	if p.viewing {
+		name = strings.Clone(name) // not the line's bytes: the record outlives them
+	}
 	var r *rec
 	if n := len(p.free); n > 0 {
 		r, p.free = p.free[n-1], p.free[:n-1]
