@@ -17,7 +17,7 @@ func (p *parser) finish() {
 		if b == nil {
 			continue
 		}
-		delete(p.pending, st)
+		p.closePending(st)
 		if b.tr != nil {
 			p.endTrace(b)
 		}
@@ -208,27 +208,36 @@ func diagItem(d *diag) evidence.Item {
 func (p *parser) emitTests(g *evidence.Graph, b *block) {
 	list := b.list
 	sort.SliceStable(list, func(i, j int) bool { return list[i].seq < list[j].seq })
-	byName := make(map[string][]*rec, len(list))
-	for _, r := range list {
-		byName[r.name] = append(byName[r.name], r)
+	// The runs of each name (under -count a name runs several times): the
+	// index in list of its last run, and of each run the one before, -1
+	// for none.
+	lastRun := make(map[string]int, len(list))
+	prevRun := make([]int, len(list))
+	for i, r := range list {
+		prevRun[i] = -1
+		if j, ok := lastRun[r.name]; ok {
+			prevRun[i] = j
+		}
+		lastRun[r.name] = i
 	}
-	// parentOf is the nearest kept ancestor that started before r (under
-	// -count a name runs several times).
+	// parentOf is the nearest kept ancestor that started before r.
 	parentOf := func(r *rec) *rec {
 		for name := parentName(r.name); name != ""; name = parentName(name) {
-			runs := byName[name]
-			for i := len(runs) - 1; i >= 0; i-- {
-				if runs[i].seq < r.seq {
-					return runs[i]
+			j, ok := lastRun[name]
+			for ; ok && j >= 0; j = prevRun[j] {
+				if list[j].seq < r.seq {
+					return list[j]
 				}
 			}
 		}
 		return nil
 	}
+	parents := make([]*rec, len(list))
 	failedSubs := map[*rec]int{}
 	for i := len(list) - 1; i >= 0; i-- {
 		r := list[i]
 		if a := parentOf(r); a != nil {
+			parents[i] = a
 			if r.outcome == evidence.OutcomeFail {
 				failedSubs[a]++
 			}
@@ -237,47 +246,65 @@ func (p *parser) emitTests(g *evidence.Graph, b *block) {
 			}
 		}
 	}
-	for _, r := range list {
+	parentKeys := map[*rec]string{} // a parent's item key, built once for its subtests
+	for i, r := range list {
 		it := evidence.Item{Kind: evidence.KindTest, Tool: Tool, Package: b.pkg, Name: r.name, Outcome: r.outcome,
 			Span: r.span, Detail: r.detail}
-		if r.interleaved && !r.msgRun.IsZero() {
+		x := r.about()
+		if r.interleaved && !x.msgRun.IsZero() {
 			// Its output block covers parallel siblings' lines: point at
 			// the run of its own lines that holds the failure instead.
-			it.Detail = r.msgRun
+			it.Detail = x.msgRun
 		}
 		if it.Span.IsZero() {
 			it.Span = evidence.Span{Stream: r.detail.Stream, From: r.detail.From, To: r.detail.From}
 		}
 		switch r.outcome {
 		case evidence.OutcomeFail:
-			it.Class, it.Message, it.File, it.Line, it.Why = r.class, r.msg, r.file, r.line, r.why
+			it.Class, it.Message, it.File, it.Line, it.Why = x.class, x.msg, x.file, x.line, x.why
 		case evidence.OutcomeSkip:
-			if r.logged {
-				it.Message, it.File, it.Line = r.msg, r.file, r.line
+			if x.logged {
+				it.Message, it.File, it.Line = x.msg, x.file, x.line
 			}
 		}
-		attrs := map[string]string{}
-		if r.kind != kindTest {
-			attrs["kind"] = r.kind
-		}
-		for k, v := range r.metrics {
-			attrs[k] = v
-		}
-		if r.runs > 1 {
-			attrs["runs"] = strconv.Itoa(r.runs)
-		}
-		if n := failedSubs[r]; n > 0 {
-			attrs["failed_subtests"] = strconv.Itoa(n)
-		}
-		if len(attrs) > 0 {
-			it.Attrs = attrs
-		}
-		if a := parentOf(r); a != nil {
-			pk := evidence.Item{Kind: evidence.KindTest, Package: b.pkg, Name: a.name}
-			it.Rel = []evidence.Relation{{Type: "part-of", To: pk.Key()}}
+		it.Attrs = testAttrs(r, failedSubs[r])
+		if a := parents[i]; a != nil {
+			key, ok := parentKeys[a]
+			if !ok {
+				pk := evidence.Item{Kind: evidence.KindTest, Package: b.pkg, Name: a.name}
+				key = pk.Key()
+				parentKeys[a] = key
+			}
+			it.Rel = []evidence.Relation{{Type: "part-of", To: key}}
 		}
 		g.Add(it)
 	}
+}
+
+// testAttrs are a test item's attributes, nil when it has none (most
+// tests: a map each would be most of a large run's garbage).
+func testAttrs(r *rec, failedSubs int) map[string]string {
+	x := r.about()
+	if r.kind == kindTest && len(x.metrics) == 0 && x.runs <= 1 && failedSubs == 0 {
+		return nil
+	}
+	attrs := map[string]string{}
+	if r.kind != kindTest {
+		attrs["kind"] = r.kind
+	}
+	for k, v := range x.metrics {
+		attrs[k] = v
+	}
+	if x.runs > 1 {
+		attrs["runs"] = strconv.Itoa(x.runs)
+	}
+	if failedSubs > 0 {
+		attrs["failed_subtests"] = strconv.Itoa(failedSubs)
+	}
+	if len(attrs) == 0 {
+		return nil
+	}
+	return attrs
 }
 
 // classRank orders failure classes, most telling first.
@@ -287,9 +314,7 @@ var classRank = map[string]int{"build": 6, "panic": 5, "timeout": 4, "race": 3, 
 func (p *parser) summary(b *block, groups []*group) evidence.Item {
 	it := evidence.Item{Kind: evidence.KindSummary, Tool: Tool, Package: b.pkg, Span: b.span, Detail: b.detail}
 	counts := map[string]int{}
-	for k, v := range b.counts {
-		counts[k] = v
-	}
+	b.counts.copyTo(counts)
 	attrs := map[string]string{}
 	switch {
 	case b.status == "ok":
@@ -333,9 +358,9 @@ func (p *parser) summary(b *block, groups []*group) evidence.Item {
 		} else {
 			best := 0
 			for _, r := range b.list {
-				if r.outcome == evidence.OutcomeFail && classRank[r.class] > best {
-					best = classRank[r.class]
-					it.Class = r.class
+				if c := r.about().class; r.outcome == evidence.OutcomeFail && classRank[c] > best {
+					best = classRank[c]
+					it.Class = c
 				}
 			}
 			if best == 0 && b.race != nil {

@@ -155,6 +155,7 @@ func Parse(ctx context.Context, src *evidence.Source) (*evidence.Graph, error) {
 		}
 		p.endStream()
 	}
+	p.lines.release()
 	if !p.recognised() {
 		if p.nonBlank == 0 {
 			g := &evidence.Graph{Profile: Name, Version: Version, Tool: Tool, Items: []evidence.Item{}}

@@ -94,7 +94,7 @@ func (p *parser) testEnd(b *block, ln evidence.Span, ev event) {
 	b.structural++
 	r := p.get(b, ev.Test, ln)
 	if r == nil {
-		b.counts[countKey(o)]++
+		b.counts.add(countKey(o), 1)
 		return
 	}
 	extend(&r.detail, ln)

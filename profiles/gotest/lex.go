@@ -42,7 +42,7 @@ type result struct {
 }
 
 func parseResult(s string) (result, bool) {
-	t := strings.TrimLeft(s, " \t")
+	t := trimBlanks(s)
 	rest, ok := strings.CutPrefix(t, "--- ")
 	if !ok {
 		return result{}, false
@@ -60,7 +60,7 @@ func parseResult(s string) (result, bool) {
 	if i := strings.LastIndex(name, " ("); i > 0 && strings.HasSuffix(name, ")") && isElapsed(name[i+2:len(name)-1]) {
 		name, r.timed = name[:i], true
 	}
-	if name == "" || strings.ContainsAny(name, " \t") {
+	if name == "" || hasBlank(name) {
 		return result{}, false
 	}
 	r.name = name
@@ -142,7 +142,7 @@ func indentWidth(ws string) int {
 }
 
 func indentOf(s string) int {
-	t := strings.TrimLeft(s, " \t")
+	t := trimBlanks(s)
 	return indentWidth(s[:len(s)-len(t)])
 }
 
@@ -166,15 +166,19 @@ func parsePkgLine(s string) (pkgLine, bool) {
 	if len(f) < 3 {
 		return pkgLine{}, false
 	}
-	pl := pkgLine{status: f[0], pkg: f[1]}
+	pl := pkgLine{status: f[0], pkg: strings.Clone(f[1])}
 	rest := strings.Join(f[2:], " ")
 	switch f[0] {
 	case "?":
 		if rest != "[no test files]" {
 			return pkgLine{}, false
 		}
+		pl.status = "?"
 		return pl, true
-	case "ok", "FAIL":
+	case "ok":
+		pl.status = "ok"
+	case "FAIL":
+		pl.status = "FAIL"
 	default:
 		return pkgLine{}, false
 	}
@@ -183,7 +187,10 @@ func parsePkgLine(s string) (pkgLine, bool) {
 		if f[0] != "FAIL" {
 			return pkgLine{}, false
 		}
-		pl.build = strings.Trim(rest, "[]")
+		pl.build = "build failed" // constants: not views of the line
+		if rest == "[setup failed]" {
+			pl.build = "setup failed"
+		}
 		return pl, true
 	case f[2] == "(cached)":
 		pl.cached = true
@@ -194,7 +201,7 @@ func parsePkgLine(s string) (pkgLine, bool) {
 	pl.timed = true
 	tail := strings.TrimSpace(strings.Join(f[3:], " "))
 	if c, ok := strings.CutPrefix(tail, "coverage: "); ok {
-		pl.coverage = c
+		pl.coverage = strings.Clone(c)
 	} else if tail == "[no tests to run]" {
 		pl.noTests = true
 	}
@@ -244,7 +251,7 @@ type logLine struct {
 }
 
 func parseLog(s string) (logLine, bool) {
-	t := strings.TrimLeft(s, " \t")
+	t := trimBlanks(s)
 	if len(t) == len(s) {
 		return logLine{}, false
 	}
@@ -253,7 +260,7 @@ func parseLog(s string) (logLine, bool) {
 		return logLine{}, false
 	}
 	file := t[:i+3]
-	if strings.ContainsAny(file, " \t") {
+	if hasBlank(file) {
 		return logLine{}, false
 	}
 	rest := t[i+4:]
@@ -290,7 +297,7 @@ func parseLocation(s string) (location, bool) {
 		return location{}, false
 	}
 	file := s[:i+3]
-	if strings.ContainsAny(file, " \t") {
+	if hasBlank(file) {
 		return location{}, false
 	}
 	nums := s[i+4:]
@@ -341,12 +348,35 @@ func frameFile(s string) (string, int, bool) {
 }
 
 // cut bounds a stored message, cutting at a rune boundary.
+// The result is always a copy: the parser keeps what it cuts, and a text
+// line's string is a view of bytes it does not own (see arena).
 func cut(s string, n int) string {
 	if len(s) <= n {
-		return s
+		return strings.Clone(s)
 	}
 	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// trimBlanks is strings.TrimLeft(s, " \t") without building a set for
+// its two bytes (it runs on every line).
+func trimBlanks(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return s[i:]
+}
+
+// hasBlank is strings.ContainsAny(s, " \t") for the short strings
+// (names, file paths) it is asked of.
+func hasBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' || s[i] == '\t' {
+			return true
+		}
+	}
+	return false
 }

@@ -8,14 +8,32 @@ import (
 
 // rec is one test identity as the parser learns about it: created by a RUN
 // header, a -json run event or a result line, resolved by a result line or a
-// -json action.
+// -json action. A large run has hundreds of thousands, so a rec holds only
+// what every test has; what only some have (a log line, a failure's
+// reading, a trace, benchmark metrics) is in its recInfo.
 type rec struct {
 	name    string
 	seq     int // creation order; items are emitted in it
 	kind    string
 	outcome evidence.Outcome
-	class   string
-	text    bool // outcome read from a text result line, not a -json action
+
+	text        bool // outcome read from a text result line, not a -json action
+	interleaved bool // another running test's lines fell among its own (t.Parallel)
+	kept        bool // in block.list
+	dropped     bool // beyond the cap: counted, not itemised
+
+	span         evidence.Span // the result line (identity)
+	resultIndent int
+	detail       evidence.Span // its output block
+	run          evidence.Span // the latest run of consecutive lines it owns
+
+	info *recInfo // nil until the output says more than a name and an outcome
+}
+
+// recInfo is what the output says of a test beyond its name, outcome and
+// lines.
+type recInfo struct {
+	class string
 
 	// The `file.go:N: message` log line that states the failure.
 	logged  bool
@@ -25,12 +43,7 @@ type rec struct {
 	file    string
 	line    int
 
-	span         evidence.Span // the result line (identity)
-	resultIndent int
-	detail       evidence.Span // its output block
-	run          evidence.Span // the latest run of consecutive lines it owns
-	msgRun       evidence.Span // the run holding its failure message
-	interleaved  bool          // another running test's lines fell among its own (t.Parallel)
+	msgRun evidence.Span // the run holding its failure message
 
 	trace     *trace // a panic or timeout that hit it while running
 	raced     bool   // its output says a race was detected
@@ -42,9 +55,25 @@ type rec struct {
 
 	exState   int // example got/want reading: 1 in got, 2 in want
 	got, want string
+}
 
-	kept    bool // in block.list
-	dropped bool // beyond the cap: counted, not itemised
+// noInfo is the recInfo of a rec that has none, for reading.
+var noInfo recInfo
+
+// more returns r's recInfo, creating it.
+func (r *rec) more() *recInfo {
+	if r.info == nil {
+		r.info = &recInfo{}
+	}
+	return r.info
+}
+
+// about returns r's recInfo for reading: the zero one when it has none.
+func (r *rec) about() *recInfo {
+	if r.info == nil {
+		return &noInfo
+	}
+	return r.info
 }
 
 // Test kinds, by function name prefix.
@@ -56,6 +85,9 @@ const (
 )
 
 func kindOf(name string) string {
+	if name == "" || name[0] != 'B' && name[0] != 'E' && name[0] != 'F' {
+		return kindTest
+	}
 	switch {
 	case strings.HasPrefix(name, "Benchmark"):
 		return kindBench
@@ -92,6 +124,7 @@ type block struct {
 	json bool
 
 	recs map[string]*rec // the latest record of each name
+	gone []*rec          // records dropped from recs past the cap, recycled when it settles (text)
 	list []*rec          // kept records
 	cur  *rec            // the test whose output is being printed (-v)
 	prev *rec            // the owner of the last line owned by a test
@@ -117,7 +150,7 @@ type block struct {
 
 	span   evidence.Span // the package line
 	detail evidence.Span // the whole block
-	counts map[string]int
+	counts tally
 
 	tr          *trace   // the trace being read
 	traces      []*trace // panics and timeouts not tied to a test
@@ -197,8 +230,8 @@ func (b *block) own(r *rec, ln evidence.Span) {
 	} else {
 		extend(&r.run, ln)
 	}
-	if !r.msgRun.IsZero() && r.msgRun.Stream == r.run.Stream && r.msgRun.From == r.run.From {
-		r.msgRun = r.run
+	if x := r.info; x != nil && !x.msgRun.IsZero() && x.msgRun.Stream == r.run.Stream && x.msgRun.From == r.run.From {
+		x.msgRun = r.run
 	}
 	if o := b.prev; o != nil && o != r && o.outcome == "" && !related(o.name, r.name) {
 		o.interleaved, r.interleaved = true, true
@@ -208,5 +241,70 @@ func (b *block) own(r *rec, ln evidence.Span) {
 
 // related reports whether one test is the other or an ancestor of it.
 func related(a, b string) bool {
-	return a == b || strings.HasPrefix(b, a+"/") || strings.HasPrefix(a, b+"/")
+	return a == b || isChild(b, a) || isChild(a, b)
+}
+
+// isChild reports whether name is a subtest (at any depth) of parent.
+func isChild(name, parent string) bool {
+	return len(name) > len(parent) && name[len(parent)] == '/' && strings.HasPrefix(name, parent)
+}
+
+// tally is a block's test counts by key: the keys every test moves
+// (outcomes, benchmarks, unfinished) in fields, any other in a map. A
+// large run counts hundreds of thousands of tests, a map update each.
+type tally struct {
+	pass, fail, skip, bench, unfinished int
+	other                               map[string]int
+}
+
+// slot is the field counting a key, nil for a key counted in other.
+func (t *tally) slot(key string) *int {
+	switch key {
+	case "pass":
+		return &t.pass
+	case "fail":
+		return &t.fail
+	case "skip":
+		return &t.skip
+	case "bench":
+		return &t.bench
+	case "unfinished":
+		return &t.unfinished
+	}
+	return nil
+}
+
+// add adds n to a key's count.
+func (t *tally) add(key string, n int) {
+	if p := t.slot(key); p != nil {
+		*p += n
+		return
+	}
+	if t.other == nil {
+		t.other = map[string]int{}
+	}
+	t.other[key] += n
+}
+
+// get is a key's count.
+func (t *tally) get(key string) int {
+	if p := t.slot(key); p != nil {
+		return *p
+	}
+	return t.other[key]
+}
+
+// copyTo adds every count to m.
+func (t *tally) copyTo(m map[string]int) {
+	for _, c := range [...]struct {
+		key string
+		n   int
+	}{{"pass", t.pass}, {"fail", t.fail}, {"skip", t.skip}, {"bench", t.bench}, {"unfinished", t.unfinished}} {
+		if c.n != 0 {
+			m[c.key] = c.n
+		}
+	}
+	for k, v := range t.other {
+		m[k] = v
+	}
 }

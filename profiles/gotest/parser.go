@@ -19,13 +19,18 @@ type parser struct {
 	jsonBlocks map[string]*block // -json blocks by package, open or closed
 	jsonOrder  []*block
 
-	groups     []*group
-	groupByKey map[string]*group // -json build groups by ImportPath
-	groupByPkg map[string]*group // text build groups by package
-	buildMode  *group            // the text build block being read
-	goDiags    []*diag
-	lastGo     *diag
-	lastEvent  event // the -json event before, whose strings the next reuses
+	groups      []*group
+	groupByKey  map[string]*group // -json build groups by ImportPath
+	groupByPkg  map[string]*group // text build groups by package
+	buildMode   *group            // the text build block being read
+	goDiags     []*diag
+	lastGo      *diag
+	lastEvent   event           // the -json event before, whose strings the next reuses
+	lines       arena           // the text lines' bytes: every string kept from one is cloned
+	viewing     bool            // the line being read is a view of lines (text), not an event\'s own strings
+	spareRecs   map[string]*rec // a settled block's records map, emptied, for the next block
+	free        []*rec          // records recycled from settled blocks
+	lastPending *pendingOf      // the pending block last looked up, nil when it closed
 
 	// Tallies that survive the caps.
 	passKept, failKept, capped, untracked int
@@ -57,7 +62,12 @@ func newParser() *parser {
 func (p *parser) next() int { p.seq++; return p.seq }
 
 func (p *parser) newBlock() *block {
-	return &block{seq: p.next(), recs: map[string]*rec{}, counts: map[string]int{}}
+	recs := p.spareRecs
+	p.spareRecs = nil
+	if recs == nil {
+		recs = map[string]*rec{}
+	}
+	return &block{seq: p.next(), recs: recs}
 }
 
 func (p *parser) recognised() bool { return p.recognise > 0 }
@@ -71,6 +81,7 @@ func (p *parser) line(stream string, n int, raw []byte) {
 	if len(raw) > 0 && raw[0] == '{' {
 		if ev, ok := decodeEvent(raw, &p.lastEvent); ok {
 			p.lastEvent = ev
+			p.viewing = false
 			p.event(ln, ev)
 			return
 		}
@@ -79,7 +90,8 @@ func (p *parser) line(stream string, n int, raw []byte) {
 			return
 		}
 	}
-	p.text(ln, string(raw))
+	p.viewing = true
+	p.text(ln, p.lines.String(raw))
 }
 
 // endStream closes what cannot continue into the next stream.
@@ -91,6 +103,9 @@ func (p *parser) endStream() {
 // ---- text lines ----
 
 func (p *parser) pendingBlock(stream string) *block {
+	if p.lastPending != nil && p.lastPending.stream == stream {
+		return p.lastPending.b
+	}
 	b := p.pending[stream]
 	if b == nil {
 		b = p.newBlock()
@@ -103,7 +118,21 @@ func (p *parser) pendingBlock(stream string) *block {
 			p.streams = append(p.streams, stream)
 		}
 	}
+	p.lastPending = &pendingOf{stream, b}
 	return b
+}
+
+// closePending removes a stream's pending block: its package line came or
+// the output ended.
+func (p *parser) closePending(stream string) {
+	delete(p.pending, stream)
+	p.lastPending = nil
+}
+
+// pendingOf is a stream's pending block.
+type pendingOf struct {
+	stream string
+	b      *block
 }
 
 func (p *parser) text(ln evidence.Span, s string) {
@@ -173,7 +202,7 @@ func (p *parser) textPkgLine(ln evidence.Span, pl pkgLine) {
 		return
 	}
 	b := p.pendingBlock(ln.Stream)
-	delete(p.pending, ln.Stream)
+	p.closePending(ln.Stream)
 	b.pkg = cut(pl.pkg, maxName)
 	p.applyPkgLine(b, ln, pl)
 	b.status = pl.status
@@ -212,12 +241,12 @@ func (p *parser) blockLine(b *block, ln evidence.Span, s string, jt string) {
 	}
 	switch {
 	case s == "PASS" || s == "FAIL":
-		b.bare, b.bareSpan = s, ln
+		b.bare, b.bareSpan = strings.Clone(s), ln
 		b.last = nil
 		p.recognise++
 		return
 	case strings.HasPrefix(s, "exit status "):
-		b.exit = s
+		b.exit = strings.Clone(s)
 		b.last = nil
 		return
 	case s == "testing: warning: no tests to run":
@@ -225,7 +254,7 @@ func (p *parser) blockLine(b *block, ln evidence.Span, s string, jt string) {
 		p.recognise++
 		return
 	case strings.HasPrefix(s, "coverage: ") && jt == "":
-		b.coverage = strings.TrimPrefix(s, "coverage: ")
+		b.coverage = strings.Clone(strings.TrimPrefix(s, "coverage: "))
 		return
 	case strings.HasPrefix(s, "panic: "):
 		t := &trace{kind: "panic", msg: cut(s, maxMessage), span: ln}
@@ -271,7 +300,7 @@ func (p *parser) blockLine(b *block, ln evidence.Span, s string, jt string) {
 		p.bench(b, ln, name, m, jt)
 		return
 	}
-	if b.benchHdr && strings.HasPrefix(s, "Benchmark") && !strings.ContainsAny(s, " \t") {
+	if b.benchHdr && strings.HasPrefix(s, "Benchmark") && !hasBlank(s) {
 		// -v announces each benchmark by name before its logs.
 		b.last = nil
 		if jt == "" && !b.json {
@@ -339,9 +368,10 @@ func (p *parser) output(b *block, ln evidence.Span, s, jt string) {
 			return
 		}
 		extend(&o.detail, ln)
-		o.raced = true
-		if o.raceTrace == nil {
-			o.raceTrace = b.pendingRace
+		x := o.more()
+		x.raced = true
+		if x.raceTrace == nil {
+			x.raceTrace = b.pendingRace
 		}
 		b.pendingRace = nil
 		return
@@ -359,26 +389,28 @@ func (p *parser) output(b *block, ln evidence.Span, s, jt string) {
 		// The message is the first line that reads like a failure (t.Log
 		// and t.Error print alike); failing that, the last one printed
 		// (t.Fatal ends a test).
-		if fl := failureLike(l.msg); !o.logged || !o.failMsg {
-			o.logged, o.failMsg = true, fl
-			o.msgRun = o.run
-			o.msg = cut(l.msg, maxMessage)
-			o.file = cut(l.file, maxName)
-			o.line = l.line
+		if x := o.about(); !x.logged || !x.failMsg {
+			x = o.more()
+			x.logged, x.failMsg = true, failureLike(l.msg)
+			x.msgRun = o.run
+			x.msg = cut(l.msg, maxMessage)
+			x.file = cut(l.file, maxName)
+			x.line = l.line
 		}
 		return
 	}
 	if o.kind == kindExample {
+		x := o.more()
 		switch s {
 		case "got:":
-			o.exState = 1
+			x.exState = 1
 		case "want:":
-			o.exState = 2
+			x.exState = 2
 		default:
-			if o.exState == 1 && o.got == "" {
-				o.got = cut(s, maxMessage/2)
-			} else if o.exState == 2 && o.want == "" {
-				o.want = cut(s, maxMessage/2)
+			if x.exState == 1 && x.got == "" {
+				x.got = cut(s, maxMessage/2)
+			} else if x.exState == 2 && x.want == "" {
+				x.want = cut(s, maxMessage/2)
 			}
 		}
 	}
@@ -402,7 +434,16 @@ func (p *parser) create(b *block, name string, ln evidence.Span) *rec {
 		p.untracked++
 		return nil
 	}
-	r := &rec{name: name, seq: p.next(), kind: kindOf(name), detail: ln}
+	if p.viewing {
+		name = strings.Clone(name) // not the line's bytes: the record outlives them
+	}
+	var r *rec
+	if n := len(p.free); n > 0 {
+		r, p.free = p.free[n-1], p.free[:n-1]
+	} else {
+		r = new(rec)
+	}
+	*r = rec{name: name, seq: p.next(), kind: kindOf(name), detail: ln}
 	b.recs[name] = r
 	return r
 }
@@ -495,7 +536,7 @@ func (p *parser) result(b *block, ln evidence.Span, res result, jt string) bool 
 	b.structural++
 	p.recognise++
 	if r == nil {
-		b.counts[countKey(o)]++
+		b.counts.add(countKey(o), 1)
 		return true
 	}
 	r.text = true
@@ -543,14 +584,18 @@ func (p *parser) bench(b *block, ln evidence.Span, printed string, m map[string]
 	p.recognise++
 	r := p.get(b, name, ln)
 	if r == nil {
-		b.counts[countKey(evidence.OutcomePass)]++
+		b.counts.add(countKey(evidence.OutcomePass), 1)
 		return
 	}
 	r.kind = kindBench
-	r.runs++
+	x := r.more()
+	x.runs++
 	extend(&r.detail, ln)
-	if r.metrics == nil {
-		r.metrics = m
+	if x.metrics == nil {
+		x.metrics = make(map[string]string, len(m))
+		for k, v := range m {
+			x.metrics[strings.Clone(k)] = strings.Clone(v)
+		}
 		r.span = ln
 	}
 	if r.outcome == "" {
@@ -571,7 +616,7 @@ func (p *parser) resolve(b *block, r *rec, o evidence.Outcome) {
 		if o != evidence.OutcomeFail {
 			return
 		}
-		b.counts[countKey(r.outcome)]--
+		b.counts.add(countKey(r.outcome), -1)
 		if r.kept {
 			p.passKept--
 			r.kept = false
@@ -582,10 +627,10 @@ func (p *parser) resolve(b *block, r *rec, o evidence.Outcome) {
 		}
 	}
 	if r.outcome == "" && r.kind == kindBench {
-		b.counts["bench"]++
+		b.counts.add("bench", 1)
 	}
 	r.outcome = o
-	b.counts[countKey(o)]++
+	b.counts.add(countKey(o), 1)
 	if o == evidence.OutcomeFail {
 		if p.failKept < MaxTests {
 			p.failKept++
@@ -607,6 +652,9 @@ func (p *parser) resolve(b *block, r *rec, o evidence.Outcome) {
 	r.dropped = true
 	if b.recs[r.name] == r && b.last != r && b.cur != r {
 		delete(b.recs, r.name)
+		if !b.json {
+			b.gone = append(b.gone, r) // recycled when the block settles
+		}
 	}
 }
 
@@ -699,12 +747,12 @@ func ends(s string) bool {
 func (p *parser) traceFrame(t *trace, s string) {
 	if file, n, ok := frameFile(s); ok {
 		if len(t.frames) < maxFrames {
-			t.frames = append(t.frames, frame{fn: t.prevFunc, file: file, line: n})
+			t.frames = append(t.frames, frame{fn: t.prevFunc, file: strings.Clone(file), line: n})
 		}
 		return
 	}
 	if v := strings.TrimSpace(s); v != "" {
-		t.prevFunc = v
+		t.prevFunc = strings.Clone(v)
 	}
 }
 
@@ -729,15 +777,15 @@ func (p *parser) endTrace(b *block) {
 	b.structural++
 	if t.kind == "timeout" && len(t.running) > 0 {
 		for _, name := range t.running {
-			if r := p.get(b, name, t.span); r != nil && r.trace == nil {
-				r.trace = t
+			if r := p.get(b, name, t.span); r != nil && r.about().trace == nil {
+				r.more().trace = t
 			}
 		}
 		return
 	}
 	if t.target != nil {
-		if t.target.trace == nil {
-			t.target.trace = t
+		if t.target.about().trace == nil {
+			t.target.more().trace = t
 		}
 		return
 	}
@@ -771,7 +819,7 @@ func (p *parser) close(b *block) {
 func (p *parser) keepBlock(b *block) {
 	if len(p.blocks) >= MaxPkgs {
 		p.pkgsCapped++
-		p.failedTests += b.counts["fail"]
+		p.failedTests += b.counts.get("fail")
 		return
 	}
 	p.blocks = append(p.blocks, b)
@@ -792,7 +840,7 @@ func (p *parser) settle(b *block) {
 		for _, r := range b.list {
 			if r.outcome == evidence.OutcomeFail && r.text {
 				p.fakes++
-				b.counts["fail"]--
+				b.counts.add("fail", -1)
 				p.failKept--
 				continue
 			}
@@ -804,7 +852,7 @@ func (p *parser) settle(b *block) {
 	if b.failed() && b.build == "" {
 		caused := false
 		for _, r := range open {
-			if r.trace != nil {
+			if r.about().trace != nil {
 				p.resolve(b, r, evidence.OutcomeFail)
 				caused = true
 			}
@@ -817,7 +865,7 @@ func (p *parser) settle(b *block) {
 		if !caused && len(b.traces) == 0 && b.race == nil {
 			// The binary died while a test ran and said nothing else (os.Exit).
 			if c := b.cur; c != nil && c.outcome == "" && c.kind != kindBench {
-				c.exited = true
+				c.more().exited = true
 				p.resolve(b, c, evidence.OutcomeFail)
 			}
 		}
@@ -837,7 +885,7 @@ func (p *parser) settle(b *block) {
 	if b.failed() || b.truncated {
 		for _, r := range open {
 			if r.kind != kindBench {
-				b.counts["unfinished"]++
+				b.counts.add("unfinished", 1)
 				if b.truncated {
 					p.unfinished++
 				}
@@ -850,9 +898,31 @@ func (p *parser) settle(b *block) {
 		}
 	}
 	// Only the kept records are needed from here on.
-	b.cur, b.last = nil, nil
-	b.recs = map[string]*rec{}
+	b.cur, b.last, b.prev = nil, nil, nil
+	if !b.json {
+		for _, r := range b.recs {
+			p.recycle(r)
+		}
+		for _, r := range b.gone {
+			p.recycle(r)
+		}
+		b.gone = nil
+	}
+	clear(b.recs)
+	p.spareRecs, b.recs = b.recs, map[string]*rec{} // the next block's, grown already
 	b.pendingRace, b.traces = nil, b.traces[:min(len(b.traces), 1)]
+}
+
+// recycle keeps a settled text block's record that nothing references
+// any more for the records to come: past the item cap a flood's tests are
+// counted, not kept, and their records would be most of its garbage. A
+// record is reused only if no item holds it (not kept) and it has no
+// recInfo (a trace that hit it may still point at it); a text block
+// receives no line once settled, and its cur, last and prev are cleared.
+func (p *parser) recycle(r *rec) {
+	if !r.kept && r.info == nil && len(p.free) < maxLive {
+		p.free = append(p.free, r)
+	}
 }
 
 // unresolved lists the records without an outcome, in creation order.
@@ -877,40 +947,41 @@ func parentName(name string) string {
 
 // classify sets a failing test's class, message and location.
 func (p *parser) classify(b *block, r *rec) {
+	x := r.more()
 	switch {
-	case r.trace != nil:
-		r.msg = r.trace.msg
-		r.file, r.line = r.trace.locate(r.name)
-		if r.trace.kind == "timeout" {
-			r.class = "timeout"
+	case x.trace != nil:
+		x.msg = x.trace.msg
+		x.file, x.line = x.trace.locate(r.name)
+		if x.trace.kind == "timeout" {
+			x.class = "timeout"
 		} else {
-			r.class = "panic"
+			x.class = "panic"
 		}
 		if r.span.IsZero() {
-			r.span = evidence.Span{Stream: r.trace.span.Stream, From: r.trace.span.From, To: r.trace.span.From}
+			r.span = evidence.Span{Stream: x.trace.span.Stream, From: x.trace.span.From, To: x.trace.span.From}
 		}
-	case r.raced:
-		r.class = "race"
-		r.msg = "race detected during execution of test"
-		if r.raceTrace != nil {
-			if f, n := r.raceTrace.locate(""); f != "" {
-				r.file, r.line = f, n
+	case x.raced:
+		x.class = "race"
+		x.msg = "race detected during execution of test"
+		if x.raceTrace != nil {
+			if f, n := x.raceTrace.locate(""); f != "" {
+				x.file, x.line = f, n
 			}
-			extend(&r.detail, r.raceTrace.span)
+			extend(&r.detail, x.raceTrace.span)
 		}
-	case r.exited:
+	case x.exited:
 		// The binary exited while the test ran: the class says so, and the
 		// message is what go test printed about it ("exit status 3"), or
 		// nothing when it printed nothing (-v, -json). ctx's own reading is
 		// not the tool's message: a digest showing the output whole shows
 		// everything the output says, and a receipt must not need more.
-		r.class = "exit"
-		r.msg = b.exit
-		r.why = "the test binary exited while the test ran"
+		x.class = "exit"
+		x.msg = b.exit
+		x.why = "the test binary exited while the test ran"
 	default:
-		r.class = "fail"
-		if r.kind == kindExample && !r.logged && (r.got != "" || r.want != "") {
-			r.msg = cut("got: "+r.got+"; want: "+r.want, maxMessage)
+		x.class = "fail"
+		if r.kind == kindExample && !x.logged && (x.got != "" || x.want != "") {
+			x.msg = cut("got: "+x.got+"; want: "+x.want, maxMessage)
 		}
 	}
 	if r.span.IsZero() {

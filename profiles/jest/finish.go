@@ -128,7 +128,10 @@ func failure(it *evidence.Item, r *rec) {
 	if r.fstream != "" {
 		it.Span = evidence.Span{Stream: r.fstream, From: r.fline, To: r.fline}
 	}
-	fi := r.fi
+	var fi failInfo
+	if r.fi != nil {
+		fi = *r.fi
+	}
 	if fi.message == "" {
 		fi.message = fi.alt
 	}

@@ -165,25 +165,32 @@ func clean(line []byte) []byte {
 	return lines.Clean(line)
 }
 
+// It jumps from escape to escape: a designation is ESC, one of ()*+ and
+// one more byte, all three dropped; any other byte is kept.
 func dropCharset(line []byte) []byte {
 	var out []byte
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		if c == 0x1b && i+2 < len(line) && strings.IndexByte("()*+", line[i+1]) >= 0 {
+	kept := 0 // line[:kept] is in out, or needs nothing dropped
+	for i := 0; i < len(line); {
+		j := bytes.IndexByte(line[i:], 0x1b)
+		if j < 0 {
+			break
+		}
+		i += j
+		if i+2 < len(line) && strings.IndexByte("()*+", line[i+1]) >= 0 {
 			if out == nil {
-				out = append(make([]byte, 0, len(line)), line[:i]...)
+				out = make([]byte, 0, len(line))
 			}
-			i += 2
+			out = append(out, line[kept:i]...)
+			i += 3
+			kept = i
 			continue
 		}
-		if out != nil {
-			out = append(out, c)
-		}
+		i++
 	}
 	if out == nil {
 		return line
 	}
-	return out
+	return append(out, line[kept:]...)
 }
 
 // cursorUps counts the lines a raw line moves the cursor up (CSI n A and
@@ -195,7 +202,12 @@ func cursorUps(line []byte) int {
 	}
 	up := 0
 	for i := 0; i+2 < len(line); i++ {
-		if line[i] != 0x1b || line[i+1] != '[' {
+		k := bytes.IndexByte(line[i:len(line)-2], 0x1b)
+		if k < 0 {
+			break
+		}
+		i += k
+		if line[i+1] != '[' {
 			continue
 		}
 		j, n := i+2, 0

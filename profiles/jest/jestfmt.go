@@ -57,11 +57,12 @@ func (p *parser) jestLine(n int, s string) {
 	}
 	depth := (ind - 2) / 2
 	if mark, title, ok := treeMark(t); ok {
-		name := title
-		if d := min(depth, len(st.stack)); d > 0 {
-			name = strings.Join(st.stack[:d], " › ") + " › " + title
+		var r *rec
+		if p.kept >= MaxItems && p.recsOf(st.file) == nil {
+			p.dropped++ // what get would do, without building the name
+		} else {
+			r = p.get("jest", st.file, treeName(st.stack[:min(depth, len(st.stack))], title), n)
 		}
-		r := p.get("jest", st.file, name, n)
 		if r == nil {
 			return
 		}
@@ -71,6 +72,27 @@ func (p *parser) jestLine(n int, s string) {
 	if depth < maxDepth {
 		st.stack = append(st.stack[:min(depth, len(st.stack))], t)
 	}
+}
+
+// treeName is a test's full name: its describe titles and its own, joined
+// by " › " (built in one allocation: a verbose run names every test so).
+func treeName(describes []string, title string) string {
+	if len(describes) == 0 {
+		return title
+	}
+	const sep = " › "
+	n := len(title) + len(sep)*len(describes)
+	for _, d := range describes {
+		n += len(d)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, d := range describes {
+		b.WriteString(d)
+		b.WriteString(sep)
+	}
+	b.WriteString(title)
+	return b.String()
 }
 
 // parseJestHeader recognises `PASS src/a.test.js`, ` FAIL  src/a.test.js
@@ -193,7 +215,7 @@ func (p *parser) closeBlock() {
 // and Received, the stack, a suite's underlying error.
 func (p *parser) readJestFailure(n int, b *block, t string) {
 	r := b.r
-	fi := &r.fi
+	fi := r.info()
 	if d := parseTSError(t); d != nil {
 		if fi.class == "" || fi.class == "Error" || b.first {
 			fi.class, fi.message = "build", capText(t)
@@ -255,7 +277,7 @@ func (p *parser) readJestFailure(n int, b *block, t string) {
 // syntaxLocation reads babel's "SyntaxError: /abs/src/a.test.js: Unexpected
 // token (1:11)" as a location in the suite's file.
 func (p *parser) syntaxLocation(r *rec, cls, t string) {
-	if !r.suite || r.fi.file != "" {
+	if !r.suite || r.fi != nil && r.fi.file != "" {
 		return
 	}
 	i := strings.LastIndex(t, " (")
@@ -271,7 +293,8 @@ func (p *parser) syntaxLocation(r *rec, cls, t string) {
 	if err1 != nil || err2 != nil {
 		return
 	}
-	r.fi.file, r.fi.line, r.fi.col = r.pkg, line, col
+	fi := r.info()
+	fi.file, fi.line, fi.col = r.pkg, line, col
 }
 
 // parseTSError recognises "src/a.test.ts:8:11 - error TS2322: Type …".

@@ -27,7 +27,15 @@ type rec struct {
 	fline   int // first line that said it failed
 	fstream string
 	detail  evidence.Span
-	fi      failInfo
+	fi      *failInfo // nil until a failure report is read: most tests pass
+}
+
+// info returns the record's failure report, creating it.
+func (r *rec) info() *failInfo {
+	if r.fi == nil {
+		r.fi = &failInfo{}
+	}
+	return r.fi
 }
 
 // failInfo is what a failure block says.
@@ -89,10 +97,14 @@ type parser struct {
 	st    streamState
 	si    uint8 // bit of the current stream
 	recs  []*rec
-	byKey map[string]*rec
-	sums  []*summ
-	diags []*diag
-	trees []*treeFail
+	byKey map[string]map[string]*rec // by file, then name
+	// The file of the last lookup and its records (nil: none yet): a run
+	// reports a file's tests together, so most lookups stay in one small map.
+	lastPkg  string
+	lastRecs map[string]*rec
+	sums     []*summ
+	diags    []*diag
+	trees    []*treeFail
 
 	kept, dropped int
 	ranAll        map[string]bool // stream → "Ran all test suites" seen
@@ -132,7 +144,7 @@ type block struct {
 }
 
 func newParser(src *evidence.Source) *parser {
-	return &parser{src: src, byKey: make(map[string]*rec), ranAll: make(map[string]bool), fileFailed: make(map[string]bool)}
+	return &parser{src: src, byKey: make(map[string]map[string]*rec), ranAll: make(map[string]bool), fileFailed: make(map[string]bool)}
 }
 
 func (p *parser) begin(stream string) {
@@ -160,18 +172,35 @@ func (p *parser) admit() bool {
 
 // get finds or creates the record of a test.
 func (p *parser) get(tool, pkg, name string, n int) *rec {
-	key := pkg + "\x00" + name
-	if r, ok := p.byKey[key]; ok {
+	recs := p.recsOf(pkg)
+	if r, ok := recs[name]; ok {
 		r.streams |= p.si
 		return r
 	}
 	if !p.admit() {
 		return nil
 	}
+	if recs == nil {
+		recs = map[string]*rec{}
+		p.byKey[pkg] = recs
+		p.lastPkg, p.lastRecs = pkg, recs
+	}
 	r := &rec{tool: tool, pkg: pkg, name: name, stream: p.st.name, line: n, streams: p.si}
-	p.byKey[key] = r
+	recs[name] = r
 	p.recs = append(p.recs, r)
 	return r
+}
+
+// recsOf returns the records of a file by name, nil when it has none.
+func (p *parser) recsOf(pkg string) map[string]*rec {
+	if p.lastRecs != nil && pkg == p.lastPkg {
+		return p.lastRecs
+	}
+	recs := p.byKey[pkg]
+	if recs != nil {
+		p.lastPkg, p.lastRecs = pkg, recs
+	}
+	return recs
 }
 
 func (p *parser) markFail(r *rec, n int) {
@@ -229,7 +258,7 @@ func (p *parser) summaryLine(n int, s string) bool {
 	if t == "" {
 		return false
 	}
-	for _, name := range []string{"Test Suites:", "Tests:", "Snapshots:"} {
+	for _, name := range [...]string{"Test Suites:", "Tests:", "Snapshots:"} {
 		if rest, ok := strings.CutPrefix(s, name); ok {
 			if counts, ok := parseCounts(rest, ", "); ok {
 				p.jestSeen = true
@@ -238,8 +267,9 @@ func (p *parser) summaryLine(n int, s string) bool {
 			}
 		}
 	}
-	for _, name := range []string{"Test Files", "Tests", "Snapshots", "Errors"} {
-		if rest, ok := strings.CutPrefix(t, name+" "); ok && indent(s) <= 8 && !strings.HasPrefix(rest, ":") {
+	for _, name := range [...]string{"Test Files ", "Tests ", "Snapshots ", "Errors "} {
+		if rest, ok := strings.CutPrefix(t, name); ok && indent(s) <= 8 && !strings.HasPrefix(rest, ":") {
+			name = name[:len(name)-1]
 			if counts, ok := parseVitestCounts(rest); ok {
 				p.vitestSeen = true
 				p.addSum("vitest", name, n, counts)

@@ -49,8 +49,8 @@ func (p *parser) vitestLine(n int, s string) bool {
 		if msg, ok := strings.CutPrefix(t, "→ "); ok {
 			switch v := st.vlast.(type) {
 			case *rec:
-				if v.fi.alt == "" {
-					v.fi.alt = capText(msg)
+				if fi := v.info(); fi.alt == "" {
+					fi.alt = capText(msg)
 				}
 			case *treeFail:
 				if v.msg == "" {
@@ -241,7 +241,7 @@ func (p *parser) vblockLine(n int, s string) bool {
 	if b.r == nil {
 		return true
 	}
-	fi := &b.r.fi
+	fi := b.r.info()
 	if b.first {
 		b.first = false
 		if cls, ok := errorClass(t); ok {

@@ -271,12 +271,26 @@ func (sc *scanner) resolve(r *rooter) (fromHeader int) {
 			r.learn(b.importPath, id)
 		}
 	}
+	// The tests of each report title a block gives, in order of appearance
+	// (only those: a large run lists far more tests than it reports on).
 	byHead := map[string][]*test{}
-	ordered := append([]*test(nil), sc.tests.list...)
-	sort.SliceStable(ordered, func(i, j int) bool { return ordered[i].first.less(ordered[j].first) })
-	for _, t := range ordered {
-		h := headOf(t.id)
-		byHead[h] = append(byHead[h], t)
+	for _, b := range sc.blocks {
+		byHead[b.head] = nil
+		if rest, ok := strings.CutPrefix(b.head, "ERROR at "); ok {
+			if _, h, ok := strings.Cut(rest, " of "); ok {
+				byHead[h] = nil
+			}
+		}
+	}
+	if len(byHead) > 0 {
+		ordered := append([]*test(nil), sc.tests.list...)
+		sort.SliceStable(ordered, func(i, j int) bool { return ordered[i].first.less(ordered[j].first) })
+		for _, t := range ordered {
+			h := headOf(t.id)
+			if list, ok := byHead[h]; ok {
+				byHead[h] = append(list, t)
+			}
+		}
 	}
 	// When pytest's own short summary names the failures (or errors), a report
 	// block only adds detail to a name it gave: a block whose title matches none

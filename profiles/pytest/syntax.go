@@ -80,6 +80,12 @@ type stats struct {
 	banner bool           // drawn between "=" fills
 }
 
+// mayStartCounts reports whether a counts line's body can start with c: a
+// count as strconv.Atoi reads it (a digit or a sign) or "no tests ran".
+func mayStartCounts(c byte) bool {
+	return '0' <= c && c <= '9' || c == '+' || c == '-' || c == 'n'
+}
+
 // parseStats recognises a counts line. The duration is checked for shape and
 // then dropped: it differs on every run.
 func parseStats(s string) (stats, bool) {
@@ -91,6 +97,9 @@ func parseStats(s string) (stats, bool) {
 			return stats{}, false
 		}
 		t, isBanner = title, true
+	}
+	if t == "" || !mayStartCounts(t[0]) {
+		return stats{}, false // skips the search below on nearly every line
 	}
 	i := strings.LastIndex(t, " in ")
 	if i <= 0 || !isDuration(t[i+4:]) {
@@ -271,6 +280,9 @@ func plausibleID(id string) bool {
 	if !strings.Contains(id, "::") || strings.HasPrefix(id, "::") {
 		return false
 	}
+	if strings.IndexByte(id, ' ') < 0 && strings.IndexByte(id, '\t') < 0 {
+		return true // the common id: no blank to place
+	}
 	depth := 0
 	for i := 0; i < len(id); i++ {
 		switch id[i] {
@@ -351,8 +363,6 @@ func progressPct(m string) (int, bool) {
 	return x * 100 / y, true
 }
 
-const progressChars = ".FEsxXR"
-
 // parseProgress recognises the progress lines of the default and -q modes:
 // "test_a.py ..F.s   [ 40%]" and "..F.s   [ 40%]". pct is -1 when the line
 // carries no marker (the last line of an interrupted run, or classic style).
@@ -370,7 +380,7 @@ func parseProgress(s string) (chars string, pct int, ok bool) {
 	if t == "" {
 		return "", 0, false
 	}
-	if onlyChars(t, progressChars) {
+	if onlyProgress(t) {
 		return t, pct, true
 	}
 	sp := strings.IndexByte(t, ' ')
@@ -381,15 +391,19 @@ func parseProgress(s string) (chars string, pct int, ok bool) {
 	if !looksLikePath(file) || strings.Contains(file, "::") {
 		return "", 0, false
 	}
-	if rest == "" && pct < 0 || rest != "" && !onlyChars(rest, progressChars) {
+	if rest == "" && pct < 0 || rest != "" && !onlyProgress(rest) {
 		return "", 0, false
 	}
 	return rest, pct, true
 }
 
-func onlyChars(s, set string) bool {
+// onlyProgress reports whether s is a non-empty run of the progress
+// characters pytest prints, one per test: . F E s x X R.
+func onlyProgress(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if strings.IndexByte(set, s[i]) < 0 {
+		switch s[i] {
+		case '.', 'F', 'E', 's', 'x', 'X', 'R':
+		default:
 			return false
 		}
 	}
@@ -527,6 +541,9 @@ func headOf(nodeid string) string {
 	b := strings.IndexByte(rest, '[')
 	if b < 0 {
 		return strings.ReplaceAll(rest, "::", ".")
+	}
+	if !strings.Contains(rest[:b], "::") {
+		return rest // a parametrised function: nothing to replace, nothing to join
 	}
 	return strings.ReplaceAll(rest[:b], "::", ".") + rest[b:]
 }
