@@ -101,7 +101,7 @@ func FuzzMarkerPrefilter(f *testing.F) {
 // first letter.
 func TestMarkerTable(t *testing.T) {
 	n := 0
-	for c, ws := range markers.byFirst {
+	for c, ws := range markers().byFirst {
 		for _, w := range ws {
 			n++
 			if word := markerWords[w]; triCode(word[0]) != uint32(c) {

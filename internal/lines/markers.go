@@ -3,6 +3,7 @@ package lines
 import (
 	"bytes"
 	"encoding/binary"
+	"sync"
 )
 
 // markerWords are the words, in lower case, of which every match of the error
@@ -61,12 +62,19 @@ type markerTable struct {
 	byFirst [28][]uint8
 }
 
-// markers is built once when the package initialises: a few hundred
-// assignments, no allocation beyond the word lists.
-var markers = newMarkerTable()
+var (
+	markersOnce sync.Once
+	markerTab   markerTable
+)
 
-func newMarkerTable() *markerTable {
-	t := new(markerTable)
+// markers returns the table, built on first use, not at start-up: every ctx
+// command links this package, few of them scan text.
+func markers() *markerTable {
+	markersOnce.Do(markerTab.build)
+	return &markerTab
+}
+
+func (t *markerTable) build() {
 	for c := range t.code {
 		t.code[c] = uint8(triCode(byte(c)))
 	}
@@ -75,7 +83,6 @@ func newMarkerTable() *markerTable {
 		t.starts[k/64] |= 1 << (k % 64)
 		t.byFirst[triCode(w[0])] = append(t.byFirst[triCode(w[0])], uint8(i))
 	}
-	return t
 }
 
 // markersIn returns the marker words a line holds, in any case, in one pass
@@ -88,7 +95,7 @@ func markersIn(line []byte) (m markerSet, exact bool) {
 	if !isASCII(line) && (bytes.Contains(line, []byte("\u017f")) || bytes.Contains(line, []byte("\u212a"))) {
 		return 0, false
 	}
-	t := markers
+	t := markers()
 	var k uint32 // the codes of the last three bytes
 	for i, c := range line {
 		k = (k<<5 | uint32(t.code[c])) & (1<<15 - 1)
