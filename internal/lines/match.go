@@ -49,17 +49,27 @@ func wordEndsAt(b []byte, i int) bool { return i == len(b) || !isWordByte(b[i]) 
 // wordStartsAt reports whether \b holds before a word byte at i.
 func wordStartsAt(b []byte, i int) bool { return i == 0 || !isWordByte(b[i-1]) }
 
-// calmWords are the alternatives of errCalmRE's (errors?|failures?|failed).
-var calmWords = [...]string{"error", "errors", "failure", "failures", "failed"}
+// calmErrors and calmFailures are the alternatives of errCalmRE's
+// (errors?|failures?|failed), by the prefix they share.
+var (
+	calmErrors   = []string{"error", "errors"}
+	calmFailures = []string{"failure", "failures", "failed"}
+)
 
 // matchCalm is errCalmRE.Match: "0|no|zero|without", white space and an
 // error word; or an error word, ':' or '=' and a 0.
 func matchCalm(b []byte) bool {
 	for p, c := range b {
-		if l := c | 0x20; l != 'e' && l != 'f' {
+		var ws []string
+		switch l := c | 0x20; {
+		case l == 'e' && hasFoldPrefix(b[p:], "error"):
+			ws = calmErrors
+		case l == 'f' && hasFoldPrefix(b[p:], "fail"):
+			ws = calmFailures
+		default:
 			continue
 		}
-		for _, w := range calmWords {
+		for _, w := range ws {
 			if !hasFoldPrefix(b[p:], w) {
 				continue
 			}

@@ -20,7 +20,7 @@ func matchStart(b []byte) bool {
 	}
 	s := startScan{b: b}
 	s.reach(skipSpace(b, 0))
-	for w := range s.reachable {
+	for w := 0; w <= len(b)/64; w++ { // the words positions 0..len(b) are in
 		for s.reachable[w] != 0 {
 			bit := bits.TrailingZeros64(s.reachable[w])
 			s.reachable[w] &^= 1 << bit
@@ -146,12 +146,8 @@ func (s *startScan) prefixesAt(p int) {
 // reachable position.
 func (s *startScan) locations(p int) {
 	b := s.b
-	r := p
-	for r < len(b) && !isRESpace(b[r]) {
-		r++
-	}
-	s.locEnd = r
-	for q := p + 1; q < r; q++ {
+	q := p + 1
+	for ; q < len(b) && !isRESpace(b[q]); q++ {
 		if b[q] != ':' {
 			continue
 		}
@@ -165,6 +161,7 @@ func (s *startScan) locations(p int) {
 			s.reach(e + d2 + 1)
 		}
 	}
+	s.locEnd = q
 }
 
 // dateTime marks the ends of \d{4}-\d\d-\d\d[T ][\d:.,]+Z? from p.

@@ -3,6 +3,7 @@ package text
 import (
 	"bytes"
 	"hash/maphash"
+	"slices"
 	"strings"
 
 	"github.com/ctxhq/ctx/internal/lines"
@@ -132,8 +133,8 @@ func (r *rarity) lines() []rareLine {
 // bytes at once was slower there).
 func appendMasked(out, b []byte) []byte {
 	n := len(out)
-	out = append(out, b...)
-	dst := out[n:]
+	out = slices.Grow(out, len(b))
+	dst := out[n : n+len(b)]
 	j := 0
 	prev := 0 // 1 after a digit
 	for _, c := range b {
