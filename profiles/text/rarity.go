@@ -54,15 +54,21 @@ func newRarity() *rarity {
 	return &rarity{slots: make([]uint64, 64), seed: maphash.MakeSeed()}
 }
 
+// shapeText is what a line's shape is made from: its first 512 bytes as a
+// terminal shows them, without white space around.
+func shapeText(line []byte) []byte {
+	if len(line) > 512 {
+		line = line[:512]
+	}
+	return bytes.TrimSpace(lines.Clean(line))
+}
+
 func (r *rarity) see(n int, line []byte) {
 	r.seen++
 	if r.off {
 		return
 	}
-	if len(line) > 512 {
-		line = line[:512]
-	}
-	clean := bytes.TrimSpace(lines.Clean(line))
+	clean := shapeText(line)
 	if len(clean) == 0 {
 		return
 	}

@@ -11,8 +11,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/ctxhq/ctx/internal/lines"
 )
 
 // mapRarity is the rarity of text profile version 1 as first written, a Go
@@ -29,14 +27,8 @@ var digitRuns = regexp.MustCompile(`[0-9]+`)
 
 func (r *mapRarity) see(n int, line []byte) {
 	r.seen++
-	if r.off {
-		return
-	}
-	if len(line) > 512 {
-		line = line[:512]
-	}
-	clean := bytes.TrimSpace(lines.Clean(line))
-	if len(clean) == 0 {
+	clean := shapeText(line)
+	if r.off || len(clean) == 0 {
 		return
 	}
 	var masked []byte
