@@ -170,3 +170,24 @@ func TestAppendMasked(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstDigit: every byte value at every place of a word, among bytes
+// next to the digits' range and beyond ASCII, and digits after it.
+func TestFirstDigit(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for pos := range 11 {
+			b := []byte("/:\xff\xaf\xb0 a/:\xb9z")
+			b[pos] = byte(c)
+			want := len(b)
+			if '0' <= c && c <= '9' {
+				want = pos
+			}
+			if got := firstDigit(b); got != want {
+				t.Fatalf("firstDigit(%q) = %d, want %d", b, got, want)
+			}
+			if got := firstDigit(append(b, '7')); want == len(b) && got != len(b) {
+				t.Fatalf("firstDigit(%q7) = %d, want %d", b, got, len(b))
+			}
+		}
+	}
+}
