@@ -1,10 +1,6 @@
 package lines
 
 import (
-	"bytes"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -63,50 +59,20 @@ func TestLooksLikeError(t *testing.T) {
 	}
 }
 
-// TestMarkerPrefilterIsExact: skipping the patterns for a line without a
-// marker word changes no answer, over every distinct line of the
-// repository's captured outputs and the shared corpus (escapes, non-ASCII;
-// a quarter of them also upper- and lower-cased).
+// TestMarkerPrefilterIsExact: the marker prefilter and the hand-written
+// matchers change no answer, over every distinct line of the repository's
+// captured outputs and the shared corpus (escapes, non-ASCII; a quarter of
+// them also upper- and lower-cased).
 func TestMarkerPrefilterIsExact(t *testing.T) {
-	var files []string
-	for _, root := range []string{"../../profiles", "../../../shared/corpus"} {
-		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && d.Type().IsRegular() && !strings.HasSuffix(p, ".go") {
-				files = append(files, p)
-			}
-			return nil
-		})
-	}
 	n, hits := 0, 0
-	seen := map[string]bool{}
-	for _, p := range files {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
+	for _, s := range realLines(t) {
+		want := matchesErrorPatterns(s.clean)
+		if got := CleanLooksLikeError(s.clean); got != want {
+			t.Fatalf("%s: %q: %v with the prefilter, %v by the patterns", s.file, s.clean, got, want)
 		}
-		for _, line := range bytes.Split(b, []byte("\n")) {
-			if seen[string(line)] {
-				continue
-			}
-			seen[string(line)] = true
-			variants := [][]byte{line}
-			if len(seen)%4 == 0 { // every fourth distinct line in both cases too
-				variants = append(variants, bytes.ToUpper(line), bytes.ToLower(line))
-			}
-			for _, l := range variants {
-				clean := Clean(l)
-				if len(clean) > maxErrorLine {
-					clean = clean[:maxErrorLine]
-				}
-				want := matchesErrorPatterns(clean)
-				if got := CleanLooksLikeError(clean); got != want {
-					t.Fatalf("%s: %q: %v with the prefilter, %v by the patterns", p, clean, got, want)
-				}
-				n++
-				if want {
-					hits++
-				}
-			}
+		n++
+		if want {
+			hits++
 		}
 	}
 	if n < 50000 || hits < 1000 {
@@ -129,31 +95,45 @@ func FuzzMarkerPrefilter(f *testing.F) {
 	})
 }
 
-// TestMarkersByFirst: the table lists every marker word under its first
-// letter, and nothing else.
-func TestMarkersByFirst(t *testing.T) {
+// TestMarkerTable: the scan's table starts every marker word at its first
+// three bytes (none of them a byte coded 0, which would also match the
+// window before a line's third byte) and lists each word once under its
+// first letter.
+func TestMarkerTable(t *testing.T) {
 	n := 0
-	for c, ws := range markersByFirst {
+	for c, ws := range markers().byFirst {
 		for _, w := range ws {
 			n++
-			if w[0] != byte(c) {
-				t.Errorf("%q listed under %q", w, rune(c))
+			if word := markerWords[w]; triCode(word[0]) != uint32(c) {
+				t.Errorf("%q listed under code %d", word, c)
 			}
-			if len(w) < 2 || w[1] < 'a' || w[1] > 'z' {
-				t.Errorf("%q: hasMarkerWord needs a lower-case second letter", w)
-			}
-		}
-	}
-	for _, w := range markerWords {
-		found := false
-		for _, x := range markersByFirst[w[0]] {
-			found = found || x == w
-		}
-		if !found {
-			t.Errorf("%q missing from the table", w)
 		}
 	}
 	if n != len(markerWords) {
 		t.Errorf("%d words in the table, %d marker words", n, len(markerWords))
+	}
+	for i, w := range markerWords {
+		if w != strings.ToLower(w) || len(w) < 3 {
+			t.Errorf("%q: marker words are lower case, three bytes or more", w)
+		}
+		for _, c := range []byte(w[:3]) {
+			if triCode(c) == 0 {
+				t.Errorf("%q: byte %q has no code", w, c)
+			}
+		}
+		for _, v := range []string{w, strings.ToUpper(w), "x " + w + " y"} {
+			if m, exact := markersIn([]byte(v)); !exact || m != 1<<i {
+				t.Errorf("markersIn(%q) = %b, %v; want bit %d", v, m, exact, i)
+			}
+		}
+	}
+	if m, _ := markersIn([]byte("er rr ERR_or fa tal no_such file")); m != markErr {
+		t.Errorf("markersIn: %b, want only err", m)
+	}
+	if _, exact := markersIn([]byte("\u017fevere")); exact {
+		t.Error("markersIn: ſ read as exact")
+	}
+	if m, exact := markersIn([]byte("é fatal \xff")); !exact || m != markFatal {
+		t.Errorf("markersIn on non-ASCII: %b %v", m, exact)
 	}
 }

@@ -14,11 +14,17 @@ import (
 // counter's output (no letters: the chunk fast path) and a service log whose
 // every line has words, one in a hundred an error (MB/s is the figure issue
 // 21 asks ≥ 150 of); and the shared corpus's real logs (loghub, nine
-// systems) and compiler outputs, read in place and repeated to 32 MiB.
+// systems), compiler outputs and go test outputs, and the profiles' captured
+// real runs (both as plain text), read in place and repeated to 32 MiB.
 func BenchmarkParse(b *testing.B) {
 	for _, c := range []struct{ name, pattern string }{
 		{"loghub", "../../../shared/corpus/loghub2k*/*/*_2k.log"},
 		{"diagnostics", "../../../shared/corpus/diagnostics/*.in"},
+		// Measured first as held out, then profiled once (BENCHMARKS.md).
+		{"gotest", "../../../shared/corpus/gotest/*.txt"},
+		// Held out: the real runs captured for the profiles' tests, which
+		// no profile or benchmark of the speed work looked at.
+		{"realrun-heldout", "../*/testdata/realrun/*/stdout"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			data := profiletest.Repeat(profiletest.ReadCaptures(b, c.pattern), profiletest.BenchSize, nil)

@@ -88,6 +88,7 @@ func errorLines(ctx context.Context, g *evidence.Graph, st evidence.Stream) erro
 	var order []*group
 	dropped := 0
 	rare := newRarity()
+	var key []byte // the masked line being looked up, reused
 	onLine := func(n int, line []byte) {
 		rare.see(n, line)
 		if len(line) == 0 || !lines.MayLookLikeError(line) {
@@ -100,8 +101,8 @@ func errorLines(ctx context.Context, g *evidence.Graph, st evidence.Stream) erro
 		if !lines.CleanLooksLikeError(clean) {
 			return
 		}
-		key := maskDigits(clean)
-		if gr, ok := groups[key]; ok {
+		key = appendMasked(key[:0], clean)
+		if gr, ok := groups[string(key)]; ok { // no allocation for a group seen before
 			gr.count++
 			return
 		}
@@ -110,7 +111,7 @@ func errorLines(ctx context.Context, g *evidence.Graph, st evidence.Stream) erro
 			return
 		}
 		gr := &group{first: n, text: strings.ToValidUTF8(string(bytes.TrimSpace(clean)), "\uFFFD"), count: 1}
-		groups[key] = gr
+		groups[string(key)] = gr
 		order = append(order, gr)
 	}
 	if err := scanChunks(ctx, r, onLine); err != nil {
@@ -224,25 +225,6 @@ func hasLetter(b []byte) bool {
 	return false
 }
 
-func maskDigits(b []byte) string { return string(appendMasked(make([]byte, 0, len(b)), b)) }
-
-// appendMasked appends b to out with each run of digits replaced by '#'.
-func appendMasked(out, b []byte) []byte {
-	prevDigit := false
-	for _, c := range b {
-		if c >= '0' && c <= '9' {
-			if !prevDigit {
-				out = append(out, '#')
-			}
-			prevDigit = true
-			continue
-		}
-		prevDigit = false
-		out = append(out, c)
-	}
-	return out
-}
-
 // magic lists signatures net/http's sniffer does not know.
 var magic = []struct {
 	off  int
@@ -285,79 +267,5 @@ func Errors(g *evidence.Graph) []*evidence.Item {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
-	return out
-}
-
-// Rare lines are the other surprise generic text can hold: in an output that
-// repeats a few shapes (a progress flood, a loop's log), a line whose shape —
-// its text with digits masked — occurs once. Only a strongly repetitive
-// stream qualifies (at least minRareLines lines, at most one distinct shape
-// in twenty), and only when such lines are few (at most maxRare); otherwise
-// nothing is surprising and nothing is flagged.
-const (
-	minRareLines = 200
-	maxShapes    = 4096
-	maxRare      = 20
-)
-
-type rareLine struct {
-	n    int
-	text string
-}
-
-type rarity struct {
-	seen   int
-	shapes map[string]*int // occurrences of each shape
-	first  map[string]rareLine
-	off    bool   // too many shapes: not a repetitive stream
-	key    []byte // the shape being looked up, reused
-}
-
-func newRarity() *rarity {
-	return &rarity{shapes: map[string]*int{}, first: map[string]rareLine{}}
-}
-
-func (r *rarity) see(n int, line []byte) {
-	r.seen++
-	if r.off {
-		return
-	}
-	if len(line) > 512 {
-		line = line[:512]
-	}
-	clean := bytes.TrimSpace(lines.Clean(line))
-	if len(clean) == 0 {
-		return
-	}
-	r.key = appendMasked(r.key[:0], clean)
-	if c := r.shapes[string(r.key)]; c != nil { // no allocation for a shape seen before
-		*c++
-		return
-	}
-	key := string(r.key)
-	r.shapes[key] = new(int)
-	*r.shapes[key] = 1
-	if len(r.shapes) > maxShapes {
-		r.off, r.shapes, r.first = true, nil, nil
-		return
-	}
-	r.first[key] = rareLine{n: n, text: strings.ToValidUTF8(string(clean), "\uFFFD")}
-}
-
-// lines returns the rare lines in line order, or none.
-func (r *rarity) lines() []rareLine {
-	if r.off || r.seen < minRareLines || len(r.shapes)*20 > r.seen {
-		return nil
-	}
-	var out []rareLine
-	for k, c := range r.shapes {
-		if *c == 1 {
-			out = append(out, r.first[k])
-		}
-	}
-	if len(out) > maxRare {
-		return nil
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].n < out[j].n })
 	return out
 }
