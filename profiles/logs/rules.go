@@ -57,6 +57,13 @@ const (
 	// constant skeleton and lets the value after one differ in any way
 	// (cluster.go).
 	RuleLabelValues
+	// RuleQuoted makes a token wholly inside matching quotes ('x', "x",
+	// `x`) a variable: a program quotes what it did not write itself.
+	RuleQuoted
+	// RuleDottedNames makes any lower-case dotted name (two or more labels
+	// of letters, digits and '-', the last of two or more letters) a
+	// variable, not only those ending in a common top-level domain.
+	RuleDottedNames
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -70,7 +77,7 @@ var RuleNames = []struct {
 	{RuleKeyValue, "key-value"}, {RulePairSplit, "pair-split"}, {RuleCollapse, "collapse"},
 	{RuleFrameNumbers, "frame-numbers"}, {RuleCluster, "cluster"},
 	{RuleClusterShared, "cluster-shared"}, {RuleFramePadding, "frame-padding"},
-	{RuleLabelValues, "label-values"},
+	{RuleLabelValues, "label-values"}, {RuleQuoted, "quoted"}, {RuleDottedNames, "dotted-names"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.

@@ -295,7 +295,10 @@ func (t *tokenizer) classify(tk *token) {
 		return
 	}
 	if !hasDigit(w) {
-		if t.off&RuleWordValues == 0 && isWordVariable(w) {
+		if t.off&RuleWordValues == 0 && isWordVariable(w, t.off&RuleDottedNames == 0) {
+			tk.kind = variable
+		}
+		if t.off&RuleQuoted == 0 && t.quoted(tk) {
 			tk.kind = variable
 		}
 		return
@@ -528,11 +531,11 @@ func isPath(w []byte) bool {
 
 // isWordVariable reports whether a word without digits is still a variable:
 // a host name, an e-mail address or a boolean or null value.
-func isWordVariable(w []byte) bool {
+func isWordVariable(w []byte, anyTLD bool) bool {
 	if i := bytes.IndexByte(w, '@'); i > 0 && i < len(w)-1 {
 		return true
 	}
-	if bytes.IndexByte(w, '.') > 0 && isHostName(w) {
+	if bytes.IndexByte(w, '.') > 0 && isHostName(w, anyTLD) {
 		return true
 	}
 	switch string(w) {
@@ -546,7 +549,7 @@ func isWordVariable(w []byte) bool {
 // isHostName reports whether w is a lower-case dotted name ending in a common
 // top-level domain and not starting with one (which would make it a Java or
 // Android package name such as com.example.app).
-func isHostName(w []byte) bool {
+func isHostName(w []byte, anyTLD bool) bool {
 	first, last := -1, -1
 	for i, c := range w {
 		switch {
@@ -563,7 +566,31 @@ func isHostName(w []byte) bool {
 	if first <= 0 || last == len(w)-1 {
 		return false
 	}
-	return isTLD(w[last+1:]) && !isTLD(w[:first])
+	if isTLD(w[:first]) {
+		return false
+	}
+	if anyTLD {
+		tld := w[last+1:]
+		for _, c := range tld {
+			if !('a' <= c && c <= 'z') {
+				return false
+			}
+		}
+		return len(tld) >= 2
+	}
+	return isTLD(w[last+1:])
+}
+
+// quoted reports whether tk's core is wholly enclosed in one pair of
+// matching quotes: "'shop'", "'shop',", "\"x\"". An upper-case word in
+// quotes ("\"PWD\"", "'QUIT'") is not: protocols quote their own verbs
+// and keywords, an enumeration the program wrote.
+func (t *tokenizer) quoted(tk *token) bool {
+	if tk.cs == tk.start || tk.ce >= tk.end || upperWord(t.buf[tk.cs:tk.ce]) {
+		return false
+	}
+	q := t.buf[tk.cs-1]
+	return (q == '\'' || q == '"' || q == '`') && t.buf[tk.ce] == q
 }
 
 func isTLD(w []byte) bool {
@@ -612,6 +639,17 @@ func isDateWord(w []byte) bool {
 		return true
 	}
 	return false
+}
+
+// upperWord reports whether w is letters (and '_' or '-') without a
+// lower-case one.
+func upperWord(w []byte) bool {
+	for _, c := range w {
+		if !('A' <= c && c <= 'Z' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return len(w) > 0
 }
 
 func hasDigit(w []byte) bool {

@@ -184,3 +184,32 @@ func TestTemplateHugeLine(t *testing.T) {
 	m.Add(bytes.Repeat([]byte{0x1b, '['}, 5<<20))
 	m.Add(bytes.Repeat([]byte("[a "), 1<<20))
 }
+
+// TestTemplateQuotedAndNames: a quoted word is a value the program did not
+// write, unless it is an upper-case verb or keyword; a dotted lower-case
+// name is a host or zone name whatever its last label.
+func TestTemplateQuotedAndNames(t *testing.T) {
+	tests := []struct {
+		line, want string
+		off        Rules
+		wantOff    string
+	}{
+		{`denied for user 'app' to database 'shop'`, `denied for user '<*>' to database '<*>'`,
+			RuleQuoted, `denied for user 'app' to database 'shop'`},
+		{`FTP command: "PWD"`, `FTP command: "PWD"`, RuleQuoted, `FTP command: "PWD"`},
+		{`command 'freeze zone' sent`, `command 'freeze zone' sent`, RuleQuoted, `command 'freeze zone' sent`},
+		{`zone example.test loaded`, `zone <*> loaded`, RuleDottedNames, `zone example.test loaded`},
+		{`zone db.example.com loaded`, `zone <*> loaded`, RuleDottedNames, `zone <*> loaded`},
+		{`see query.c for`, `see query.c for`, RuleDottedNames, `see query.c for`},
+		{`class com.example.app started`, `class com.example.app started`, RuleDottedNames, `class com.example.app started`},
+	}
+	for _, tt := range tests {
+		if got := templateOf(tt.line); got != tt.want {
+			t.Errorf("template(%q) = %q, want %q", tt.line, got, tt.want)
+		}
+		tok := tokenizer{off: tt.off}
+		if got := string(tok.template([]byte(tt.line))); got != tt.wantOff {
+			t.Errorf("with the rule off, template(%q) = %q, want %q", tt.line, got, tt.wantOff)
+		}
+	}
+}
