@@ -460,9 +460,22 @@ func (m *Miner) uniteCluster(c *cluster, g int32) {
 	rg.elems = append(rg.elems[:0:0], c.base...)
 	k := strings.Join(c.base, "")
 	rg.Text = printable(k)
-	for _, key := range []string{k, collapsed(c.base)} {
-		if _, ok := m.index[key]; !ok && len(m.index) < (indexFactor-1)*m.max {
-			m.index[key] = r
+	if _, ok := m.index[k]; !ok && len(m.index) < (indexFactor-1)*m.max {
+		m.index[k] = r
+	}
+	// Beside another variable, the new Wildcard is what a value with a
+	// digit would have joined, as for a merged family (Miner.merge): a
+	// group already under the collapsed key is this one too.
+	ck := collapsed(c.base)
+	if ck == k {
+		return
+	}
+	if id, ok := m.index[ck]; ok {
+		if m.off&RuleCollapseJoin == 0 && m.find(id) != r {
+			m.unite(r, id)
+			c.rep = m.find(r)
 		}
+	} else if len(m.index) < (indexFactor-1)*m.max {
+		m.index[ck] = r
 	}
 }

@@ -228,3 +228,26 @@ func TestClusterLabelValues(t *testing.T) {
 		t.Errorf("with label-values off: %d groups, want more than 2", n)
 	}
 }
+
+// TestClusterCollapseJoin checks that a cluster position that turns
+// variable beside another variable takes the lines whose value had a
+// digit and ran into that variable ("as client7 (p2, c1)" renders "as
+// <*>"), whichever came first.
+func TestClusterCollapseJoin(t *testing.T) {
+	names := []string{"kitchen", "garage", "porch", "attic"}
+	var lines []string
+	for i := 0; i < 40; i++ {
+		id := names[i%len(names)]
+		if i%5 == 0 {
+			id = fmt.Sprintf("sensor%d", i)
+		}
+		lines = append(lines, "session opened for "+names[i%len(names)],
+			fmt.Sprintf("New client connected from 10.0.0.%d as %s (p%d, c1, k60).", i, id, i%3))
+	}
+	if _, n := groupsOf(lines, Options{}); n != 2 {
+		t.Errorf("%d groups, want 2", n)
+	}
+	if _, n := groupsOf(lines, Options{Off: RuleCollapseJoin}); n != 3 {
+		t.Errorf("without collapse-join: %d groups, want 3", n)
+	}
+}

@@ -64,6 +64,9 @@ const (
 	// of letters, digits and '-', the last of two or more letters) a
 	// variable, not only those ending in a common top-level domain.
 	RuleDottedNames
+	// RuleCollapseJoin unites a cluster whose new variable stands beside
+	// another with the group already holding its collapsed template.
+	RuleCollapseJoin
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -78,6 +81,7 @@ var RuleNames = []struct {
 	{RuleFrameNumbers, "frame-numbers"}, {RuleCluster, "cluster"},
 	{RuleClusterShared, "cluster-shared"}, {RuleFramePadding, "frame-padding"},
 	{RuleLabelValues, "label-values"}, {RuleQuoted, "quoted"}, {RuleDottedNames, "dotted-names"},
+	{RuleCollapseJoin, "collapse-join"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.
