@@ -67,6 +67,12 @@ const (
 	// RuleCollapseJoin unites a cluster whose new variable stands beside
 	// another with the group already holding its collapsed template.
 	RuleCollapseJoin
+	// RuleLongKeyed lets templates of more than 32 elements, up to 96,
+	// merge the word values of their key=value fields (keyed-merge).
+	RuleLongKeyed
+	// RuleValueBar keeps a '|' inside the value of a key=value token
+	// ("cmd=config|get") in the token instead of splitting there.
+	RuleValueBar
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -81,7 +87,7 @@ var RuleNames = []struct {
 	{RuleFrameNumbers, "frame-numbers"}, {RuleCluster, "cluster"},
 	{RuleClusterShared, "cluster-shared"}, {RuleFramePadding, "frame-padding"},
 	{RuleLabelValues, "label-values"}, {RuleQuoted, "quoted"}, {RuleDottedNames, "dotted-names"},
-	{RuleCollapseJoin, "collapse-join"},
+	{RuleCollapseJoin, "collapse-join"}, {RuleLongKeyed, "long-keyed"}, {RuleValueBar, "value-bar"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.

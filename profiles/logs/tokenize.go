@@ -167,7 +167,7 @@ func (t *tokenizer) split() {
 			break
 		}
 		j := i + 1
-		for j < len(b) && b[j] != ' ' && b[j] != '|' {
+		for j < len(b) && b[j] != ' ' && (b[j] != '|' || t.valueBar(i, j)) {
 			if (b[j] == ',' || b[j] == ';') && t.off&RulePairSplit == 0 && pairAt(b, j+1) {
 				// "index:3,flag:x": a list of pairs without spaces is split
 				// after each comma, so one pair's value does not swallow
@@ -185,6 +185,25 @@ func (t *tokenizer) split() {
 		sep = 0
 		i = j
 	}
+}
+
+// valueBar reports whether the '|' at b[j] is part of the value of the
+// "key=value" token that starts at b[i] ("cmd=config|get"): a key, then
+// '|' between two letters or digits, and no pair after it. With
+// RuleValueBar off every '|' separates.
+func (t *tokenizer) valueBar(i, j int) bool {
+	return t.off&RuleValueBar == 0 && valueBarAt(t.buf, i, j)
+}
+
+// valueBarAt reports whether the '|' at b[j] continues the "key=value"
+// word that starts at b[i]. splitKey asks it of rendered keys, where such
+// a value is kept verbatim, so that it splits them as the tokenizer did.
+func valueBarAt(b []byte, i, j int) bool {
+	if j+1 >= len(b) || j == 0 || !isAlnum(b[j-1]) || !isAlnum(b[j+1]) || pairAt(b, j+1) {
+		return false
+	}
+	k := keyEnd(b[i:j])
+	return k > 0 && b[i+k-1] == '='
 }
 
 // pairAt reports whether b[i:] starts with a key=value or key:value pair

@@ -213,3 +213,31 @@ func TestTemplateQuotedAndNames(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateValueBar: a '|' between two letters inside a key=value word
+// is part of the value; elsewhere '|' separates fields.
+func TestTemplateValueBar(t *testing.T) {
+	tests := []struct{ line, want, wantOff string }{
+		{`closed cmd=config|get user=x`, `closed cmd=config|get user=x`, `closed cmd=config|get user=x`},
+		{`cmd=a|b=c`, `cmd=a|b=c`, `cmd=a|b=c`},
+		{`INFO|main|started`, `INFO|main|started`, `INFO|main|started`},
+	}
+	for _, tt := range tests {
+		var tok tokenizer
+		tok.template([]byte(tt.line))
+		if len(tok.toks) == 0 || tt.line == `closed cmd=config|get user=x` && len(tok.toks) != 3 {
+			t.Errorf("%q: %d tokens, want 3", tt.line, len(tok.toks))
+		}
+		if got := templateOf(tt.line); got != tt.want {
+			t.Errorf("template(%q) = %q, want %q", tt.line, got, tt.want)
+		}
+	}
+	off := tokenizer{off: RuleValueBar}
+	off.template([]byte(`closed cmd=config|get user=x`))
+	if len(off.toks) != 4 {
+		t.Errorf("with value-bar off: %d tokens, want 4", len(off.toks))
+	}
+	if got := splitKey("closed cmd=config|get|x user=<*>", nil); len(got) != 3 {
+		t.Errorf("splitKey: %q, want 3 elements", got)
+	}
+}
