@@ -176,16 +176,21 @@ func sepOf(e string) byte {
 // leaf (m.elems and m.kinds as familyHashes left them), or -1; leaf is the
 // leaf's hash and ok false when the key takes no part in clustering.
 func (m *Miner) clusterOf() (ci int32, leaf uint64, ok bool) {
-	if m.similarity <= 0 || len(m.kinds) != len(m.elems) || len(m.elems) == 0 {
+	return m.clusterFor(m.elems, m.kinds)
+}
+
+// clusterFor is clusterOf for a key split into elems of the given kinds.
+func (m *Miner) clusterFor(elems []string, kinds []uint8) (ci int32, leaf uint64, ok bool) {
+	if m.similarity <= 0 || len(kinds) != len(elems) || len(elems) == 0 || len(elems) > maxMergeElems {
 		return -1, 0, false
 	}
-	leaf, ok = leafHash(m.elems, m.kinds)
+	leaf, ok = leafHash(elems, kinds)
 	if !ok {
 		return -1, 0, false
 	}
 	ci, best := int32(-1), -1.0
 	for _, c := range m.leaves[leaf] {
-		if sim, fits := similarity(m.clusters[c].base, m.elems, m.kinds, m.off); fits && sim >= m.similarity && sim > best {
+		if sim, fits := similarity(m.clusters[c].base, elems, kinds, m.off); fits && sim >= m.similarity && sim > best {
 			ci, best = c, sim
 		}
 	}

@@ -122,6 +122,11 @@ type Miner struct {
 	clusters   []cluster
 	diff       []int // scratch for cluster.diffs
 
+	reducers map[uint64]int32 // hash of a key with an optional word absorbed → head of a list in lists: the groups that reduce to it (optional.go)
+	reds     []string         // the new key's reductions
+	red      []string         // scratch: a reduction split into elements
+	redKinds []uint8
+
 	// While sampling, the first frameSampleLines lines are kept (each capped at
 	// maxLineBytes) and get provisional ids; settle learns the log's frame
 	// from them and mines them, and pend maps provisional ids to groups.
@@ -180,7 +185,7 @@ func NewMiner(opts Options) *Miner {
 	}
 	keyedN = min(max(keyedN, 2), MaxMergeValues)
 	m := &Miner{max: limit, mergeN: int32(mergeN), keyedN: int32(keyedN), index: make(map[string]int32), families: make(map[uint64]int32),
-		general: make(map[uint64]int32), specific: make(map[uint64]int32), off: opts.Off, sampling: true}
+		general: make(map[uint64]int32), specific: make(map[uint64]int32), reducers: make(map[uint64]int32), off: opts.Off, sampling: true}
 	m.tok.off = opts.Off
 	if opts.Off&RuleCluster == 0 {
 		m.similarity = opts.Similarity
@@ -296,6 +301,10 @@ func (m *Miner) add(line []byte, n int) int {
 			return m.join(k, r)
 		}
 	}
+	m.reductions()
+	if r := m.reducedGroup(); r >= 0 {
+		return m.join(k, r)
+	}
 	ci, leaf, clustered := m.clusterOf()
 	if ci >= 0 && coveredBy(m.clusters[ci].base, m.elems) {
 		return m.join(k, m.clusters[ci].rep)
@@ -327,6 +336,7 @@ func (m *Miner) add(line []byte, n int) int {
 	if m.find(id) == id { // else merge has seen to it
 		m.absorb(id, wh)
 	}
+	m.noteReductions(id, k)
 	switch {
 	case ci >= 0:
 		m.observe(ci, id)

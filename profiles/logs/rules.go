@@ -73,6 +73,12 @@ const (
 	// RuleValueBar keeps a '|' inside the value of a key=value token
 	// ("cmd=config|get") in the token instead of splitting there.
 	RuleValueBar
+	// RuleOptional joins a template to the one it equals with one
+	// lower-case word absorbed into a variable beside it (optional.go).
+	RuleOptional
+	// RuleFrameLabels ends the frame at the first word that does not end
+	// in ':' after header words that do ("general: info: received …").
+	RuleFrameLabels
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -88,6 +94,7 @@ var RuleNames = []struct {
 	{RuleClusterShared, "cluster-shared"}, {RuleFramePadding, "frame-padding"},
 	{RuleLabelValues, "label-values"}, {RuleQuoted, "quoted"}, {RuleDottedNames, "dotted-names"},
 	{RuleCollapseJoin, "collapse-join"}, {RuleLongKeyed, "long-keyed"}, {RuleValueBar, "value-bar"},
+	{RuleOptional, "optional"}, {RuleFrameLabels, "frame-labels"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.
