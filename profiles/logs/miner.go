@@ -123,7 +123,8 @@ type Miner struct {
 	diff       []int // scratch for cluster.diffs
 
 	reducers map[uint64]int32 // hash of a key with an optional word absorbed → head of a list in lists: the groups that reduce to it (optional.go)
-	reds     []string         // the new key's reductions
+	reds     [][2]int         // the new key's reductions: spans of redBuf
+	redBuf   []byte
 	red      []string         // scratch: a reduction split into elements
 	redKinds []uint8
 
@@ -657,7 +658,7 @@ func splitKey(k string, dst []string) []string {
 	dst = dst[:0]
 	start := 0
 	for i := 1; i < len(k); i++ {
-		if k[i] == '|' && k[i-1] != ' ' && k[i-1] != '|' && valueBarAt([]byte(k), start+len(k[start:i])-len(trimSeps(k[start:i])), i) {
+		if k[i] == '|' && k[i-1] != ' ' && k[i-1] != '|' && valueBarAt(k, start+len(k[start:i])-len(trimSeps(k[start:i])), i) {
 			continue // "cmd=config|get" is one element, as it was one token
 		}
 		if (k[i] == ' ' || k[i] == '|') && k[i-1] != ' ' && k[i-1] != '|' {

@@ -1,7 +1,5 @@
 package logs
 
-import "strings"
-
 // Optional words (RuleOptional): a format string's "%s" may print one word
 // or several ("from [10.0.0.1]" and "from (helo) [10.0.0.1]", "client
 // 10.0.0.1#53 (zone)" and "client 10.0.0.1#53/key xfr (zone)"), so one
@@ -20,9 +18,11 @@ const (
 
 // reductions fills m.reds with the keys the new key (m.elems and m.kinds
 // as familyHashes left them) reduces to with one optional word absorbed
-// into a variable beside it.
+// into a variable beside it, as spans of m.redBuf (no allocation once the
+// buffers have grown).
 func (m *Miner) reductions() {
 	m.reds = m.reds[:0]
+	m.redBuf = m.redBuf[:0]
 	if m.off&RuleOptional != 0 || len(m.kinds) != len(m.elems) {
 		return
 	}
@@ -61,35 +61,55 @@ func (m *Miner) reductions() {
 		default:
 			continue
 		}
-		var b strings.Builder
-		for _, x := range m.elems[:lo] {
-			b.WriteString(x)
-		}
 		first := m.elems[lo]
+		pre := first[:len(first)-len(trimSeps(first))] // its separator
 		if k := keyLen(first); k > 0 && lo < p {
-			b.WriteString(first[:k] + Wildcard) // "pid=<*> -qff": the key stays
-		} else {
-			b.WriteString(wildcardElem(first))
+			pre = first[:k] // "pid=<*> -qff": the key stays
 		}
-		for _, x := range m.elems[hi+1:] {
-			b.WriteString(x)
-		}
-		m.red = splitKey(b.String(), m.red)
-		m.reds = append(m.reds, collapsed(m.red))
+		m.addReduction(lo, hi, pre, true)
 		// Or the word dropped, its neighbours as they are: "from (helo)
 		// [<*>]" beside "from [<*>]", where the lone variable kept its
 		// brackets.
-		b.Reset()
-		for i, x := range m.elems {
-			if i != p {
-				b.WriteString(x)
+		m.addReduction(p, p, "", false)
+	}
+}
+
+// addReduction appends to m.reds the new key with elements [lo, hi]
+// dropped, or with replaced by pre and a Wildcard, each run of bare
+// Wildcards collapsed as collapsed does, unless it equals the reduction
+// added last.
+func (m *Miner) addReduction(lo, hi int, pre string, with bool) {
+	start := len(m.redBuf)
+	prev := false
+	for i, e := range m.elems {
+		var wild bool
+		switch {
+		case i == lo && with:
+			wild = trimSeps(pre) == ""
+			if !(wild && prev) {
+				m.redBuf = append(append(m.redBuf, pre...), Wildcard...)
+			}
+		case i >= lo && i <= hi:
+			continue
+		default:
+			wild = trimSeps(e) == Wildcard
+			if !(wild && prev) {
+				m.redBuf = append(m.redBuf, e...)
 			}
 		}
-		m.red = splitKey(b.String(), m.red)
-		if r := collapsed(m.red); r != m.reds[len(m.reds)-1] {
-			m.reds = append(m.reds, r)
-		}
+		prev = wild
 	}
+	r := [2]int{start, len(m.redBuf)}
+	if k := len(m.reds); k > 0 && string(m.redBuf[m.reds[k-1][0]:m.reds[k-1][1]]) == string(m.redBuf[start:]) {
+		m.redBuf = m.redBuf[:start]
+		return
+	}
+	m.reds = append(m.reds, r)
+}
+
+// reduction returns the i-th of the new key's reductions.
+func (m *Miner) reduction(i int) []byte {
+	return m.redBuf[m.reds[i][0]:m.reds[i][1]]
 }
 
 // bracketed reports whether template element e is one group in
@@ -118,16 +138,19 @@ func optionalWord(k uint8, e string) bool {
 	return false
 }
 
-// reduced returns the group of a known template the new key reduces to
-// (m.reds), or one that covers it in a cluster, or -1.
+// reducedGroup returns the group of a known template the new key reduces
+// to (m.reds), or of a cluster whose base covers a reduction, or -1.
 func (m *Miner) reducedGroup() int32 {
-	for _, r := range m.reds {
-		if id, ok := m.index[r]; ok {
+	for i := range m.reds {
+		if id, ok := m.index[string(m.reduction(i))]; ok {
 			return id
 		}
 	}
-	for _, r := range m.reds {
-		m.red = splitKey(r, m.red)
+	if len(m.leaves) == 0 {
+		return -1
+	}
+	for i := range m.reds {
+		m.red = splitKey(string(m.reduction(i)), m.red)
 		m.redKinds = m.redKinds[:0]
 		for _, e := range m.red {
 			m.redKinds = append(m.redKinds, elemKind(e))
@@ -149,13 +172,18 @@ func (m *Miner) noteReductions(id int32, k string) {
 	for e := head; ok && e >= 0; e = m.lists[e].next {
 		m.unite(id, m.lists[e].group)
 	}
-	for _, r := range m.reds {
-		m.push(m.reducers, reductionHash(r), id)
+	for i := range m.reds {
+		m.push(m.reducers, reductionHash(m.reduction(i)), id)
 	}
 }
 
 // reductionHash is the hash under which the groups that reduce to key r
 // are listed.
-func reductionHash(r string) uint64 {
-	return mix64(fnvString(fnvOffset, r) ^ 0x2545f4914f6cdd1d)
+func reductionHash[T ~string | ~[]byte](r T) uint64 {
+	h := uint64(fnvOffset)
+	for i := 0; i < len(r); i++ {
+		h ^= uint64(r[i])
+		h *= fnvPrime
+	}
+	return mix64(h ^ 0x2545f4914f6cdd1d)
 }

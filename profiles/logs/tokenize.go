@@ -198,18 +198,18 @@ func (t *tokenizer) valueBar(i, j int) bool {
 // valueBarAt reports whether the '|' at b[j] continues the "key=value"
 // word that starts at b[i]. splitKey asks it of rendered keys, where such
 // a value is kept verbatim, so that it splits them as the tokenizer did.
-func valueBarAt(b []byte, i, j int) bool {
+func valueBarAt[T ~string | ~[]byte](b T, i, j int) bool {
 	if j+1 >= len(b) || j == 0 || !isAlnum(b[j-1]) || !isAlnum(b[j+1]) || pairAt(b, j+1) {
 		return false
 	}
-	k := keyEnd(b[i:j])
+	k := keyEnd([]byte(b[i:j]))
 	return k > 0 && b[i+k-1] == '='
 }
 
 // pairAt reports whether b[i:] starts with a key=value or key:value pair
 // (an identifier key, then a value of at least one byte) before the next
 // space, '|' or ','.
-func pairAt(b []byte, i int) bool {
+func pairAt[T ~string | ~[]byte](b T, i int) bool {
 	if i >= len(b) || !isLetter(b[i]) {
 		return false
 	}
