@@ -125,7 +125,7 @@ type Miner struct {
 	reducers map[uint64]int32 // hash of a key with an optional word absorbed → head of a list in lists: the groups that reduce to it (optional.go)
 	reds     [][2]int         // the new key's reductions: spans of redBuf
 	redBuf   []byte
-	red      []string         // scratch: a reduction split into elements
+	red      []string // scratch: a reduction split into elements
 	redKinds []uint8
 
 	// While sampling, the first frameSampleLines lines are kept (each capped at
