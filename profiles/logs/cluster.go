@@ -235,7 +235,7 @@ func (m *Miner) observe(ci int32, id int32) {
 		n := c.note(i, m.elems[i])
 		switch {
 		case n < int(m.clusterN):
-		case keyLen(b) > 0 || afterLabel(m.elems, i) || m.variable(c, i, n):
+		case keyLen(b) > 0 || afterLabel(m.elems, i) || m.idWords(b, m.elems[i]) || m.variable(c, i, n):
 			c.generalize(i)
 			grew = true
 		case len(m.waiting) < maxWaiting:
@@ -391,6 +391,15 @@ func (m *Miner) variable(c *cluster, i, n int) bool {
 		}
 	}
 	return shared >= sharedWords
+}
+
+// idWords reports whether the base's word b and the new word e at a
+// position are both id-like (RuleClusterIDs): qualified names, hex runs,
+// mixed-case identifiers (idLike), which name things (classes, packages,
+// objects) and need no sharing to be a variable, as a key=value's value
+// does not.
+func (m *Miner) idWords(b, e string) bool {
+	return m.off&RuleClusterIDs == 0 && idLike(elemCore(b)) && idLike(elemCore(e))
 }
 
 // afterLabel reports whether element i follows a label, an element ending

@@ -251,3 +251,20 @@ func TestClusterCollapseJoin(t *testing.T) {
 		t.Errorf("without collapse-join: %d groups, want 3", n)
 	}
 }
+
+// TestClusterIDWords checks that a position whose words are qualified
+// names, named in this one message only, turns variable at
+// Options.ClusterValues words: id-like words name things.
+func TestClusterIDWords(t *testing.T) {
+	classes := []string{"com.example.notes.NoteActivity", "org.sample.mail.ui.Launcher", "net.demo.game.SplashActivity"}
+	var lines []string
+	for i := 0; i < 30; i++ {
+		lines = append(lines, fmt.Sprintf("Resuming record of activity %s for task %d", classes[i%len(classes)], i))
+	}
+	if _, n := groupsOf(lines, Options{}); n != 1 {
+		t.Errorf("%d groups, want 1", n)
+	}
+	if _, n := groupsOf(lines, Options{Off: RuleClusterIDs}); n != len(classes) {
+		t.Errorf("with cluster-ids off: %d groups, want %d", n, len(classes))
+	}
+}

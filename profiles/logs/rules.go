@@ -79,6 +79,10 @@ const (
 	// RuleFrameLabels ends the frame at the first word that does not end
 	// in ':' after header words that do ("general: info: received …").
 	RuleFrameLabels
+	// RuleClusterIDs makes a cluster position whose words are id-like
+	// (qualified names, hex runs, mixed-case identifiers) a variable at
+	// Options.ClusterValues words without their being shared.
+	RuleClusterIDs
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -94,7 +98,7 @@ var RuleNames = []struct {
 	{RuleClusterShared, "cluster-shared"}, {RuleFramePadding, "frame-padding"},
 	{RuleLabelValues, "label-values"}, {RuleQuoted, "quoted"}, {RuleDottedNames, "dotted-names"},
 	{RuleCollapseJoin, "collapse-join"}, {RuleLongKeyed, "long-keyed"}, {RuleValueBar, "value-bar"},
-	{RuleOptional, "optional"}, {RuleFrameLabels, "frame-labels"},
+	{RuleOptional, "optional"}, {RuleFrameLabels, "frame-labels"}, {RuleClusterIDs, "cluster-ids"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.

@@ -557,6 +557,9 @@ func isWordVariable(w []byte, anyTLD bool) bool {
 	if bytes.IndexByte(w, '.') > 0 && isHostName(w, anyTLD) {
 		return true
 	}
+	if i := bytes.IndexByte(w, '/'); anyTLD && i > 0 && bytes.IndexByte(w[:i], '.') > 0 && isHostName(w[:i], true) {
+		return true // a name with qualifiers or a path: "example.com/IN/A", "github.com/x/y"
+	}
 	switch string(w) {
 	case "true", "false", "True", "False", "TRUE", "FALSE",
 		"null", "nil", "None", "NULL", "undefined", "NaN":

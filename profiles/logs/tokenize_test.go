@@ -201,6 +201,8 @@ func TestTemplateQuotedAndNames(t *testing.T) {
 		{`zone example.test loaded`, `zone <*> loaded`, RuleDottedNames, `zone example.test loaded`},
 		{`zone db.example.com loaded`, `zone <*> loaded`, RuleDottedNames, `zone <*> loaded`},
 		{`see query.c for`, `see query.c for`, RuleDottedNames, `see query.c for`},
+		{`failed for example.com/IN/A at`, `failed for <*> at`, RuleDottedNames, `failed for example.com/IN/A at`},
+		{`Input/output error`, `Input/output error`, RuleDottedNames, `Input/output error`},
 		{`class com.example.app started`, `class com.example.app started`, RuleDottedNames, `class com.example.app started`},
 	}
 	for _, tt := range tests {
