@@ -554,11 +554,13 @@ func isWordVariable(w []byte, anyTLD bool) bool {
 	if i := bytes.IndexByte(w, '@'); i > 0 && i < len(w)-1 {
 		return true
 	}
-	if bytes.IndexByte(w, '.') > 0 && isHostName(w, anyTLD) {
-		return true
-	}
-	if i := bytes.IndexByte(w, '/'); anyTLD && i > 0 && bytes.IndexByte(w[:i], '.') > 0 && isHostName(w[:i], true) {
-		return true // a name with qualifiers or a path: "example.com/IN/A", "github.com/x/y"
+	if d := bytes.IndexByte(w, '.'); d > 0 {
+		if isHostName(w, anyTLD) {
+			return true
+		}
+		if i := bytes.IndexByte(w[d:], '/'); anyTLD && i > 0 && isHostName(w[:d+i], true) {
+			return true // a name with qualifiers or a path: "example.com/IN/A", "github.com/x/y"
+		}
 	}
 	switch string(w) {
 	case "true", "false", "True", "False", "TRUE", "FALSE",
