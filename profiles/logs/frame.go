@@ -330,7 +330,15 @@ func (t *tokenizer) isLabelField(f field) bool {
 		return false
 	}
 	w := t.buf[t.toks[f.start].start:t.toks[f.start].end]
-	return len(w) > 1 && w[len(w)-1] == ':' && hasLetterString(string(w))
+	if len(w) < 2 || w[len(w)-1] != ':' {
+		return false
+	}
+	for _, c := range w {
+		if isLetter(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // padded reports whether field f is followed by two or more spaces and

@@ -146,7 +146,7 @@ func (m *Miner) reducedGroup() int32 {
 			return id
 		}
 	}
-	if len(m.leaves) == 0 {
+	if len(m.leaves) == 0 || m.similarity <= 0 {
 		return -1
 	}
 	for i := range m.reds {

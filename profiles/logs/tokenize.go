@@ -166,16 +166,9 @@ func (t *tokenizer) split() {
 			t.truncated = true
 			break
 		}
-		j := i + 1
-		for j < len(b) && b[j] != ' ' && (b[j] != '|' || t.valueBar(i, j)) {
-			if (b[j] == ',' || b[j] == ';') && t.off&RulePairSplit == 0 && pairAt(b, j+1) {
-				// "index:3,flag:x": a list of pairs without spaces is split
-				// after each comma, so one pair's value does not swallow
-				// the next pair's key.
-				j++
-				break
-			}
-			j++
+		j := t.tokenEnd(i + 1)
+		for j < len(b) && b[j] == '|' && t.valueBar(i, j) {
+			j = t.tokenEnd(j + 1)
 		}
 		if len(t.toks) == 0 {
 			sep = 0
@@ -204,6 +197,21 @@ func valueBarAt[T ~string | ~[]byte](b T, i, j int) bool {
 	}
 	k := keyEnd([]byte(b[i:j]))
 	return k > 0 && b[i+k-1] == '='
+}
+
+// tokenEnd returns the end of the token whose bytes go on at t.buf[j]:
+// the next space or '|', or just after a ',' or ';' that starts another
+// pair ("index:3,flag:x": a list of pairs without spaces is split after
+// each comma, so one pair's value does not swallow the next pair's key).
+func (t *tokenizer) tokenEnd(j int) int {
+	b := t.buf
+	for j < len(b) && b[j] != ' ' && b[j] != '|' {
+		if (b[j] == ',' || b[j] == ';') && t.off&RulePairSplit == 0 && pairAt(b, j+1) {
+			return j + 1
+		}
+		j++
+	}
+	return j
 }
 
 // pairAt reports whether b[i:] starts with a key=value or key:value pair
