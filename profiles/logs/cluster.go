@@ -215,6 +215,7 @@ func (m *Miner) newCluster(leaf uint64, id int32) {
 		return
 	}
 	n := len(m.elems)
+	m.clusterLens[n] = true
 	m.leaves[leaf] = append(m.leaves[leaf], int32(len(m.clusters)))
 	m.clusters = append(m.clusters, cluster{rep: id, base: append([]string(nil), m.elems...),
 		vals: make([]uint32, n*maxClusterValues), nvals: make([]uint8, n)})

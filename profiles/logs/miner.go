@@ -127,6 +127,9 @@ type Miner struct {
 	redBuf   []byte
 	red      []string // scratch: a reduction split into elements
 	redKinds []uint8
+	// clusterLens[n] is whether some cluster has n elements: a reduction
+	// of another length needs no cluster lookup.
+	clusterLens [maxMergeElems + 1]bool
 
 	// While sampling, the first frameSampleLines lines are kept (each capped at
 	// maxLineBytes) and get provisional ids; settle learns the log's frame

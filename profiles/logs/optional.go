@@ -150,6 +150,9 @@ func (m *Miner) reducedGroup() int32 {
 		return -1
 	}
 	for i := range m.reds {
+		if n := elemCount(m.reduction(i)); n > 0 && (n > maxMergeElems || !m.clusterLens[n]) {
+			continue
+		}
 		m.red = splitKey(string(m.reduction(i)), m.red)
 		m.redKinds = m.redKinds[:0]
 		for _, e := range m.red {
@@ -186,4 +189,23 @@ func reductionHash[T ~string | ~[]byte](r T) uint64 {
 		h *= fnvPrime
 	}
 	return mix64(h ^ 0x2545f4914f6cdd1d)
+}
+
+// elemCount returns how many elements splitKey splits key k into, or 0
+// when k holds a '|' (which a key=value word may keep, RuleValueBar): then
+// only splitting tells.
+func elemCount(k []byte) int {
+	n := 0
+	for i, c := range k {
+		switch {
+		case c == '|':
+			return 0
+		case c == ' ' && i > 0 && k[i-1] != ' ':
+			n++
+		}
+	}
+	if len(k) > 0 {
+		n++
+	}
+	return n
 }

@@ -40,3 +40,16 @@ func TestOptionalWord(t *testing.T) {
 		t.Errorf("few context words: %d groups, want 2", n)
 	}
 }
+
+// TestElemCount checks that elemCount counts the elements splitKey makes,
+// and gives up on keys with a '|'.
+func TestElemCount(t *testing.T) {
+	for _, k := range []string{"", "a", "a b", " a  b ", "from <*> closed by QUIT", "x  <*>"} {
+		if got, want := elemCount([]byte(k)), len(splitKey(k, nil)); got != want {
+			t.Errorf("elemCount(%q) = %d, splitKey gives %d", k, got, want)
+		}
+	}
+	if n := elemCount([]byte("a|b c")); n != 0 {
+		t.Errorf("elemCount with a '|' = %d, want 0", n)
+	}
+}
