@@ -176,16 +176,21 @@ func sepOf(e string) byte {
 // leaf (m.elems and m.kinds as familyHashes left them), or -1; leaf is the
 // leaf's hash and ok false when the key takes no part in clustering.
 func (m *Miner) clusterOf() (ci int32, leaf uint64, ok bool) {
-	if m.similarity <= 0 || len(m.kinds) != len(m.elems) || len(m.elems) == 0 {
+	return m.clusterFor(m.elems, m.kinds)
+}
+
+// clusterFor is clusterOf for a key split into elems of the given kinds.
+func (m *Miner) clusterFor(elems []string, kinds []uint8) (ci int32, leaf uint64, ok bool) {
+	if m.similarity <= 0 || len(kinds) != len(elems) || len(elems) == 0 || len(elems) > maxMergeElems {
 		return -1, 0, false
 	}
-	leaf, ok = leafHash(m.elems, m.kinds)
+	leaf, ok = leafHash(elems, kinds)
 	if !ok {
 		return -1, 0, false
 	}
 	ci, best := int32(-1), -1.0
 	for _, c := range m.leaves[leaf] {
-		if sim, fits := similarity(m.clusters[c].base, m.elems, m.kinds, m.off); fits && sim >= m.similarity && sim > best {
+		if sim, fits := similarity(m.clusters[c].base, elems, kinds, m.off); fits && sim >= m.similarity && sim > best {
 			ci, best = c, sim
 		}
 	}
@@ -210,6 +215,7 @@ func (m *Miner) newCluster(leaf uint64, id int32) {
 		return
 	}
 	n := len(m.elems)
+	m.clusterLens[n] = true
 	m.leaves[leaf] = append(m.leaves[leaf], int32(len(m.clusters)))
 	m.clusters = append(m.clusters, cluster{rep: id, base: append([]string(nil), m.elems...),
 		vals: make([]uint32, n*maxClusterValues), nvals: make([]uint8, n)})
@@ -230,7 +236,7 @@ func (m *Miner) observe(ci int32, id int32) {
 		n := c.note(i, m.elems[i])
 		switch {
 		case n < int(m.clusterN):
-		case keyLen(b) > 0 || afterLabel(m.elems, i) || m.variable(c, i, n):
+		case keyLen(b) > 0 || afterLabel(m.elems, i) || m.idWords(b, m.elems[i]) || m.variable(c, i, n):
 			c.generalize(i)
 			grew = true
 		case len(m.waiting) < maxWaiting:
@@ -388,6 +394,15 @@ func (m *Miner) variable(c *cluster, i, n int) bool {
 	return shared >= sharedWords
 }
 
+// idWords reports whether the base's word b and the new word e at a
+// position are both id-like (RuleClusterIDs): qualified names, hex runs,
+// mixed-case identifiers (idLike), which name things (classes, packages,
+// objects) and need no sharing to be a variable, as a key=value's value
+// does not.
+func (m *Miner) idWords(b, e string) bool {
+	return m.off&RuleClusterIDs == 0 && idLike(elemCore(b)) && idLike(elemCore(e))
+}
+
 // afterLabel reports whether element i follows a label, an element ending
 // in ':' other than a lone ':' ("status:", "(descriptor <*>):").
 func afterLabel(elems []string, i int) bool {
@@ -460,9 +475,22 @@ func (m *Miner) uniteCluster(c *cluster, g int32) {
 	rg.elems = append(rg.elems[:0:0], c.base...)
 	k := strings.Join(c.base, "")
 	rg.Text = printable(k)
-	for _, key := range []string{k, collapsed(c.base)} {
-		if _, ok := m.index[key]; !ok && len(m.index) < (indexFactor-1)*m.max {
-			m.index[key] = r
+	if _, ok := m.index[k]; !ok && len(m.index) < (indexFactor-1)*m.max {
+		m.index[k] = r
+	}
+	// Beside another variable, the new Wildcard is what a value with a
+	// digit would have joined, as for a merged family (Miner.merge): a
+	// group already under the collapsed key is this one too.
+	ck := collapsed(c.base)
+	if ck == k {
+		return
+	}
+	if id, ok := m.index[ck]; ok {
+		if m.off&RuleCollapseJoin == 0 && m.find(id) != r {
+			m.unite(r, id)
+			c.rep = m.find(r)
 		}
+	} else if len(m.index) < (indexFactor-1)*m.max {
+		m.index[ck] = r
 	}
 }

@@ -228,3 +228,43 @@ func TestClusterLabelValues(t *testing.T) {
 		t.Errorf("with label-values off: %d groups, want more than 2", n)
 	}
 }
+
+// TestClusterCollapseJoin checks that a cluster position that turns
+// variable beside another variable takes the lines whose value had a
+// digit and ran into that variable ("as client7 (p2, c1)" renders "as
+// <*>"), whichever came first.
+func TestClusterCollapseJoin(t *testing.T) {
+	names := []string{"kitchen", "garage", "porch", "attic"}
+	var lines []string
+	for i := 0; i < 40; i++ {
+		id := names[i%len(names)]
+		if i%5 == 0 {
+			id = fmt.Sprintf("sensor%d", i)
+		}
+		lines = append(lines, "session opened for "+names[i%len(names)],
+			fmt.Sprintf("New client connected from 10.0.0.%d as %s (p%d, c1, k60).", i, id, i%3))
+	}
+	if _, n := groupsOf(lines, Options{}); n != 2 {
+		t.Errorf("%d groups, want 2", n)
+	}
+	if _, n := groupsOf(lines, Options{Off: RuleCollapseJoin}); n != 3 {
+		t.Errorf("without collapse-join: %d groups, want 3", n)
+	}
+}
+
+// TestClusterIDWords checks that a position whose words are qualified
+// names, named in this one message only, turns variable at
+// Options.ClusterValues words: id-like words name things.
+func TestClusterIDWords(t *testing.T) {
+	classes := []string{"com.example.notes.NoteActivity", "org.sample.mail.ui.Launcher", "net.demo.game.SplashActivity"}
+	var lines []string
+	for i := 0; i < 30; i++ {
+		lines = append(lines, fmt.Sprintf("Resuming record of activity %s for task %d", classes[i%len(classes)], i))
+	}
+	if _, n := groupsOf(lines, Options{}); n != 1 {
+		t.Errorf("%d groups, want 1", n)
+	}
+	if _, n := groupsOf(lines, Options{Off: RuleClusterIDs}); n != len(classes) {
+		t.Errorf("with cluster-ids off: %d groups, want %d", n, len(classes))
+	}
+}

@@ -15,12 +15,16 @@
 //  1. Clean: ANSI escape sequences are dropped and control bytes (CR, tab,
 //     NUL) become spaces. Only the first 8 KiB of a line and its first 256
 //     tokens are examined; a longer line gets a trailing "<*>".
-//  2. Split at spaces and '|', and after a ',' or ';' that starts another
-//     key=value or key:value pair ("size=12,name=db2"). Each token has a
+//
+//  2. Split at spaces and '|' (not at a '|' between two letters inside a
+//     key=value word, "cmd=config|get", RuleValueBar), and after a ',' or
+//     ';' that starts another key=value or key:value pair
+//     ("size=12,name=db2"). Each token has a
 //     core, without surrounding brackets, quotes and sentence punctuation.
 //     One rule groups brackets: a field that opens with '[' or '(' runs to
 //     its matching close, whatever it holds ("[IPC Server handler 5 on
 //     5100]"), when the header is learnt and applied.
+//
 //  3. Header (frame.go): the miner holds the first lines of a log (at most
 //     1,024 lines and 1 MiB; Add returns provisional ids for them, which
 //     Resolve maps) and learns the log's frame from them: the longest run
@@ -37,6 +41,9 @@
 //     distinct rests (a level, logger or component, which says little about
 //     the message after it). The frame ends at a punctuation-only separator
 //     ("-", ":"), at the first field that is none of these, or after a
+//     word that does not end in ':' after header words that do
+//     (RuleFrameLabels: "general: info: received …", a category and a
+//     severity label, then the message), or after a
 //     field that two or more spaces and then a word follow on most lines
 //     (RuleFramePadding: a header padded to a column, "12:00:01.5
 //     git.c:460          trace: …"; padding between number columns,
@@ -48,16 +55,24 @@
 //     message (RuleFrameNumbers). Every later line whose fields have the
 //     frame's shapes has those fields made variable. There is no list of
 //     log formats, level words or tags.
+//
 //  4. Classify each message token. Variables are numbers, anything with a
 //     digit (ids, IPs, hex, UUIDs, versions, "host:port"), paths, URLs,
-//     e-mail addresses, host names with a common top-level domain, booleans
-//     and null, a unit after a number ("1190 bytes", "<1 sec"), and a month
+//     e-mail addresses, lower-case dotted names whatever their last label
+//     ("example.test", RuleDottedNames; not "query.c", not a package name
+//     that starts with a top-level domain, "com.example.app") and such a
+//     name qualified by '/' parts ("example.com/IN/A"), a word wholly in
+//     quotes ("'shop'", RuleQuoted: a program quotes what it did not write;
+//     an upper-case word in quotes, "\"PWD\"", is a protocol's verb and
+//     stays), booleans and null, a unit after a number ("1190 bytes", "<1 sec"), and a month
 //     or weekday name next to a variable. "key=value", "key:value",
 //     "label.....value", "call(arg)" and "name[arg]" keep the key and make
 //     the value variable. Other words without digits stay constant.
+//
 //  5. Render: constants verbatim, each run of adjacent variables as one
 //     "<*>", so variable-length lists and "1190 bytes (1.16 KB)" versus
 //     "0 bytes" share a template. The rendered text is the group key.
+//
 //  6. Merge, by position-wise variability: templates that differ only at
 //     one constant word form a family (only templates of at most 32 tokens
 //     with at least four context words take part: constant words, and
@@ -70,11 +85,15 @@
 //     the word values of "key=value" fields ("user=alice db=orders" beside
 //     "user=bob db=billing") form a keyed family, merged at
 //     Options.KeyedMergeValues (3) members with the keys kept ("user=<*>"),
-//     since a key names a field whose value varies by design. The merged
+//     since a key names a field whose value varies by design. Records of
+//     more than 32 elements (up to 96) take part in keyed families too
+//     (RuleLongKeyed): a record of many named fields is where word values
+//     vary most. The merged
 //     template is a key like any other: a later line with exactly that
 //     template joins the merged group, and so does one whose value there
 //     had a digit and ran into a neighbouring variable ("user <*> <*> port"
 //     also holds "user1 10.0.0.1", rendered "user <*> port").
+//
 //  7. Subsume: a template that equals a known template except that it has an
 //     id-like token where the known one has "<*>" (a value that happens to have
 //     no digit, as 0.04% of random 8-hex ids do: "job fbaaafda finished"
@@ -101,6 +120,7 @@
 //     merge rule. Nor does a token next to another variable, which as a
 //     variable would have joined its run ("job fbaaafda <*> finished after <*>"
 //     stays apart from "job <*> finished after <*>").
+//
 //  8. Cluster (cluster.go, RuleCluster): Drain's fixed-depth tree and
 //     similarity threshold, with position-wise variability deciding what
 //     becomes a variable. A template that steps 6 and 7 did not place is
@@ -135,10 +155,32 @@
 //     which message named a value first. Two kinds of position need no
 //     sharing, being fields by construction: the value of "key=value"
 //     and a word after a label (an element ending in ':', "request:
-//     GET"). With RuleLabelValues labels are part of a cluster's
+//     GET"); nor does a position whose words are id-like (RuleClusterIDs:
+//     qualified class names, hex runs, mixed-case identifiers, which name
+//     things as a value does). When a position turns variable beside
+//     another variable, a group already under the collapsed template
+//     ("as <*>" for "as <*> <*>", a value that had a digit and ran into its
+//     neighbour) is united with the cluster's (RuleCollapseJoin), as
+//     step 6 does for merged families. With RuleLabelValues labels are part of a cluster's
 //     skeleton, like keys (lines that differ in a label are different
 //     events), and the value after one may be a word, punctuation or a
 //     variable (".git", ".", "<*>").
+//
+//  9. Optional words (optional.go, RuleOptional): a format string's "%s"
+//     may print one word or several ("from [10.0.0.1]" and "from (helo)
+//     [10.0.0.1]"; "client 10.0.0.1#53 (zone)" and "client
+//     10.0.0.1#53/key xfr (zone)"), so one event's templates may differ by
+//     a constant word beside a variable. A new template that, with one such
+//     word absorbed into the variable beside it (or dropped), is a known
+//     template or is covered by a cluster's base joins that group; a new
+//     template that earlier groups reduce to so unites them (a list per
+//     reduced key, so the outcome does not hang on which came first). Only
+//     words with a lower-case letter qualify, and not labels ("src:"),
+//     key=value fields, nor a plain word before a bare variable ("port
+//     <*>", "iar <*> dear <*>": a word that names the value after it), and
+//     the template must keep more than three context words. Upper-case
+//     words (a protocol's verbs and states, "HTTPS", "AXFR") are structure
+//     the program wrote.
 //
 // Group ids are dense and assigned in order of first appearance; a merged
 // group keeps its id and Resolve maps it to the group that absorbed it, which
@@ -160,7 +202,10 @@
 // half of them starting a cluster each, grow the heap by 26.9 MB with it and
 // 20 MB without, TestMinerMillionDistinct). The words' contexts
 // (RuleClusterShared) are at most 65,536 entries of 12 bytes, about 2 MB
-// with the map's overhead, and at most 256 positions wait for them. While it learns the
+// with the map's overhead, and at most 256 positions wait for them. Optional
+// words add at most three reductions per group (a list entry of 8 bytes
+// and a map key each) and, per new template, at most four index lookups
+// and cluster lookups. While it learns the
 // header it also holds the first lines, at most 1,024 of them and 1 MiB. Lines whose template
 // would exceed the cap go to the overflow group (OverflowID) and are counted
 // by Overflow. WriteTemplates additionally keeps 4 bytes per input line.
@@ -247,13 +292,29 @@
 // classic Drain on the same logs beside it; BENCHMARKS.md records how
 // often each set was looked at while the rules were designed.
 //
+// On bench/testdata/heldout5 (bind, HAProxy, MariaDB, Exim) the classes
+// that cost the most were, measured by which truth groups were split or
+// merged: over-splitting, not over-merging (0.65 / 0.39 / 0.80 / 0.18 of
+// the lines in split events against at most 0.02 merged), and in the
+// content, not the header (raw GA was within 0.01 of Content GA except
+// where the frame ran one field into the message, which RuleFrameLabels
+// addresses). Split by quoted values, dotted names of an unlisted domain,
+// optional words beside a variable, and one word list in quotes; each
+// rule above addresses a class, none a system.
+//
 // Known gaps: enumerations whose words are shared merge at three words,
 // unshared word variables only at eight (above); word lists of varying
 // length ("git commit -q -m …" beside "git status --short") give a template
 // per length (the tree's first level is the length); a frame field that
 // keeps one value through the sample lines (a level that is INFO for the
-// first thousand lines) stays constant; and a template whose first word
-// is itself a variable has a leaf per value and does not cluster.
+// first thousand lines) stays constant; a template whose first word
+// is itself a variable has a leaf per value and does not cluster ("=>
+// alice <*> R=…"); a multi-word value in quotes ("'freeze zone'") keeps
+// its first word; and record lines whose every field a labeller calls a
+// variable (an access log's termination flags and the method inside its
+// quoted request, HAProxy's) keep their word-valued fields, because the
+// same shapes elsewhere (FTP verbs in quotes, DNS query types) are kept
+// apart by other labellers: no shape tells the two conventions apart.
 //
 // # Must never
 //

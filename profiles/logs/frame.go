@@ -131,6 +131,7 @@ type sampleField struct {
 	nums  bool   // the field has more than one run of digits: not a lone counter or descriptor
 	punct bool   // the field is punctuation only, such as "-" or ":"
 	pad   bool   // two or more spaces and then a word follow the field: padding before the message
+	label bool   // the field is one word token ending in ':' ("general:", "info:")
 	rest  uint64 // masked hash of every token after the field
 }
 
@@ -191,6 +192,13 @@ fields:
 				// number ends the header: the message follows it.
 				break fields
 			}
+			if started && off&RuleFrameLabels == 0 && j > 0 && fr.variable[j-1] && fr.shape[j-1] == shapeWord &&
+				labelShare(rows, in, j-1) >= frameShare && labelShare(rows, in, j) < frameShare {
+				// After header words that end in ':' ("general:
+				// info:"), a word that does not is the message's
+				// first: the labels closed the header.
+				break fields
+			}
 			fr.variable[j] = started && wordField(j)
 		}
 		if started && !fr.variable[j] {
@@ -242,7 +250,7 @@ func sampleRows(sample [][]byte, off Rules) (rows [][maxFrame]sampleField, count
 			rows[i][j] = sampleField{shape: t.shapeOf(f), value: t.maskedHash(f.start, f.end), rest: suffix[f.end],
 				digit: hasDigit(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]), nums: digitRuns(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]) >= 2,
 				punct: f.end == f.start+1 && !hasAlnum(t.buf[t.toks[f.start].start:t.toks[f.start].end]),
-				pad:   padded(&t, f)}
+				pad:   padded(&t, f), label: t.isLabelField(f)}
 		}
 	}
 	return rows, counts, distinct, len(seen)
@@ -307,6 +315,30 @@ func digitShare(rows [][maxFrame]sampleField, in []bool, j int) float64 {
 // punctuation only.
 func punctShare(rows [][maxFrame]sampleField, in []bool, j int) float64 {
 	return share(rows, in, func(f sampleField) bool { return f.punct }, j)
+}
+
+// labelShare returns the share of the lines marked in whose field j is a
+// word ending in ':'.
+func labelShare(rows [][maxFrame]sampleField, in []bool, j int) float64 {
+	return share(rows, in, func(f sampleField) bool { return f.label }, j)
+}
+
+// isLabelField reports whether field f is one token with a letter that
+// ends in ':'.
+func (t *tokenizer) isLabelField(f field) bool {
+	if f.end != f.start+1 {
+		return false
+	}
+	w := t.buf[t.toks[f.start].start:t.toks[f.start].end]
+	if len(w) < 2 || w[len(w)-1] != ':' {
+		return false
+	}
+	for _, c := range w {
+		if isLetter(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // padded reports whether field f is followed by two or more spaces and

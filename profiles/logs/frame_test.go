@@ -125,3 +125,24 @@ func TestFramePadding(t *testing.T) {
 		t.Errorf("padding between numbers: frame of %d fields, want at least 4", fr.n)
 	}
 }
+
+// TestFrameLabels checks that a header whose last fields are labels
+// ("general: info:") ends after them: the message's first word, which
+// takes few values ("received", "sent"), is not taken for a category.
+func TestFrameLabels(t *testing.T) {
+	cats := []string{"general:", "network:", "notify:", "xfer-out:"}
+	sevs := []string{"info:", "notice:", "warning:"}
+	msgs := []string{"received control channel command 'reload zone%d'", "sent notify for zone z%d.test",
+		"received notify for zone z%d.test", "sent %d bytes to peer", "received %d bytes from peer"}
+	var sample [][]byte
+	for i := 0; i < 500; i++ {
+		e := i * 7 % len(msgs)
+		sample = append(sample, []byte(fmt.Sprintf("02-Dec-2026 02:08:%02d.%03d %s %s ", i%60, i*37%1000, cats[(i+e)%len(cats)], sevs[i/3%len(sevs)])+fmt.Sprintf(msgs[e], i%11)))
+	}
+	if fr := learnFrame(sample, 0); fr.n != 4 {
+		t.Errorf("frame of %d fields, want 4", fr.n)
+	}
+	if fr := learnFrame(sample, RuleFrameLabels); fr.n == 4 {
+		t.Errorf("with frame-labels off: frame of 4 fields; the test shows nothing")
+	}
+}

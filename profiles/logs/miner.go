@@ -77,6 +77,9 @@ const (
 	mergeContext = 3
 	// maxMergeElems bounds the positions of a template that may merge.
 	maxMergeElems = 32
+	// maxKeyedElems bounds the elements of a template whose key=value
+	// words may merge (keyedHash).
+	maxKeyedElems = 96
 	// indexFactor bounds the key index at indexFactor × MaxTemplates keys.
 	indexFactor = 4
 	// maxSubsumeElems bounds the id-like words of a template that may fill
@@ -118,6 +121,15 @@ type Miner struct {
 	waiting    []waiting            // cluster positions waiting for shared words (recheck)
 	clusters   []cluster
 	diff       []int // scratch for cluster.diffs
+
+	reducers map[uint64]int32 // hash of a key with an optional word absorbed → head of a list in lists: the groups that reduce to it (optional.go)
+	reds     [][2]int         // the new key's reductions: spans of redBuf
+	redBuf   []byte
+	red      []string // scratch: a reduction split into elements
+	redKinds []uint8
+	// clusterLens[n] is whether some cluster has n elements: a reduction
+	// of another length needs no cluster lookup.
+	clusterLens [maxMergeElems + 1]bool
 
 	// While sampling, the first frameSampleLines lines are kept (each capped at
 	// maxLineBytes) and get provisional ids; settle learns the log's frame
@@ -177,7 +189,7 @@ func NewMiner(opts Options) *Miner {
 	}
 	keyedN = min(max(keyedN, 2), MaxMergeValues)
 	m := &Miner{max: limit, mergeN: int32(mergeN), keyedN: int32(keyedN), index: make(map[string]int32), families: make(map[uint64]int32),
-		general: make(map[uint64]int32), specific: make(map[uint64]int32), off: opts.Off, sampling: true}
+		general: make(map[uint64]int32), specific: make(map[uint64]int32), reducers: make(map[uint64]int32), off: opts.Off, sampling: true}
 	m.tok.off = opts.Off
 	if opts.Off&RuleCluster == 0 {
 		m.similarity = opts.Similarity
@@ -293,6 +305,10 @@ func (m *Miner) add(line []byte, n int) int {
 			return m.join(k, r)
 		}
 	}
+	m.reductions()
+	if r := m.reducedGroup(); r >= 0 {
+		return m.join(k, r)
+	}
 	ci, leaf, clustered := m.clusterOf()
 	if ci >= 0 && coveredBy(m.clusters[ci].base, m.elems) {
 		return m.join(k, m.clusters[ci].rep)
@@ -308,7 +324,7 @@ func (m *Miner) add(line []byte, n int) int {
 	if m.off&RuleSubsume != 0 {
 		wh = 0
 	}
-	if len(m.hash) > 0 || len(m.skel) > 0 || wh != 0 {
+	if len(m.hash) > 0 || len(m.skel) > 0 || wh != 0 || kh != 0 {
 		g.elems = append([]string(nil), m.elems...)
 	}
 	m.groups = append(m.groups, g)
@@ -324,6 +340,7 @@ func (m *Miner) add(line []byte, n int) int {
 	if m.find(id) == id { // else merge has seen to it
 		m.absorb(id, wh)
 	}
+	m.noteReductions(id, k)
 	switch {
 	case ci >= 0:
 		m.observe(ci, id)
@@ -588,22 +605,31 @@ func keyLen(e string) int {
 // keyedHash returns the hash of the new key, as familyHashes left it, with
 // the value of every "key=value" element whose value is a constant word
 // blanked (the key kept), or 0 when it has no such element or does not take
-// part in merging.
+// part in merging. A key of more than maxMergeElems elements, too long
+// for the other rules, takes part up to maxKeyedElems (with RuleLongKeyed):
+// a record of many named fields ("id=3 addr=… cmd=set user=default …")
+// is the shape in which word values vary most.
 func (m *Miner) keyedHash() uint64 {
-	if len(m.kinds) == 0 {
+	long := len(m.kinds) == 0 && len(m.elems) > maxMergeElems && len(m.elems) <= maxKeyedElems && m.off&RuleLongKeyed == 0
+	if len(m.kinds) == 0 && !long {
 		return 0
 	}
 	var h uint64
 	keyed := false
 	for i, e := range m.elems {
-		if m.kinds[i] == wordElem {
+		word := long && elemKind(e) == wordElem || !long && m.kinds[i] == wordElem
+		if word {
 			if k := keyLen(e); k > 0 && hasLetterString(e[k:]) {
 				keyed = true
 				h += mix64(elemTerm(i, e[:k]) ^ 0x5bd1e9955bd1e995)
 				continue
 			}
 		}
-		h += m.terms[i]
+		if long {
+			h += elemTerm(i, e)
+		} else {
+			h += m.terms[i]
+		}
 	}
 	if !keyed {
 		return 0
@@ -635,6 +661,9 @@ func splitKey(k string, dst []string) []string {
 	dst = dst[:0]
 	start := 0
 	for i := 1; i < len(k); i++ {
+		if k[i] == '|' && k[i-1] != ' ' && k[i-1] != '|' && valueBarAt(k, start+len(k[start:i])-len(trimSeps(k[start:i])), i) {
+			continue // "cmd=config|get" is one element, as it was one token
+		}
 		if (k[i] == ' ' || k[i] == '|') && k[i-1] != ' ' && k[i-1] != '|' {
 			dst = append(dst, k[start:i])
 			start = i
@@ -644,6 +673,11 @@ func splitKey(k string, dst []string) []string {
 		dst = append(dst, k[start:])
 	}
 	return dst
+}
+
+// trimSeps drops the separators an element starts with.
+func trimSeps(e string) string {
+	return strings.TrimLeft(e, " |")
 }
 
 // Kinds of key elements.

@@ -416,3 +416,26 @@ func TestMergeBesideVariable(t *testing.T) {
 		}
 	}
 }
+
+// TestMinerLongKeyed checks that a record of more named fields than the
+// other rules look at (over maxMergeElems elements) still merges the word
+// values of its fields, including a value with a '|' ("cmd=config|get").
+func TestMinerLongKeyed(t *testing.T) {
+	cmds := []string{"set", "incr", "lpush", "config|get", "client|list"}
+	var lines []string
+	for i := 0; i < 50; i++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "Client closed connection id=%d", i)
+		for f := 0; f < 30; f++ {
+			fmt.Fprintf(&b, " f%c=%d", 'a'+f%26, i*f)
+		}
+		fmt.Fprintf(&b, " cmd=%s user=default", cmds[i%len(cmds)])
+		lines = append(lines, b.String())
+	}
+	if _, n := groupsOf(lines, Options{}); n != 1 {
+		t.Errorf("%d groups, want 1", n)
+	}
+	if _, n := groupsOf(lines, Options{Off: RuleLongKeyed}); n != len(cmds) {
+		t.Errorf("with long-keyed off: %d groups, want %d", n, len(cmds))
+	}
+}

@@ -57,6 +57,32 @@ const (
 	// constant skeleton and lets the value after one differ in any way
 	// (cluster.go).
 	RuleLabelValues
+	// RuleQuoted makes a token wholly inside matching quotes ('x', "x",
+	// `x`) a variable: a program quotes what it did not write itself.
+	RuleQuoted
+	// RuleDottedNames makes any lower-case dotted name (two or more labels
+	// of letters, digits and '-', the last of two or more letters) a
+	// variable, not only those ending in a common top-level domain.
+	RuleDottedNames
+	// RuleCollapseJoin unites a cluster whose new variable stands beside
+	// another with the group already holding its collapsed template.
+	RuleCollapseJoin
+	// RuleLongKeyed lets templates of more than 32 elements, up to 96,
+	// merge the word values of their key=value fields (keyed-merge).
+	RuleLongKeyed
+	// RuleValueBar keeps a '|' inside the value of a key=value token
+	// ("cmd=config|get") in the token instead of splitting there.
+	RuleValueBar
+	// RuleOptional joins a template to the one it equals with one
+	// lower-case word absorbed into a variable beside it (optional.go).
+	RuleOptional
+	// RuleFrameLabels ends the frame at the first word that does not end
+	// in ':' after header words that do ("general: info: received …").
+	RuleFrameLabels
+	// RuleClusterIDs makes a cluster position whose words are id-like
+	// (qualified names, hex runs, mixed-case identifiers) a variable at
+	// Options.ClusterValues words without their being shared.
+	RuleClusterIDs
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -70,7 +96,9 @@ var RuleNames = []struct {
 	{RuleKeyValue, "key-value"}, {RulePairSplit, "pair-split"}, {RuleCollapse, "collapse"},
 	{RuleFrameNumbers, "frame-numbers"}, {RuleCluster, "cluster"},
 	{RuleClusterShared, "cluster-shared"}, {RuleFramePadding, "frame-padding"},
-	{RuleLabelValues, "label-values"},
+	{RuleLabelValues, "label-values"}, {RuleQuoted, "quoted"}, {RuleDottedNames, "dotted-names"},
+	{RuleCollapseJoin, "collapse-join"}, {RuleLongKeyed, "long-keyed"}, {RuleValueBar, "value-bar"},
+	{RuleOptional, "optional"}, {RuleFrameLabels, "frame-labels"}, {RuleClusterIDs, "cluster-ids"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.

@@ -166,16 +166,9 @@ func (t *tokenizer) split() {
 			t.truncated = true
 			break
 		}
-		j := i + 1
-		for j < len(b) && b[j] != ' ' && b[j] != '|' {
-			if (b[j] == ',' || b[j] == ';') && t.off&RulePairSplit == 0 && pairAt(b, j+1) {
-				// "index:3,flag:x": a list of pairs without spaces is split
-				// after each comma, so one pair's value does not swallow
-				// the next pair's key.
-				j++
-				break
-			}
-			j++
+		j := t.tokenEnd(i + 1)
+		for j < len(b) && b[j] == '|' && t.valueBar(i, j) {
+			j = t.tokenEnd(j + 1)
 		}
 		if len(t.toks) == 0 {
 			sep = 0
@@ -187,10 +180,44 @@ func (t *tokenizer) split() {
 	}
 }
 
+// valueBar reports whether the '|' at b[j] is part of the value of the
+// "key=value" token that starts at b[i] ("cmd=config|get"): a key, then
+// '|' between two letters or digits, and no pair after it. With
+// RuleValueBar off every '|' separates.
+func (t *tokenizer) valueBar(i, j int) bool {
+	return t.off&RuleValueBar == 0 && valueBarAt(t.buf, i, j)
+}
+
+// valueBarAt reports whether the '|' at b[j] continues the "key=value"
+// word that starts at b[i]. splitKey asks it of rendered keys, where such
+// a value is kept verbatim, so that it splits them as the tokenizer did.
+func valueBarAt[T ~string | ~[]byte](b T, i, j int) bool {
+	if j+1 >= len(b) || j == 0 || !isAlnum(b[j-1]) || !isAlnum(b[j+1]) || pairAt(b, j+1) {
+		return false
+	}
+	k := keyEnd([]byte(b[i:j]))
+	return k > 0 && b[i+k-1] == '='
+}
+
+// tokenEnd returns the end of the token whose bytes go on at t.buf[j]:
+// the next space or '|', or just after a ',' or ';' that starts another
+// pair ("index:3,flag:x": a list of pairs without spaces is split after
+// each comma, so one pair's value does not swallow the next pair's key).
+func (t *tokenizer) tokenEnd(j int) int {
+	b := t.buf
+	for j < len(b) && b[j] != ' ' && b[j] != '|' {
+		if (b[j] == ',' || b[j] == ';') && t.off&RulePairSplit == 0 && pairAt(b, j+1) {
+			return j + 1
+		}
+		j++
+	}
+	return j
+}
+
 // pairAt reports whether b[i:] starts with a key=value or key:value pair
 // (an identifier key, then a value of at least one byte) before the next
 // space, '|' or ','.
-func pairAt(b []byte, i int) bool {
+func pairAt[T ~string | ~[]byte](b T, i int) bool {
 	if i >= len(b) || !isLetter(b[i]) {
 		return false
 	}
@@ -295,7 +322,10 @@ func (t *tokenizer) classify(tk *token) {
 		return
 	}
 	if !hasDigit(w) {
-		if t.off&RuleWordValues == 0 && isWordVariable(w) {
+		if t.off&RuleWordValues == 0 && isWordVariable(w, t.off&RuleDottedNames == 0) {
+			tk.kind = variable
+		}
+		if t.off&RuleQuoted == 0 && t.quoted(tk) {
 			tk.kind = variable
 		}
 		return
@@ -528,12 +558,17 @@ func isPath(w []byte) bool {
 
 // isWordVariable reports whether a word without digits is still a variable:
 // a host name, an e-mail address or a boolean or null value.
-func isWordVariable(w []byte) bool {
+func isWordVariable(w []byte, anyTLD bool) bool {
 	if i := bytes.IndexByte(w, '@'); i > 0 && i < len(w)-1 {
 		return true
 	}
-	if bytes.IndexByte(w, '.') > 0 && isHostName(w) {
-		return true
+	if d := bytes.IndexByte(w, '.'); d > 0 {
+		if isHostName(w, anyTLD) {
+			return true
+		}
+		if i := bytes.IndexByte(w[d:], '/'); anyTLD && i > 0 && isHostName(w[:d+i], true) {
+			return true // a name with qualifiers or a path: "example.com/IN/A", "github.com/x/y"
+		}
 	}
 	switch string(w) {
 	case "true", "false", "True", "False", "TRUE", "FALSE",
@@ -546,7 +581,7 @@ func isWordVariable(w []byte) bool {
 // isHostName reports whether w is a lower-case dotted name ending in a common
 // top-level domain and not starting with one (which would make it a Java or
 // Android package name such as com.example.app).
-func isHostName(w []byte) bool {
+func isHostName(w []byte, anyTLD bool) bool {
 	first, last := -1, -1
 	for i, c := range w {
 		switch {
@@ -563,7 +598,31 @@ func isHostName(w []byte) bool {
 	if first <= 0 || last == len(w)-1 {
 		return false
 	}
-	return isTLD(w[last+1:]) && !isTLD(w[:first])
+	if isTLD(w[:first]) {
+		return false
+	}
+	if anyTLD {
+		tld := w[last+1:]
+		for _, c := range tld {
+			if !('a' <= c && c <= 'z') {
+				return false
+			}
+		}
+		return len(tld) >= 2
+	}
+	return isTLD(w[last+1:])
+}
+
+// quoted reports whether tk's core is wholly enclosed in one pair of
+// matching quotes: "'shop'", "'shop',", "\"x\"". An upper-case word in
+// quotes ("\"PWD\"", "'QUIT'") is not: protocols quote their own verbs
+// and keywords, an enumeration the program wrote.
+func (t *tokenizer) quoted(tk *token) bool {
+	if tk.cs == tk.start || tk.ce >= tk.end || upperWord(t.buf[tk.cs:tk.ce]) {
+		return false
+	}
+	q := t.buf[tk.cs-1]
+	return (q == '\'' || q == '"' || q == '`') && t.buf[tk.ce] == q
 }
 
 func isTLD(w []byte) bool {
@@ -612,6 +671,17 @@ func isDateWord(w []byte) bool {
 		return true
 	}
 	return false
+}
+
+// upperWord reports whether w is letters (and '_' or '-') without a
+// lower-case one.
+func upperWord(w []byte) bool {
+	for _, c := range w {
+		if !('A' <= c && c <= 'Z' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return len(w) > 0
 }
 
 func hasDigit(w []byte) bool {

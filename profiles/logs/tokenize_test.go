@@ -184,3 +184,62 @@ func TestTemplateHugeLine(t *testing.T) {
 	m.Add(bytes.Repeat([]byte{0x1b, '['}, 5<<20))
 	m.Add(bytes.Repeat([]byte("[a "), 1<<20))
 }
+
+// TestTemplateQuotedAndNames: a quoted word is a value the program did not
+// write, unless it is an upper-case verb or keyword; a dotted lower-case
+// name is a host or zone name whatever its last label.
+func TestTemplateQuotedAndNames(t *testing.T) {
+	tests := []struct {
+		line, want string
+		off        Rules
+		wantOff    string
+	}{
+		{`denied for user 'app' to database 'shop'`, `denied for user '<*>' to database '<*>'`,
+			RuleQuoted, `denied for user 'app' to database 'shop'`},
+		{`FTP command: "PWD"`, `FTP command: "PWD"`, RuleQuoted, `FTP command: "PWD"`},
+		{`command 'freeze zone' sent`, `command 'freeze zone' sent`, RuleQuoted, `command 'freeze zone' sent`},
+		{`zone example.test loaded`, `zone <*> loaded`, RuleDottedNames, `zone example.test loaded`},
+		{`zone db.example.com loaded`, `zone <*> loaded`, RuleDottedNames, `zone <*> loaded`},
+		{`see query.c for`, `see query.c for`, RuleDottedNames, `see query.c for`},
+		{`failed for example.com/IN/A at`, `failed for <*> at`, RuleDottedNames, `failed for example.com/IN/A at`},
+		{`Input/output error`, `Input/output error`, RuleDottedNames, `Input/output error`},
+		{`class com.example.app started`, `class com.example.app started`, RuleDottedNames, `class com.example.app started`},
+	}
+	for _, tt := range tests {
+		if got := templateOf(tt.line); got != tt.want {
+			t.Errorf("template(%q) = %q, want %q", tt.line, got, tt.want)
+		}
+		tok := tokenizer{off: tt.off}
+		if got := string(tok.template([]byte(tt.line))); got != tt.wantOff {
+			t.Errorf("with the rule off, template(%q) = %q, want %q", tt.line, got, tt.wantOff)
+		}
+	}
+}
+
+// TestTemplateValueBar: a '|' between two letters inside a key=value word
+// is part of the value; elsewhere '|' separates fields.
+func TestTemplateValueBar(t *testing.T) {
+	tests := []struct{ line, want, wantOff string }{
+		{`closed cmd=config|get user=x`, `closed cmd=config|get user=x`, `closed cmd=config|get user=x`},
+		{`cmd=a|b=c`, `cmd=a|b=c`, `cmd=a|b=c`},
+		{`INFO|main|started`, `INFO|main|started`, `INFO|main|started`},
+	}
+	for _, tt := range tests {
+		var tok tokenizer
+		tok.template([]byte(tt.line))
+		if len(tok.toks) == 0 || tt.line == `closed cmd=config|get user=x` && len(tok.toks) != 3 {
+			t.Errorf("%q: %d tokens, want 3", tt.line, len(tok.toks))
+		}
+		if got := templateOf(tt.line); got != tt.want {
+			t.Errorf("template(%q) = %q, want %q", tt.line, got, tt.want)
+		}
+	}
+	off := tokenizer{off: RuleValueBar}
+	off.template([]byte(`closed cmd=config|get user=x`))
+	if len(off.toks) != 4 {
+		t.Errorf("with value-bar off: %d tokens, want 4", len(off.toks))
+	}
+	if got := splitKey("closed cmd=config|get|x user=<*>", nil); len(got) != 3 {
+		t.Errorf("splitKey: %q, want 3 elements", got)
+	}
+}
