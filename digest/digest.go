@@ -328,7 +328,7 @@ func Source(st Blobs, run *store.Run) (*evidence.Source, []plan.StreamInfo, erro
 				}
 				return io.NopCloser(b.Reader()), nil
 			}))
-		infos = append(infos, plan.StreamInfo{Name: name, Size: b.Size(), Lines: b.Lines(), Dropped: ref.Dropped,
+		infos = append(infos, plan.StreamInfo{Name: name, Size: b.Size(), Lines: b.Lines(), Dropped: ref.Dropped, Lost: ref.Lost,
 			Binary: b.Size() > 0 && !lines.Printable(head)})
 	}
 	return evidence.NewSource(run.Manifest.Argv, run.Manifest.Exit, streams), infos, nil

@@ -68,7 +68,8 @@ type StreamInfo struct {
 	Name    string
 	Size    int64
 	Lines   int64
-	Dropped int64 // bytes dropped at the cap
+	Dropped int64 // bytes not stored: dropped at the cap, or Lost
+	Lost    int64 // of Dropped, bytes the disk could not hold (a full disk during the capture)
 	Binary  bool
 }
 
@@ -201,8 +202,11 @@ func Decide(g *evidence.Graph, c *contract.Contract, in Inputs) Plan {
 	for _, s := range in.Streams {
 		total += s.Size
 		lines += s.Lines
-		if s.Dropped > 0 && !hasReason(rs, ReasonCapped) {
+		if s.Dropped > s.Lost && !hasReason(rs, ReasonCapped) {
 			rs = append(rs, ReasonCapped)
+		}
+		if s.Lost > 0 && !hasReason(rs, ReasonDiskFull) {
+			rs = append(rs, ReasonDiskFull)
 		}
 		if s.Binary && s.Size > 0 {
 			binary = true

@@ -37,8 +37,9 @@ const (
 	ReasonReflexRerun     Reason = "reflex-rerun"     // an equivalent rerun in the same session: the last digest was not enough, show more
 
 	// Capture.
-	ReasonCapped   Reason = "capped"   // a stream passed its byte cap; the middle was dropped and counted
-	ReasonFallback Reason = "fallback" // the specialised profile could not parse safely; a more general one was used
+	ReasonCapped   Reason = "capped"    // a stream passed its byte cap; the middle was dropped and counted
+	ReasonFallback Reason = "fallback"  // the specialised profile could not parse safely; a more general one was used
+	ReasonDiskFull Reason = "disk-full" // the disk filled during the capture: the stream's end was not stored, and is counted
 )
 
 // Reasons lists every reason with its meaning, in the order above.
@@ -71,4 +72,5 @@ var Reasons = []struct {
 	{ReasonReflexRerun, "an equivalent rerun in the same session: the last digest was not enough, show more"},
 	{ReasonCapped, "a stream passed its byte cap; the middle was dropped and counted"},
 	{ReasonFallback, "the specialised profile could not parse safely; a more general one was used"},
+	{ReasonDiskFull, "the disk filled during the capture: the stream's end was not stored, and is counted"},
 }

@@ -273,9 +273,12 @@ func renderPlanned(in Input) (*Digest, error) {
 		cov.BytesStored += s.Size
 		cov.BytesCaptured += s.Size + s.Dropped
 		cov.LinesTotal += s.Lines
-		if s.Dropped > 0 {
+		if capped := s.Dropped - s.Lost; capped > 0 {
 			cov.Losses = append(cov.Losses, evidence.Loss{Code: "capped",
-				Detail: fmt.Sprintf("%s passed the byte cap: %s dropped from the middle", s.Name, contract.Size(s.Dropped))})
+				Detail: fmt.Sprintf("%s passed the byte cap: %s dropped from the middle", s.Name, contract.Size(capped))})
+		}
+		if s.Lost > 0 {
+			cov.Losses = append(cov.Losses, evidence.Loss{Code: "disk-full", Detail: diskFullText(s)})
 		}
 	}
 	cov.LinesShown = r.shown
@@ -399,8 +402,11 @@ func (r *renderer) lossTexts(whole bool) []string {
 		out = append(out, "! "+l.Detail)
 	}
 	for _, s := range in.Streams {
-		if s.Dropped > 0 {
-			out = append(out, fmt.Sprintf("! %s passed the --max-output cap: %s dropped from the middle; head and tail kept", s.Name, contract.Size(s.Dropped)))
+		if capped := s.Dropped - s.Lost; capped > 0 {
+			out = append(out, fmt.Sprintf("! %s passed the --max-output cap: %s dropped from the middle; head and tail kept", s.Name, contract.Size(capped)))
+		}
+		if s.Lost > 0 {
+			out = append(out, "! "+diskFullText(s))
 		}
 	}
 	if hasReason(in.Plan.Reasons, ReasonExitConflict) {
@@ -1169,4 +1175,10 @@ func excerpt(ls []string, n int, file string) []string {
 		out = append(out, "…")
 	}
 	return out
+}
+
+// diskFullText says what a full disk cost a stream: its last bytes, which
+// the command wrote and the spool could not hold.
+func diskFullText(s StreamInfo) string {
+	return fmt.Sprintf("%s: the disk filled during the capture: the last %s the command wrote were not stored (the tail is missing); free space before rerunning", s.Name, contract.Size(s.Lost))
 }

@@ -289,8 +289,8 @@ func TestFullDiskKeepsExitStatus(t *testing.T) {
 	if rm.Exit != 2 || rm.Status != StatusExited {
 		t.Errorf("recovered exit %d status %q, want 2 exited", rm.Exit, rm.Status)
 	}
-	if rm.Stdout.Dropped != 7 || rm.Stdout.DroppedAt != 14 {
-		t.Errorf("dropped %d at %d, want 7 at 14", rm.Stdout.Dropped, rm.Stdout.DroppedAt)
+	if rm.Stdout.Dropped != 7 || rm.Stdout.DroppedAt != 14 || rm.Stdout.Lost != 7 {
+		t.Errorf("dropped %d at %d (lost to the disk %d), want 7 at 14, all lost", rm.Stdout.Dropped, rm.Stdout.DroppedAt, rm.Stdout.Lost)
 	}
 }
 

@@ -56,6 +56,10 @@ type StreamRef struct {
 	Lines     int64 `json:"lines"`
 	Dropped   int64 `json:"dropped,omitempty"`    // bytes dropped beyond the cap
 	DroppedAt int64 `json:"dropped_at,omitempty"` // offset in the stored blob where they were
+	// Lost is the part of Dropped that the disk, not the cap, dropped: bytes
+	// the command wrote that the spool could not hold (a full disk), found
+	// when the capture was recovered. They are at the stream's end.
+	Lost int64 `json:"lost,omitempty"`
 }
 
 // ID is the run id: the BLAKE3 of the manifest's canonical JSON.
@@ -149,7 +153,7 @@ func (s *Store) Prepare(sp *Spool, m Manifest) (*Pending, error) {
 			return nil, err
 		}
 		p.streams = append(p.streams, fs)
-		ref := StreamRef{Blob: fs.id, Size: fs.meta.Size, Lines: fs.meta.Lines(), Dropped: fs.dropped, DroppedAt: fs.droppedAt}
+		ref := StreamRef{Blob: fs.id, Size: fs.meta.Size, Lines: fs.meta.Lines(), Dropped: fs.dropped, DroppedAt: fs.droppedAt, Lost: fs.lost}
 		switch fs.name {
 		case "stdout":
 			m.Stdout = ref

@@ -372,6 +372,7 @@ type finishedStream struct {
 	pack      string   // the pack file the frames were moved to, once packed
 	dropped   int64
 	droppedAt int64
+	lost      int64 // of dropped, the bytes the spool could not hold (a full disk)
 }
 
 // finish completes the stream: appends the ring's tail when the cap was passed
@@ -424,6 +425,7 @@ func (w *StreamWriter) finish() (*finishedStream, error) {
 			fs.droppedAt = meta.Size
 		}
 		fs.dropped += w.lost
+		fs.lost = w.lost
 	}
 	return fs, nil
 }
