@@ -50,15 +50,14 @@ func (w *writebacker) advance(end int64) {
 	}
 }
 
-// close stops the goroutine and waits for it (for at most the one call it
-// may be in), so f can be closed or synced. Whatever is left unwritten is
-// the fsync's.
+// close stops the goroutine without waiting for the call it may be in (a
+// wait for old ranges on a slow disk): f may be synced or closed at once,
+// as the goroutine reaches f only through its descriptor's reference
+// (syncRange), and whatever is left unwritten is the commit's fsync's.
 func (w *writebacker) close() {
-	if w == nil {
-		return
+	if w != nil {
+		close(w.stop)
 	}
-	close(w.stop)
-	<-w.done
 }
 
 func (w *writebacker) run() {

@@ -42,6 +42,9 @@ func TestWritebackKeepsBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	wb := w.fr.rawWB
+	if wb != nil {
+		<-wb.done
+	}
 	if wb == nil || wb.starts.Load() == 0 || wb.waits.Load() == 0 {
 		t.Fatalf("the raw spool's writeback did not run (%v)", wb)
 	}
