@@ -55,6 +55,7 @@ for i in range(n):
             for m in re.finditer(r'ctx: trace (\S.*?)\s+([\d.]+) ms',open(st+'/trace').read()): ph[m.group(1)]=float(m.group(2))
             ph['after']=sum(v for k,v in ph.items() if k!='capture'); ph['rest']=1000*w-sum(v for k,v in ph.items() if k!='after')
             for k,v in ph.items(): phases[name].setdefault(k,[]).append(v)
+            print(i,name,' '.join('%s=%.1f'%(k.split()[0],v) for k,v in ph.items()))
         res[name][0].append(w); res[name][1].append(ru.ru_utime+ru.ru_stime); res[name][2].append(ru.ru_maxrss/1024)
         print(i,name,'wall %.2f cpu %.2f rss %.1f MiB status %d'%(w,ru.ru_utime+ru.ru_stime,ru.ru_maxrss/1024,status),flush=True)
     for c in cmds[1:]: shutil.rmtree(c[2],ignore_errors=True)
