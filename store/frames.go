@@ -499,7 +499,10 @@ func (f *framer) compress() {
 		raw := j.buf
 		if f.err == nil && len(raw) > 0 {
 			f.hash.Write(raw)
-			f.plain = f.plain || j.plain
+			if j.plain && !f.plain {
+				f.plain = true
+				f.dropFrames()
+			}
 			clen := len(raw)
 			if !f.plain {
 				if j.raw {
@@ -522,6 +525,20 @@ func (f *framer) compress() {
 		case f.free <- raw[:0]:
 		default:
 		}
+	}
+}
+
+// dropFrames empties out when the stream goes plain: every frame is then
+// read from the raw spool (finish), so the frames compressed so far are
+// never read. Emptied now, while the command runs, their pages are neither
+// written to disk nor left for the spool's release to free after the
+// command has ended. A stream that passes its cap after going plain is
+// framed again from the raw spool (StreamWriter.reframe).
+func (f *framer) dropFrames() {
+	f.outWB.close()
+	f.outWB = nil
+	if err := f.out.Truncate(0); err != nil {
+		f.err = fmt.Errorf("write spool %s: %w", f.out.Name(), err)
 	}
 }
 

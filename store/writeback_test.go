@@ -15,7 +15,8 @@ import (
 // TestWritebackKeepsBytes: a flood whose raw spool is written back while it
 // is captured (writeback started every few MiB from the writeback goroutine,
 // and, with the dirty window shrunk, waited for behind it) commits as a
-// plain pack that reads back byte for byte, whole and by lines.
+// plain pack that reads back byte for byte, whole and by lines; the frames
+// compressed before it went plain were dropped while it ran.
 func TestWritebackKeepsBytes(t *testing.T) {
 	old := dirtyWindow
 	dirtyWindow = writeback
@@ -37,7 +38,14 @@ func TestWritebackKeepsBytes(t *testing.T) {
 		}
 		rest = rest[n:]
 	}
-	run, err := s.CommitSpool(sp, Manifest{Argv: []string{"flood"}, Dir: ".", Mode: "pipe", Status: StatusExited}, Exec{Argv: []string{"flood"}, Start: time.Now()})
+	p, err := s.Prepare(sp, Manifest{Argv: []string{"flood"}, Dir: ".", Mode: "pipe", Status: StatusExited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(sp.Dir(), "stdout.frames")); err != nil || fi.Size() != 0 {
+		t.Fatalf("the frames compressed before the stream went plain were kept: %v", err)
+	}
+	run, err := s.Commit(p, Exec{Argv: []string{"flood"}, Start: time.Now()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
