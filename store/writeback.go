@@ -29,6 +29,7 @@ type writebacker struct {
 	wake   chan struct{} // a target moved (capacity 1: moves coalesce)
 	stop   chan struct{}
 	done   chan struct{}
+	woken  int64 // the target at the last wake (the writer's)
 	// Calls made, for tests: ranges whose writeback was started, ranges
 	// waited for.
 	starts, waits atomic.Int64
@@ -41,9 +42,16 @@ func newWritebacker(f *os.File) *writebacker {
 	return w
 }
 
-// advance says f has been written up to end. It never waits.
+// advance says f has been written up to end. It never waits, and wakes
+// the goroutine only once a step's worth has been written since the last
+// wake: a wake per frame (every 256 KiB) cost more CPU in the scheduler
+// than the writeback calls themselves.
 func (w *writebacker) advance(end int64) {
 	w.target.Store(end)
+	if end-w.woken < writeback {
+		return
+	}
+	w.woken = end
 	select {
 	case w.wake <- struct{}{}:
 	default:
