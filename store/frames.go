@@ -361,12 +361,13 @@ type framer struct {
 	fed       int64 // bytes handed to the compressor
 	wentPlain bool  // a plain job was sent
 
+	rawSpool *os.File     // the raw spool the plain frames stay in, for its writeback
+	rawWB    *writebacker // the raw spool's, from the first plain frame
+
 	// Owned by the compressor goroutine until done is closed.
 	out      *os.File
-	rawSpool *os.File // the raw spool the plain frames stay in, for its writeback
-	written  int64    // bytes written to out
-	synced   int64    // bytes handed to writeback
-	rawSync  int64    // offset in rawSpool up to which writeback was started
+	outWB    *writebacker // out's, from its first frame
+	written  int64        // bytes written to out
 	plain    bool
 	hash     hasher
 	meta     blobMeta
@@ -377,10 +378,6 @@ type framer struct {
 // backlog is how many frames may wait for the compressor before further ones
 // are stored raw.
 const backlog = 1
-
-// writeback is how many frame bytes accumulate before their asynchronous
-// writeback is started.
-const writeback = 4 << 20
 
 // plainFrom is where a capture's stream goes plain. Below it a stream is
 // compressed as it arrives (most outputs: small, stored in the database);
@@ -454,6 +451,14 @@ func (f *framer) send(buf []byte) {
 		j.plain, f.wentPlain = true, true
 	}
 	f.fed += int64(len(buf))
+	if j.plain && f.rawSpool != nil {
+		// The caller wrote these bytes to the raw spool before giving them
+		// to Write: their writeback can start now.
+		if f.rawWB == nil {
+			f.rawWB = newWritebacker(f.rawSpool)
+		}
+		f.rawWB.advance(rawBase + f.fed)
+	}
 	f.work <- j
 }
 
@@ -482,17 +487,24 @@ func (f *framer) finish() (ID, *blobMeta, error) {
 
 func (f *framer) compress() {
 	defer close(f.done)
+	defer func() {
+		// finish closed work after its last send: rawWB is this
+		// goroutine's to stop now.
+		f.outWB.close()
+		f.rawWB.close()
+	}()
 	var enc *zstd.Encoder // built on the first frame: an empty stream costs nothing
 	var dst []byte
 	for j := range f.work {
 		raw := j.buf
 		if f.err == nil && len(raw) > 0 {
 			f.hash.Write(raw)
-			f.plain = f.plain || j.plain
+			if j.plain && !f.plain {
+				f.plain = true
+				f.dropFrames()
+			}
 			clen := len(raw)
-			if f.plain {
-				f.startRawWriteback(rawBase + f.meta.Size + int64(len(raw)))
-			} else {
+			if !f.plain {
 				if j.raw {
 					dst = rawFrame(dst[:0], raw)
 				} else {
@@ -516,26 +528,30 @@ func (f *framer) compress() {
 	}
 }
 
+// dropFrames empties out when the stream goes plain: every frame is then
+// read from the raw spool (finish), so the frames compressed so far are
+// never read. Emptied now, while the command runs, their pages are neither
+// written to disk nor left for the spool's release to free after the
+// command has ended. A stream that passes its cap after going plain is
+// framed again from the raw spool (StreamWriter.reframe).
+func (f *framer) dropFrames() {
+	f.outWB.close()
+	f.outWB = nil
+	if err := f.out.Truncate(0); err != nil {
+		f.err = fmt.Errorf("write spool %s: %w", f.out.Name(), err)
+	}
+}
+
 // writeFrame appends a compressed frame to out.
 func (f *framer) writeFrame(dst []byte) {
 	if _, err := f.out.Write(dst); err != nil {
 		f.err = fmt.Errorf("write spool %s: %w", f.out.Name(), err)
 	}
 	f.written += int64(len(dst))
-	if f.written-f.synced >= writeback {
-		// Start writing the frames to disk now, without waiting, so the
-		// fsync at commit finds little left to do.
-		startWriteback(f.out, f.synced, f.written-f.synced)
-		f.synced = f.written
+	if f.outWB == nil && f.written >= writeback {
+		f.outWB = newWritebacker(f.out)
 	}
-}
-
-// startRawWriteback starts writing the raw spool to disk up to offset end
-// (its bytes are written before they reach the framer), in steps of
-// writeback bytes, so the fsync at commit finds little left to do.
-func (f *framer) startRawWriteback(end int64) {
-	if f.rawSpool != nil && end-f.rawSync >= writeback {
-		startWriteback(f.rawSpool, f.rawSync, end-f.rawSync)
-		f.rawSync = end
+	if f.outWB != nil {
+		f.outWB.advance(f.written)
 	}
 }

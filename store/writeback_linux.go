@@ -7,7 +7,26 @@ import (
 )
 
 // startWriteback asks the kernel to start writing a file range to disk
-// without waiting for it.
+// without waiting for it to be written.
 func startWriteback(f *os.File, off, n int64) {
-	_ = unix.SyncFileRange(int(f.Fd()), off, n, unix.SYNC_FILE_RANGE_WRITE)
+	syncRange(f, off, n, unix.SYNC_FILE_RANGE_WRITE)
+}
+
+// waitWriteback waits until a file range whose writeback was started has
+// been written, starting it where it was not.
+func waitWriteback(f *os.File, off, n int64) {
+	syncRange(f, off, n, unix.SYNC_FILE_RANGE_WAIT_BEFORE|unix.SYNC_FILE_RANGE_WRITE|unix.SYNC_FILE_RANGE_WAIT_AFTER)
+}
+
+// syncRange calls sync_file_range through f's descriptor, held for the
+// call: a file closed meanwhile is not touched, and its number never
+// names another file.
+func syncRange(f *os.File, off, n int64, flags int) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = rc.Control(func(fd uintptr) {
+		_ = unix.SyncFileRange(int(fd), off, n, flags)
+	})
 }
