@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Label the heldout7 logs with ground-truth templates written from the
+programs' format strings (see README.md for each program's call sites), in
+loghub format (X.log.gz, X_structured.csv.gz with LineId,
+Content, EventId, EventTemplate).
+
+usage: label7.py SYSTEM RAW.log OUTDIR
+Every line must match the header and a template; an unmatched line is printed
+and the script fails, so no line is labelled by guess. Where several
+templates match, the one with the most constant text wins."""
+import csv, gzip, io, re, sys, os
+
+def rx(t):
+    parts = t.split("<*>")
+    return re.compile("^" + "(.*?)".join(re.escape(p) for p in parts) + "$", re.S)
+
+SYSTEMS = {}  # name -> (header regex, templates)
+# A template may be (tag, template): such templates are the only ones tried
+# on lines whose header's group "tag" is that tag (unused in this set so far).
+
+# stunnel 5.68, output = file, debug = info: log.c writes
+# "%04d.%02d.%02d %02d:%02d:%02d" and "LOG%d[%s]" (level, thread id: a
+# connection number or ui/cron) joined by a space, then ": ".
+# sslerror_log "%s: %s:%d: %s": the call site's literal (SSL_accept or SSL_connect,
+# chosen by option.client; SSL_read), OpenSSL's file:line, ERR_error_string_n's
+# "error:%08lX:%s:%s:%s" whose reason is one event per reason.
+SSLE = "%s: <*>:<*>: error:<*>:SSL routines::%s"
+SYSTEMS["stunnel"] = (r"^(?P<h>\d{4}\.\d\d\.\d\d \d\d:\d\d:\d\d LOG\d\[[0-9a-z]+\]: )(?P<m>.*)$", [
+  # stunnel.c: STUNNEL_VERSION, HOST and OPENSSL_VERSION_TEXT are compile-time literals; so is the features line.
+  "stunnel 5.68 on x86_64-pc-linux-gnu platform", "Compiled with OpenSSL 3.0.9 30 May 2023", "Running  with <*>",
+  "Threading:PTHREAD Sockets:POLL,IPv6,SYSTEMD TLS:ENGINE,OCSP,PSK,SNI Auth:LIBWRAP",
+  "Reading configuration from file <*>", "UTF-8 byte order mark not detected", "FIPS mode disabled",
+  "Compression disabled", "Initializing inetd mode configuration", "Initializing service [<*>]",
+  "OpenSSL security level is used: <*>", "Session resumption enabled",
+  "Loading certificate from file: <*>", "Certificate loaded from file: <*>",
+  "Loading private key from file: <*>", "Private key loaded from file: <*>",
+  "No trusted certificates found", "Configured trusted client CA: <*>", "Configured trusted server CA: <*>",
+  "Service [<*>] needs authentication to prevent MITM attacks",
+  "DH initialization skipped: client section", "DH initialization skipped: no DH ciphersuites",
+  "Configuration successful", "Service [<*>] (FD=<*>) bound to <*>",
+  "Executing cron jobs", "Cron jobs completed in <*> seconds", "Accepting new connections",
+  "Terminated", "Terminating <*> service thread(s)", "Service threads terminated",
+  # client.c / network.c / ctx.c / verify.c, per connection
+  "Service [<*>] accepted connection from <*>", "Service [<*>] connected remote server from <*>",
+  "s_connect: connecting <*>", "s_connect: connected <*>",
+  "s_connect: connect <*>: Connection refused (<*>)", "No more addresses to connect",
+  "SNI: sending servername: <*>", "Peer certificate required", "Peer certificate not required",
+  "Certificate verification disabled", "No peer certificate received", "Session id: <*>",
+  "Decrypted ticket for an authenticated session: yes", "persistence: <*> cached",
+  "Received trusted client CA: <*>",
+  "CERT: No subject checks configured", "CERT: Subject checks failed",
+  "CERT: Pre-verification error: self-signed certificate",
+  "Certificate accepted at depth=<*>: <*>", "Rejected by CERT at depth=<*>: <*>",
+  "<*> ciphersuite: <*> (<*>-bit encryption)", "Peer temporary key: <*>, <*> bits", "No peer temporary key received",
+  "Read socket closed (readsocket)",
+  "TLS closed (SSL_read)", "TLS socket closed (SSL_read)", "TLS socket closed (read hangup)",
+  "TLS socket closed (SSL_write) with <*> unsent byte(s)",
+  "SSL_shutdown successfully sent close_notify alert", "SSL_write: Socket is closed",
+  "TLS fd: Broken pipe (<*>)", "TLS fd: Connection reset by peer (<*>)",   # log_error "%s: %s (%d)"
+  "transfer: s_poll_wait: TIMEOUTidle exceeded: sending reset",
+] + ["TLS %s: %s" % (w, s) for w in ("accepted", "connected") for s in ("previous session reused", "new session negotiated")
+] + ["Connection %s: <*> byte(s) sent to TLS, <*> byte(s) sent to socket" % w for w in ("closed", "reset", "reset/closed", "closed/reset")
+] + [SSLE % p for p in (("SSL_accept", "certificate verify failed"), ("SSL_connect", "certificate verify failed"),
+  ("SSL_accept", "unexpected message"), ("SSL_accept", "peer did not return a certificate"),
+  ("SSL_accept", "tlsv1 alert internal error"), ("SSL_read", "tlsv13 alert certificate required"),
+  ("SSL_accept", "no suitable signature algorithm"), ("SSL_accept", "wrong version number"))
+])
+
+def main():
+    system, raw, out = sys.argv[1], sys.argv[2], sys.argv[3]
+    header, templates = SYSTEMS[system]
+    hre = re.compile(header, re.S)
+    tagged = {}
+    for t in templates:
+        if isinstance(t, tuple):
+            tagged.setdefault(t[0], []).append(t[1])
+    plain = [t for t in templates if not isinstance(t, tuple)]
+    compiled = sorted(((rx(t), t) for t in plain), key=lambda p: -len(p[1].replace("<*>", "")))
+    tagc = {k: [(rx(t), t) for t in ts] for k, ts in tagged.items()}
+    lines = open(raw, encoding="utf-8", errors="replace").read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    rows, ids = [], {}
+    for i, line in enumerate(lines, 1):
+        h = hre.match(line)
+        if not h:
+            sys.exit(f"line {i}: no header: {line!r}")
+        msg = h.group("m")
+        tag = h.groupdict().get("tag")
+        t = next((t for r, t in tagc.get(tag, compiled) if r.match(msg)), None)
+        if t is None:
+            sys.exit(f"line {i}: no template: {line!r}")
+        ids.setdefault(t, "E%d" % (len(ids) + 1))
+        rows.append((i, msg, ids[t], t))
+    d = os.path.join(out, system)
+    os.makedirs(d, exist_ok=True)
+    with gzip.GzipFile(os.path.join(d, system + ".log.gz"), "wb", mtime=0) as f:
+        f.write(("\n".join(lines) + "\n").encode())
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["LineId", "Content", "EventId", "EventTemplate"])
+    w.writerows(rows)
+    with gzip.GzipFile(os.path.join(d, system + "_structured.csv.gz"), "wb", mtime=0) as f:
+        f.write(buf.getvalue().encode())
+    print(system, len(rows), "lines", len(ids), "events")
+
+if __name__ == "__main__":
+    main()
