@@ -66,6 +66,78 @@ SYSTEMS["stunnel"] = (r"^(?P<h>\d{4}\.\d\d\.\d\d \d\d:\d\d:\d\d LOG\d\[[0-9a-z]+
   ("SSL_accept", "no suitable signature algorithm"), ("SSL_accept", "wrong version number"))
 ])
 
+# fail2ban 1.0.2 logtarget file: helpers.py's format "%(asctime)s
+# %(name)-24s[%(process)d]: %(levelname)-7s %(message)s" (logger name padded
+# to 24, level padded to 7, then one space; a message may itself start with
+# spaces). Templates from the logSys calls in fail2ban/server/*.py of the
+# installed package (Python: the installed .py files are the source).
+SYSTEMS["fail2ban"] = (r"^(?P<h>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} fail2ban[a-z.]* *\[\d+\]: (?:INFO   |NOTICE |WARNING|ERROR  |DEBUG  |CRITICAL) )(?P<m>.*)$", [
+  "-" * 50, "Starting Fail2ban v1.0.2",                    # server.py; version.version is the package's constant
+  "Connected to fail2ban persistent database '<*>'", "New database created. Version '<*>'",
+  "Connection to database closed.", "Observer start...",
+  "Creating new jail '<*>'", "Initiated <*> backend", "Jail '<*>' uses poller <*>",   # %r prints the quotes
+  "Set banTime.<*> = <*>", "  maxRetry: <*>", "  findtime: <*>", "  encoding: <*>", "  maxLines: <*>",
+  "  banTime: <*>", "  date pattern `<*>`: `<*>`", "Added logfile: <*> (pos = <*>, hash = <*>)",
+  "Removed logfile: <*>", "Jail <*> started", "Jail <*> stopped",
+  "[<*>] Found <*> - <*>",                                 # filter.py
+  "[<*>] Found <*>, bad - <*>, <*> # -> <*>",              # observer.py, "%s%s": '' or ', Ban'
+  "[<*>] Found <*>, bad - <*>, <*> # -> <*>, Ban",
+  "[<*>] IP <*> is bad: <*> # last <*> - incr <*> to <*>", "[<*>] Increase Ban <*> (<*> # <*> -> <*>)",
+  "[<*>] Ban <*>", "[<*>] Unban <*>",                      # actions.py, "%sBan %s": '' or 'Restore '
+  "[<*>] <*> already banned", "[<*>] Flush ticket(s) with <*>", "[<*>] Ignore <*>, expired bantime",
+  "[<*>] Ignore <*> by ip",                                # filter.py logIgnoreIp, ignore_source "ip"
+  "Command <*> has failed. Received <*>",                  # transmitter.py
+  "Reload jail <*>", "Reload all jails", "Jail <*> reloaded", "Reload finished.",   # server.py (%r and "jail %s")
+  "rollover performed on <*>", "Stopping all jails", "Shutdown in progress...", "Exiting Fail2ban",
+  "Observer stop ... try to end queue <*> seconds", "Observer stopped, <*> events remaining.",
+])
+
+# Knot DNS 3.2.6 log target file: log.c writes KNOT_LOG_TIME_FORMAT
+# ("%Y-%m-%dT%H:%M:%S%z") and a space, the level prefix and ": ", and for
+# zone messages "[%.*s.] " with the zone name, before the message.
+ZL = "zone loader, error in zone, file '<*>', line <*> (%s)"   # zonefile.c process_error: "%s in zone, ..." "error"/"fatal error", zs_strerror
+SYSTEMS["knot"] = (r"^(?P<h>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} (?:debug|info|notice|warning|error|critical): (?:\[[^\]]*\.\] )?)(?P<m>.*)$", [
+  "Knot DNS 3.2.6 starting",                                # PACKAGE_VERSION is a literal
+  "loaded configuration file '<*>', mapsize <*> MiB", "using UDP reuseport, incoming TCP Fast Open",
+  "binding to interface <*>", "loading <*> zones", "starting server", "server started in the foreground, PID <*>",
+  "control, binding to '<*>'", "control, received command '<*>'", "control, error (no such node in zone found)",
+  "reloading configuration file '<*>'", "configuration reloaded",
+  "stopping server", "updating persistent timer DB", "shutting down",
+  "zone will be loaded", "zone will be bootstrapped",
+  "failed to parse zone file '<*>' (not exists)", "failed to parse zone file '<*>' (failed)",
+  "zone file parsed, serial <*>",
+  "loaded, serial <*> -> <*>, <*> bytes", "loaded, serial <*> -> <*> -> <*>, <*> bytes",   # "%s -> %u%s": "" or " -> %u"
+  "changes from journal applied, serial <*> -> <*>",
+  "failed to load journal (no such node in zone found)",
+  "failed to apply journal changes, serial <*> -> <*> (no such node in zone found)",
+  "zonefile synchronization disabled, use force command to override it",
+  "with automatic DNSSEC signing and outgoing transfers enabled, 'zonefile-load: difference' should be set to avoid malformed IXFR after manual zone file update",
+  ZL % "invalid IPv4 address", ZL % "invalid record data", ZL % "invalid number", ZL % "invalid address character",
+  "zone loader, fatal error in zone, file '<*>', line <*> (file open error)",
+  "zone loader, failed to load zone, file '<*>', <*> errors",
+  "zone event '<*>' failed (failed)", "zone event '<*>' failed (no usable master)",
+  "zone updates frozen", "zone updates unfrozen",
+  "DDNS, processing <*> updates", "DDNS, finished, serial <*> -> <*>, <*> seconds",
+  "DDNS, finished, no changes to the zone were made",
+  # nameserver/log.h "%s%s, remote %s%s, " fmt: operation, ", outgoing", address, "" (no pool)
+  "AXFR, outgoing, remote <*>, started, serial <*>",
+  "AXFR, outgoing, remote <*>, finished, <*> seconds, <*> messages, <*> bytes",
+  "IXFR, outgoing, remote <*>, started, serial <*> -> <*>",
+  "IXFR, outgoing, remote <*>, finished, <*> seconds, <*> messages, <*> bytes",
+  "IXFR, outgoing, remote <*>, incomplete history, serial <*>, fallback to AXFR",
+  "IXFR, outgoing, remote <*>, zone is up-to-date, serial <*>",
+  # zone.c log_try_addr_error "%s%s%s, address %s, failed (%s)" and "%s, remote %s not usable", err_str "refresh"
+  "refresh, remote <*>, address <*>, failed (connection reset)", "refresh, remote <*> not usable",
+  "refresh, failed (no usable master), next retry at <*>",
+  "DNSSEC, signing started", "DNSSEC, successfully signed", "DNSSEC, incrementally signed",
+  "DNSSEC, next signing at <*>", "DNSSEC, zone is up-to-date", "DNSSEC, signing zone",
+  "DNSSEC, dropping previous signatures, re-signing zone",
+  "DNSSEC, KSK submission, waiting for confirmation", "DNSSEC, KSK rollover started",
+  "DNSSEC, ignoring forced ZSK rollover due to running rollover",
+  "DNSSEC, ignoring forced KSK rollover due to running rollover",
+] + ["DNSSEC, key, tag <*>, algorithm <*>" + f for f in (  # zone-keys.c: ", KSK", ", public", ", ready", ", active", ", active+" as set
+  ", KSK, public, ready, active+", ", public, active", ", KSK, public, active+")])
+
 def main():
     system, raw, out = sys.argv[1], sys.argv[2], sys.argv[3]
     header, templates = SYSTEMS[system]
