@@ -138,6 +138,48 @@ SYSTEMS["knot"] = (r"^(?P<h>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} (?:debug|inf
 ] + ["DNSSEC, key, tag <*>, algorithm <*>" + f for f in (  # zone-keys.c: ", KSK", ", public", ", ready", ", active", ", active+" as set
   ", KSK, public, ready, active+", ", public, active", ", KSK, public, active+")])
 
+# CUPS 2.4.2 cupsd ErrorLog, LogLevel info: log.c writes "%c [%s] " (the
+# level letter from " XACEWNIDd" and cupsdGetDateTime's "[%02d/%s/%04d:%02d:%02d:%02d %+03ld%02ld]").
+# "[Job %d] " and "[Client %d] " are message text: cupsdLogJob and
+# cupsdLogClient prepend them, and some cupsdLogMessage format strings
+# carry "[Job %d]" themselves, so a header that cut them would cut the
+# same words out of some events and not others.
+J, C = "[Job <*>] ", "[Client <*>] "
+RET = C + "Returning IPP %s for <*> (<*>) from <*>."   # ipp.c: ippErrorString(status), ippOpString(op), uri, hostname
+SYSTEMS["cups"] = (r"^(?P<h>[ XACEWNIDd] \[\d\d/[A-Z][a-z]{2}/\d{4}:\d\d:\d\d:\d\d [+-]\d{4}\] )(?P<m>.*)$", [
+  "Listening to <*>:<*> (IPv<*>)", "Listening to <*> (Domain)",                    # conf.c
+  "No JobPrivateAccess defined in policy <*> - using defaults.", "No JobPrivateValues defined in policy <*> - using defaults.",
+  "No SubscriptionPrivateAccess defined in policy <*> - using defaults.", "No SubscriptionPrivateValues defined in policy <*> - using defaults.",
+  "Remote access is disabled.",                                                   # "%s": "enabled" or "disabled"
+  'Loaded configuration file "<*>"', "Configured for up to <*> clients.",
+  "Allowing up to <*> client connections per host.", 'Using policy "default" as the default.',
+  "Full reload is required.", 'Loaded MIME database from "<*>" and "<*>": <*> types, <*> filters...',
+  'cupsdLoadBanners: Unable to open banner directory "<*>": No such file or directory',   # banners.c, strerror
+  "Generating printcap <*>...", "Full reload complete.", 'Cleaning out old files in "<*>".',
+  'Loading job cache file "<*>"...',
+  "Listening to <*>:<*> on fd <*>...", "Listening to <*> on fd <*>...", "Resuming new connection processing...",   # listen.c
+  "Raw queues are deprecated and will stop working in a future version of CUPS. See https://github.com/OpenPrinting/cups/issues/103",
+  "Saving printers.conf...", "Saving classes.conf...", "Saving job.cache...", "Scheduler shutting down normally.",
+  # ipp.c
+  'New printer "<*>" added by "<*>".', 'Printer "<*>" modified by "<*>".', 'Printer "<*>" deleted by "<*>".',
+  'New class "<*>" added by "<*>".',
+  'Printer "<*>" started by "<*>".', 'Printer "<*>" stopped by "<*>".', 'Class "<*>" started by "<*>".', 'Class "<*>" stopped by "<*>".',
+  'Printer "<*>" now accepting jobs ("<*>").', 'Class "<*>" now accepting jobs ("<*>").', 'Class "<*>" rejecting jobs ("<*>").',
+  'All jobs on "<*>" were canceled by "<*>".',                                    # "were %s by": "purged" or "canceled"
+  'Default destination set to "<*>" by "<*>".',
+  'Setting <*> device-uri to "<*>" (was "<*>".)', "Setting <*> printer-state to <*> (was <*>.)",
+  "Setting <*> printer-is-accepting-jobs to <*> (was <*>.)",
+  RET % "client-error-not-possible", RET % "server-error-not-accepting-jobs",
+  J + 'Queued on "<*>" by "<*>".', J + 'File of type <*>/<*> queued by "<*>".',
+  J + 'Adding start banner page "<*>".', J + 'Adding end banner page "<*>".',
+  J + "Started backend <*> (PID <*>)",                                            # job.c
+  J + "Job completed.", J + "Job canceled by user.", J + "Job released by user.",
+  J + 'Job canceled by \\"<*>\\"',                                               # "Job canceled by \"%s\"", as the log writes it
+  "[Job <*>] Canceled by \"<*>\".",                                               # ipp.c cupsdLogMessage "[Job %d] Canceled by ..."
+  J + "Job stopped due to printer being paused.", J + "Stopping job prior to move.",
+  J + "The printer may not exist or is unavailable at this time.",               # backend/ipp.c, relayed from the backend
+])
+
 def main():
     system, raw, out = sys.argv[1], sys.argv[2], sys.argv[3]
     header, templates = SYSTEMS[system]
