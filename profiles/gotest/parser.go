@@ -27,6 +27,8 @@ type parser struct {
 	lastGo      *diag
 	lastEvent   event           // the -json event before, whose strings the next reuses
 	lines       arena           // the text lines' bytes: every string kept from one is cloned
+	names       arena           // kept records' names, copied from the lines: they live as long as the graph
+	recSlab     []rec           // records not yet handed out, allocated together
 	viewing     bool            // the line being read is a view of lines (text), not an event\'s own strings
 	spareRecs   map[string]*rec // a settled block's records map, emptied, for the next block
 	free        []*rec          // records recycled from settled blocks
@@ -438,7 +440,10 @@ func (p *parser) create(b *block, name string, ln evidence.Span) *rec {
 	if n := len(p.free); n > 0 {
 		r, p.free = p.free[n-1], p.free[:n-1]
 	} else {
-		r = new(rec)
+		if len(p.recSlab) == 0 {
+			p.recSlab = make([]rec, recSlab)
+		}
+		r, p.recSlab = &p.recSlab[0], p.recSlab[1:]
 	}
 	// A text line's name stays a view of the arena until the record is
 	// kept (keep clones it): past the item cap most records are counted and
@@ -637,7 +642,7 @@ func (p *parser) resolve(b *block, r *rec, o evidence.Outcome) {
 	if o == evidence.OutcomeFail {
 		if p.failKept < MaxTests {
 			p.failKept++
-			b.keep(r)
+			p.keep(b, r)
 		} else {
 			p.capped++
 			r.dropped = true
@@ -646,7 +651,7 @@ func (p *parser) resolve(b *block, r *rec, o evidence.Outcome) {
 	}
 	if p.passKept < MaxTests {
 		p.passKept++
-		b.keep(r)
+		p.keep(b, r)
 		return
 	}
 	p.capped++
@@ -659,12 +664,17 @@ func (p *parser) resolve(b *block, r *rec, o evidence.Outcome) {
 	}
 }
 
-// keep lists r as an item. Its name becomes its own string: an item
-// outlives the lines' arena, and a view would hold a whole chunk alive.
-func (b *block) keep(r *rec) {
+// recSlab is how many records are allocated at once. Every record is
+// kept, recycled or, rarely, held by a trace, so a slab wastes little.
+const recSlab = 256
+
+// keep lists r as an item. Its name is copied out of the lines' arena
+// into the names': a view would hold a whole chunk of lines alive, and the
+// items' names live as long as the graph.
+func (p *parser) keep(b *block, r *rec) {
 	r.kept = true
 	if r.viewName {
-		r.name, r.viewName = strings.Clone(r.name), false
+		r.name, r.viewName = p.names.Copy(r.name), false
 	}
 	b.list = append(b.list, r)
 }
