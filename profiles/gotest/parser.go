@@ -28,7 +28,6 @@ type parser struct {
 	lastEvent   event           // the -json event before, whose strings the next reuses
 	lines       arena           // the text lines' bytes: every string kept from one is cloned
 	names       arena           // kept records' names, copied from the lines: they live as long as the graph
-	recSlab     []rec           // records not yet handed out, allocated together
 	viewing     bool            // the line being read is a view of lines (text), not an event\'s own strings
 	spareRecs   map[string]*rec // a settled block's records map, emptied, for the next block
 	free        []*rec          // records recycled from settled blocks
@@ -440,10 +439,7 @@ func (p *parser) create(b *block, name string, ln evidence.Span) *rec {
 	if n := len(p.free); n > 0 {
 		r, p.free = p.free[n-1], p.free[:n-1]
 	} else {
-		if len(p.recSlab) == 0 {
-			p.recSlab = make([]rec, recSlab)
-		}
-		r, p.recSlab = &p.recSlab[0], p.recSlab[1:]
+		r = new(rec)
 	}
 	// A text line's name stays a view of the arena until the record is
 	// kept (keep clones it): past the item cap most records are counted and
@@ -663,10 +659,6 @@ func (p *parser) resolve(b *block, r *rec, o evidence.Outcome) {
 		}
 	}
 }
-
-// recSlab is how many records are allocated at once. Every record is
-// kept, recycled or, rarely, held by a trace, so a slab wastes little.
-const recSlab = 256
 
 // keep lists r as an item. Its name is copied out of the lines' arena
 // into the names': a view would hold a whole chunk of lines alive, and the
@@ -942,6 +934,7 @@ func (p *parser) settle(b *block) {
 // receives no line once settled, and its cur, last and prev are cleared.
 func (p *parser) recycle(r *rec) {
 	if !r.kept && r.info == nil && len(p.free) < maxLive {
+		*r = rec{} // its name may be a view: a waiting record holds no chunk of lines
 		p.free = append(p.free, r)
 	}
 }
