@@ -1,6 +1,9 @@
 package gotest
 
-import "unsafe"
+import (
+	"strings"
+	"unsafe"
+)
 
 // arena holds the bytes of the text lines, so that a line's string is a
 // view of them rather than a copy of its own: a large run has millions of
@@ -28,20 +31,28 @@ func (a *arena) String(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
+	return a.Copy(unsafe.String(&b[0], len(b)))
+}
+
+// Copy returns a copy of s in the arena's memory.
+func (a *arena) Copy(s string) string {
+	if len(s) == 0 {
+		return ""
+	}
 	if poisonArena {
-		c := append([]byte(nil), b...)
+		c := []byte(s)
 		a.chunks = append(a.chunks, c)
 		return unsafe.String(&c[0], len(c))
 	}
-	if len(b) > cap(a.buf)-len(a.buf) {
-		if len(b) > arenaChunk/4 {
-			return string(b)
+	if len(s) > cap(a.buf)-len(a.buf) {
+		if len(s) > arenaChunk/4 {
+			return strings.Clone(s)
 		}
 		a.buf = make([]byte, 0, arenaChunk)
 	}
 	start := len(a.buf)
-	a.buf = append(a.buf, b...)
-	return unsafe.String(&a.buf[start], len(b))
+	a.buf = append(a.buf, s...)
+	return unsafe.String(&a.buf[start], len(s))
 }
 
 // release ends the lines' use: the parser reads only what it kept from

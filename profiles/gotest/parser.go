@@ -27,6 +27,7 @@ type parser struct {
 	lastGo      *diag
 	lastEvent   event           // the -json event before, whose strings the next reuses
 	lines       arena           // the text lines' bytes: every string kept from one is cloned
+	names       arena           // kept records' names, copied from the lines: they live as long as the graph
 	viewing     bool            // the line being read is a view of lines (text), not an event\'s own strings
 	spareRecs   map[string]*rec // a settled block's records map, emptied, for the next block
 	free        []*rec          // records recycled from settled blocks
@@ -434,16 +435,16 @@ func (p *parser) create(b *block, name string, ln evidence.Span) *rec {
 		p.untracked++
 		return nil
 	}
-	if p.viewing {
-		name = strings.Clone(name) // not the line's bytes: the record outlives them
-	}
 	var r *rec
 	if n := len(p.free); n > 0 {
 		r, p.free = p.free[n-1], p.free[:n-1]
 	} else {
 		r = new(rec)
 	}
-	*r = rec{name: name, seq: p.next(), kind: kindOf(name), detail: ln}
+	// A text line's name stays a view of the arena until the record is
+	// kept (keep clones it): past the item cap most records are counted and
+	// recycled, and their names were most of a flood's copies.
+	*r = rec{name: name, seq: p.next(), kind: kindOf(name), detail: ln, viewName: p.viewing}
 	b.recs[name] = r
 	return r
 }
@@ -521,7 +522,10 @@ func (p *parser) result(b *block, ln evidence.Span, res result, jt string) bool 
 		b.structural++
 		return true
 	}
-	r := b.recs[name]
+	r := b.cur // under -v the result usually follows its own test's lines
+	if r == nil || r.name != name {
+		r = b.recs[name]
+	}
 	if b.verbose && kindOf(name) != kindBench {
 		// In -v output every result follows its RUN header; a result line for
 		// a test that is not running is text some test printed.
@@ -634,8 +638,7 @@ func (p *parser) resolve(b *block, r *rec, o evidence.Outcome) {
 	if o == evidence.OutcomeFail {
 		if p.failKept < MaxTests {
 			p.failKept++
-			r.kept = true
-			b.list = append(b.list, r)
+			p.keep(b, r)
 		} else {
 			p.capped++
 			r.dropped = true
@@ -644,8 +647,7 @@ func (p *parser) resolve(b *block, r *rec, o evidence.Outcome) {
 	}
 	if p.passKept < MaxTests {
 		p.passKept++
-		r.kept = true
-		b.list = append(b.list, r)
+		p.keep(b, r)
 		return
 	}
 	p.capped++
@@ -656,6 +658,17 @@ func (p *parser) resolve(b *block, r *rec, o evidence.Outcome) {
 			b.gone = append(b.gone, r) // recycled when the block settles
 		}
 	}
+}
+
+// keep lists r as an item. Its name is copied out of the lines' arena
+// into the names': a view would hold a whole chunk of lines alive, and the
+// items' names live as long as the graph.
+func (p *parser) keep(b *block, r *rec) {
+	r.kept = true
+	if r.viewName {
+		r.name, r.viewName = p.names.Copy(r.name), false
+	}
+	b.list = append(b.list, r)
 }
 
 func removeRec(list []*rec, r *rec) []*rec {
@@ -921,6 +934,7 @@ func (p *parser) settle(b *block) {
 // receives no line once settled, and its cur, last and prev are cleared.
 func (p *parser) recycle(r *rec) {
 	if !r.kept && r.info == nil && len(p.free) < maxLive {
+		*r = rec{} // its name may be a view: a waiting record holds no chunk of lines
 		p.free = append(p.free, r)
 	}
 }
