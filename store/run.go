@@ -438,7 +438,7 @@ func putRun(tx *bolt.Tx, p *Pending, ex Exec, extra *Extra, spare *[]string) err
 			}
 		}
 	}
-	eb, err := json.Marshal(ex)
+	eb, err := ex.marshal()
 	if err != nil {
 		return err
 	}
@@ -692,7 +692,7 @@ func (s *Store) GetRun(id ID) (*Run, error) {
 
 // UpdateExec rewrites an execution record (to attach its receipt and accounting).
 func (s *Store) UpdateExec(ex *Exec) error {
-	eb, err := json.Marshal(ex)
+	eb, err := ex.marshal()
 	if err != nil {
 		return err
 	}

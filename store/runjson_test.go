@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"time"
 	"testing"
 )
 
@@ -60,5 +61,28 @@ func TestRunJSONIsEncodingJSON(t *testing.T) {
 		if got := m.appendJSON(nil); !bytes.Equal(got, wantM) {
 			t.Fatalf("manifest %d:\n got %s\nwant %s", i, got, wantM)
 		}
+		start := time.Unix(r.Int64N(1<<34), r.Int64N(1e9)).In(time.FixedZone("z", r.IntN(50*3600)-25*3600))
+		ex := Exec{Key: pick(), Run: id(), Argv: m.Argv, Start: start, Duration: time.Duration(num()), Host: pick(), PID: int(num()),
+			Version: pick(), Session: pick(), Cwd: pick(), Receipt: id(), RawBytes: num(), ShownBytes: num(), Profile: pick(), Note: pick()}
+		if r.IntN(2) == 0 {
+			ex.Generation = &Generation{ID: pick(), Head: pick(), More: int(num())}
+			for j := r.IntN(3); j > 0; j-- {
+				ex.Generation.Changed = append(ex.Generation.Changed, GenChange{Path: pick(), Status: pick(), Hash: pick()})
+			}
+		}
+		sameJSON(t, &ex, ex.marshal)
+		meta := SpoolMeta{Argv: m.Argv, Dir: pick(), Mode: pick(), Started: start, PID: int(num()), Session: pick(), Cap: num(), Exec: pick()}
+		sameJSON(t, &meta, meta.marshal)
+	}
+}
+
+// sameJSON fails unless marshal gives json.Marshal(v)'s bytes, or fails
+// where it fails.
+func sameJSON(t *testing.T, v any, marshal func() ([]byte, error)) {
+	t.Helper()
+	want, werr := json.Marshal(v)
+	got, err := marshal()
+	if (err != nil) != (werr != nil) || !bytes.Equal(got, want) {
+		t.Fatalf("%T:\n got %s (%v)\nwant %s (%v)", v, got, err, want, werr)
 	}
 }
