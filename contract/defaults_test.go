@@ -2,6 +2,7 @@ package contract
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"go/format"
@@ -135,4 +136,32 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// TestHashJSONIsEncodingJSON holds the hand-written hash input to
+// json.Marshal of the contract without its sources, for every embedded
+// profile and outcome, a project override, and nil and empty fields.
+func TestHashJSONIsEncodingJSON(t *testing.T) {
+	var cs []*Contract
+	for _, name := range append([]string{"no-such-profile"}, embeddedNames...) {
+		for _, o := range Outcomes {
+			c, err := Load(name, o, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs = append(cs, c)
+		}
+	}
+	cs = append(cs, &Contract{}, &Contract{Profile: "a<b\xff", Required: []string{}, Loss: map[string]string{}, Floor: -1})
+	for _, c := range cs {
+		cp := *c
+		cp.Sources = nil
+		want, err := json.Marshal(cp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.hashJSON(); !bytes.Equal(got, want) {
+			t.Errorf("%s/%s:\n got %s\nwant %s", c.Profile, c.Outcome, got, want)
+		}
+	}
 }

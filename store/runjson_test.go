@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
-	"time"
 	"testing"
+	"time"
 )
 
 // TestRunJSONIsEncodingJSON holds the hand-written run encoding to
