@@ -9,8 +9,7 @@
 package contract
 
 import (
-	"embed"
-	"encoding/json"
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -22,11 +21,17 @@ import (
 
 	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/internal/blake3"
+	"github.com/ctxhq/ctx/internal/jsonenc"
 	"github.com/ctxhq/ctx/internal/tomlerr"
 )
 
-//go:embed defaults/*.toml
-var defaults embed.FS
+// The embedded defaults (defaults/*.toml) are compiled into Go values in
+// defaults_gen.go, so a run decodes no TOML unless the project has its own
+// contract files; TestDefaultsGenerated holds the two equal.
+//go:generate go test -run TestDefaultsGenerated -update
+
+// intp is a pointer to n, for defaults_gen.go.
+func intp(n int) *int { return &n }
 
 // Class is how an item must be treated.
 type Class string
@@ -79,46 +84,30 @@ func Load(profile, outcome, projectDir string) (*Contract, error) {
 	c := &Contract{Profile: profile, Outcome: outcome, Loss: map[string]string{}, Sources: map[string]string{}}
 	type layer struct {
 		name string
-		data []byte
+		f    file
 	}
 	var layers []layer
 	for _, n := range []string{"default", profile} {
-		if b, err := defaults.ReadFile("defaults/" + n + ".toml"); err == nil {
-			layers = append(layers, layer{"embedded defaults/" + n + ".toml", b})
+		if f, ok := embeddedFile(n); ok {
+			layers = append(layers, layer{"embedded defaults/" + n + ".toml", f})
 		}
 	}
 	if projectDir != "" {
 		for _, n := range []string{"default", profile} {
 			p := filepath.Join(projectDir, n+".toml")
-			b, err := os.ReadFile(p)
+			f, err := readFile(p)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
 			if err != nil {
-				return nil, fmt.Errorf("read contract %s: %w", p, err)
+				return nil, err
 			}
-			layers = append(layers, layer{p, b})
+			layers = append(layers, layer{p, f})
 		}
 	}
 	for _, l := range layers {
-		var f file
-		dec := toml.NewDecoder(strings.NewReader(string(l.data)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&f); err != nil {
-			return nil, &Error{Path: l.name, Err: tomlerr.Describe(err, "a contract has [default] and [outcome.NAME] tables of required, elastic, retrievable, floor and ceiling, and a [loss] table")}
-		}
-		c.apply(f.Default, l.name+" [default]")
-		if o, ok := f.Outcome[outcome]; ok {
-			c.apply(o, l.name+" [outcome."+outcome+"]")
-		}
-		for sel, sev := range f.Loss {
-			switch sev {
-			case "critical", "major", "minor":
-			default:
-				return nil, &Error{Path: l.name, Err: fmt.Errorf("loss severity %q for %q: want critical, major or minor", sev, sel)}
-			}
-			c.Loss[sel] = sev
-			c.Sources["loss."+sel] = l.name + " [loss]"
+		if err := c.layer(l.f, l.name, outcome); err != nil {
+			return nil, err
 		}
 	}
 	for _, sel := range c.selectors() {
@@ -130,6 +119,65 @@ func Load(profile, outcome, projectDir string) (*Contract, error) {
 		return nil, &Error{Path: c.Sources["ceiling"], Err: fmt.Errorf("floor %d is above ceiling %d", c.Floor, c.Ceiling)}
 	}
 	return c, nil
+}
+
+// readFile decodes a project's contract file; a missing one is
+// fs.ErrNotExist, unwrapped.
+func readFile(p string) (file, error) {
+	var f file
+	b, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return f, err
+	}
+	if err != nil {
+		return f, fmt.Errorf("read contract %s: %w", p, err)
+	}
+	dec := toml.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return f, &Error{Path: p, Err: tomlerr.Describe(err, "a contract has [default] and [outcome.NAME] tables of required, elastic, retrievable, floor and ceiling, and a [loss] table")}
+	}
+	return f, nil
+}
+
+// layer applies one file's parts for outcome, named name in Sources.
+func (c *Contract) layer(f file, name, outcome string) error {
+	c.apply(f.Default, name+" [default]")
+	if o, ok := f.Outcome[outcome]; ok {
+		c.apply(o, name+" [outcome."+outcome+"]")
+	}
+	for sel, sev := range f.Loss {
+		switch sev {
+		case "critical", "major", "minor":
+		default:
+			return &Error{Path: name, Err: fmt.Errorf("loss severity %q for %q: want critical, major or minor", sev, sel)}
+		}
+		c.Loss[sel] = sev
+		c.Sources["loss."+sel] = name + " [loss]"
+	}
+	return nil
+}
+
+// hashJSON is json.Marshal of the contract with Sources nil, by hand
+// (TestHashJSONIsEncodingJSON): a run hashes its contract every time.
+func (c *Contract) hashJSON() []byte {
+	b := append(make([]byte, 0, 1024), `{"profile":`...)
+	b = jsonenc.String(b, c.Profile)
+	b = append(b, `,"outcome":`...)
+	b = jsonenc.String(b, c.Outcome)
+	b = append(b, `,"required":`...)
+	b = jsonenc.Strings(b, c.Required)
+	b = append(b, `,"elastic":`...)
+	b = jsonenc.Strings(b, c.Elastic)
+	b = append(b, `,"retrievable":`...)
+	b = jsonenc.Strings(b, c.Retrievable)
+	b = append(b, `,"loss":`...)
+	b = jsonenc.StringMap(b, c.Loss)
+	b = append(b, `,"floor":`...)
+	b = jsonenc.Int(b, c.Floor)
+	b = append(b, `,"ceiling":`...)
+	b = jsonenc.Int(b, c.Ceiling)
+	return append(b, `,"sources":null}`...)
 }
 
 // Error is a contract file that cannot be used.
@@ -235,9 +283,6 @@ func (c *Contract) LossOf(it *evidence.Item) string {
 // Hash identifies the effective contract (not where its parts came from), so a
 // receipt can name exactly the contract its digest was rendered under.
 func (c *Contract) Hash() string {
-	cp := *c
-	cp.Sources = nil
-	b, _ := json.Marshal(cp)
-	sum := blake3.Sum256(b)
+	sum := blake3.Sum256(c.hashJSON())
 	return fmt.Sprintf("%x", sum[:6])
 }

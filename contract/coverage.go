@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/jsonenc"
 )
 
 // Coverage is what a digest kept of a graph, computed over typed items from the
@@ -33,6 +34,33 @@ type Coverage struct {
 	// Losses are labelled: the graph's (parser fallbacks, caps) and the
 	// capture's (bytes dropped at the cap).
 	Losses []evidence.Loss `json:"losses,omitempty"`
+}
+
+// AppendJSON appends the coverage as json.Marshal writes it, by hand (a
+// run encodes it in its receipt; receipts.TestMarshalIsEncodingJSON holds the two
+// equal). It reports false, appending nothing, when there are losses, which
+// it leaves to encoding/json.
+func (c *Coverage) AppendJSON(b []byte) ([]byte, bool) {
+	if len(c.Losses) > 0 {
+		return b, false
+	}
+	for i, f := range [...]struct {
+		key string
+		v   int64
+	}{{"identities", int64(c.Identities)}, {"inline", int64(c.Inline)}, {"retrievable", int64(c.Retrievable)}, {"unrepresented", int64(c.Unrepresented)},
+		{"required_total", int64(c.RequiredTotal)}, {"required_inline", int64(c.RequiredInline)}, {"required_census", int64(c.RequiredCensus)},
+		{"required_unrepresented", int64(c.RequiredUnrepresented)}, {"elastic_omitted", int64(c.ElasticOmitted)},
+		{"bytes_captured", c.BytesCaptured}, {"bytes_stored", c.BytesStored}, {"bytes_shown", c.BytesShown},
+		{"lines_shown", c.LinesShown}, {"lines_total", c.LinesTotal}} {
+		if i == 0 {
+			b = append(b, '{')
+		} else {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, '"'), f.key...), `":`...)
+		b = jsonenc.Int(b, f.v)
+	}
+	return append(b, '}'), true
 }
 
 // IsIdentity reports whether an item names a thing a reader may ask about (as

@@ -11,7 +11,6 @@ package digest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -141,7 +140,7 @@ func render(st Blobs, run *store.Run, g *evidence.Graph, c *contract.Contract, p
 		res.Receipt.Census = store.FullHandleOf(store.KindBlob, store.Sum(d.Census))
 		res.Receipt.Refs = append(res.Receipt.Refs, res.Receipt.Census)
 	}
-	b, err := json.Marshal(res.Receipt)
+	b, err := res.Receipt.Marshal()
 	if err != nil {
 		return nil, err
 	}

@@ -10,9 +10,9 @@ package plan
 
 import (
 	"github.com/ctxhq/ctx/internal/blake3"
+	"github.com/ctxhq/ctx/internal/jsonenc"
 	"github.com/ctxhq/ctx/internal/runstatus"
 
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -87,11 +87,33 @@ type Plan struct {
 	Reasons  []Reason `json:"reasons"`
 }
 
+// AppendJSON appends the plan as json.Marshal writes it, by hand: every run
+// encodes its plan twice (its id, its receipt), and encoding/json would build
+// the encoder by reflection each time ctx starts. receipts.TestMarshalIsEncodingJSON
+// holds the two equal.
+func (p *Plan) AppendJSON(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = jsonenc.String(b, p.ID)
+	for _, f := range [...]struct{ key, v string }{{`,"profile":`, p.Profile}, {`,"contract":`, p.Contract}, {`,"outcome":`, p.Outcome}, {`,"mode":`, p.Mode}} {
+		b = jsonenc.String(append(b, f.key...), f.v)
+	}
+	b = append(b, `,"budget":`...)
+	b = jsonenc.Int(b, p.Budget)
+	b = append(b, `,"pressure":`...)
+	b = jsonenc.String(b, p.Pressure)
+	b = append(b, `,"level":`...)
+	b = jsonenc.Int(b, p.Level)
+	b = append(b, `,"epoch":`...)
+	b = jsonenc.String(b, p.Epoch)
+	b = append(b, `,"reasons":`...)
+	b = jsonenc.Strings(b, p.Reasons)
+	return append(b, '}')
+}
+
 func (p *Plan) computeID() {
 	q := *p
 	q.ID = ""
-	b, _ := json.Marshal(q)
-	sum := blake3.Sum256(b)
+	sum := blake3.Sum256(q.AppendJSON(nil))
 	p.ID = fmt.Sprintf("%x", sum[:6])
 }
 

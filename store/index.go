@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -30,6 +31,13 @@ func IndexPath() string {
 	return filepath.Join(dir, "ctx", "stores")
 }
 
+// indexedName is a file in the store saying where the index lists it: the
+// index holds every store the user ever made (thousands of lines), and every
+// ctx run asks whether its store is listed, which one small read at that
+// offset answers. It is a hint: when the index no longer has the line there,
+// the index is read in full as before.
+const indexedName = "indexed"
+
 // Register adds the store's directory to the index if it is not there yet.
 // Writers append one line under a file lock, so concurrent ctx processes
 // never lose each other's lines.
@@ -38,7 +46,11 @@ func (s *Store) Register() error {
 	if path == "" {
 		return nil
 	}
-	if registered(path, s.dir) {
+	if s.markedIndexed(path) {
+		return nil
+	}
+	if off, ok := lineOffset(path, s.dir); ok {
+		s.markIndexed(path, off)
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -52,11 +64,53 @@ func (s *Store) Register() error {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
 		return err
 	}
-	if dirs, _ := readIndex(path); contains(dirs, s.dir) { // another process won
+	if off, ok := lineOffset(path, s.dir); ok { // another process won
+		s.markIndexed(path, off)
 		return nil
 	}
-	_, err = f.WriteString(s.dir + "\n")
-	return err
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if _, err = f.WriteString(s.dir + "\n"); err != nil {
+		return err
+	}
+	s.markIndexed(path, fi.Size())
+	return nil
+}
+
+// markedIndexed reports whether the store's indexed file names the index at
+// path and an offset where the index holds exactly the store's line.
+func (s *Store) markedIndexed(path string) bool {
+	b, err := os.ReadFile(filepath.Join(s.dir, indexedName))
+	if err != nil {
+		return false
+	}
+	offs, p, ok := strings.Cut(strings.TrimSuffix(string(b), "\n"), " ")
+	off, err := strconv.ParseInt(offs, 10, 64)
+	if !ok || err != nil || p != path || off < 0 {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	want := s.dir + "\n"
+	if off > 0 {
+		off, want = off-1, "\n"+want
+	}
+	got := make([]byte, len(want))
+	n, _ := f.ReadAt(got, off)
+	return n == len(want) && string(got) == want
+}
+
+// markIndexed records, best effort, that the index at path lists the store
+// at off; off < 0 (listed, but not as an exact line) records nothing.
+func (s *Store) markIndexed(path string, off int64) {
+	if off >= 0 {
+		_ = os.WriteFile(filepath.Join(s.dir, indexedName), []byte(strconv.FormatInt(off, 10)+" "+path+"\n"), 0o600)
+	}
 }
 
 // Indexed returns the store directories in the index that still hold a
@@ -91,20 +145,22 @@ func readIndex(path string) ([]string, error) {
 	return dirs, sc.Err()
 }
 
-// registered reports whether the index at path lists dir. Every ctx run
-// asks, and the index holds every store the user ever made (hundreds of
-// lines): a line that is exactly dir is looked for in the file's bytes
-// first, before parsing it line by line.
-func registered(path, dir string) bool {
+// lineOffset reports whether the index at path lists dir and, when a line
+// is exactly dir, where it starts (else -1). A line that is exactly dir is
+// looked for in the file's bytes first, before parsing it line by line.
+func lineOffset(path, dir string) (int64, bool) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return false
+		return -1, false
 	}
-	if bytes.HasPrefix(data, []byte(dir+"\n")) || bytes.Contains(data, []byte("\n"+dir+"\n")) {
-		return true
+	if bytes.HasPrefix(data, []byte(dir+"\n")) {
+		return 0, true
+	}
+	if i := bytes.Index(data, []byte("\n"+dir+"\n")); i >= 0 {
+		return int64(i) + 1, true
 	}
 	dirs, _ := readIndex(path)
-	return contains(dirs, dir)
+	return -1, contains(dirs, dir)
 }
 
 func contains(list []string, s string) bool {

@@ -49,23 +49,67 @@ func TestRegisteredExactLine(t *testing.T) {
 	for _, tc := range []struct {
 		index string
 		want  bool
+		off   int64
 	}{
-		{"/w/a/.ctx\n", true},
-		{"/w/b/.ctx\n/w/a/.ctx\n", true},
-		{"/w/a/.ctx2\n/x/w/a/.ctx\n", false},
-		{"/w/a/.ctx", true},               // no final newline: the parse finds it
-		{"  /w/a/.ctx  \n", true},         // spaces the parse trims
-		{"/w/b/../a/.ctx\n", true},        // cleaned by the parse
-		{"w/a/.ctx\n/w/a/.ctxx\n", false}, // relative lines are ignored
+		{"/w/a/.ctx\n", true, 0},
+		{"/w/b/.ctx\n/w/a/.ctx\n", true, 10},
+		{"/w/a/.ctx2\n/x/w/a/.ctx\n", false, -1},
+		{"/w/a/.ctx", true, -1},               // no final newline: the parse finds it
+		{"  /w/a/.ctx  \n", true, -1},         // spaces the parse trims
+		{"/w/b/../a/.ctx\n", true, -1},        // cleaned by the parse
+		{"w/a/.ctx\n/w/a/.ctxx\n", false, -1}, // relative lines are ignored
 	} {
 		if err := os.WriteFile(path, []byte(tc.index), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if got := registered(path, "/w/a/.ctx"); got != tc.want {
-			t.Errorf("index %q: registered = %v, want %v", tc.index, got, tc.want)
+		if off, got := lineOffset(path, "/w/a/.ctx"); got != tc.want || off != tc.off {
+			t.Errorf("index %q: lineOffset = %d, %v, want %d, %v", tc.index, off, got, tc.off, tc.want)
 		}
 	}
-	if registered(filepath.Join(t.TempDir(), "none"), "/w/a/.ctx") {
+	if _, ok := lineOffset(filepath.Join(t.TempDir(), "none"), "/w/a/.ctx"); ok {
 		t.Error("a missing index lists the store")
+	}
+}
+
+// TestRegisterMarker: the store's indexed file answers later runs without
+// reading the whole index, and is never believed once the index no longer
+// holds the store's line where it says: a replaced, truncated or rewritten
+// index gets the store registered again.
+func TestRegisterMarker(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	a, b := newStore(t), newStore(t)
+	for _, s := range []*Store{b, a} {
+		if err := s.Register(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !a.markedIndexed(IndexPath()) || !b.markedIndexed(IndexPath()) {
+		t.Fatal("a registered store is not marked")
+	}
+	lines := func() int {
+		data, _ := os.ReadFile(IndexPath())
+		return strings.Count(string(data), "\n")
+	}
+	for _, index := range []string{"", "/other/.ctx\n", a.Dir() + "x\n" + b.Dir() + "\n"} {
+		if err := os.WriteFile(IndexPath(), []byte(index), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if a.markedIndexed(IndexPath()) {
+			t.Errorf("index %q: the marker is believed", index)
+		}
+		before := lines()
+		if err := a.Register(); err != nil {
+			t.Fatal(err)
+		}
+		if off, ok := lineOffset(IndexPath(), a.Dir()); !ok || lines() != before+1 || !a.markedIndexed(IndexPath()) {
+			t.Errorf("index %q: after Register the store is listed %v at %d, %d lines, marked %v", index, ok, off, lines(), a.markedIndexed(IndexPath()))
+		}
+	}
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	if a.markedIndexed(IndexPath()) {
+		t.Error("the marker is believed for another index")
+	}
+	if err := a.Register(); err != nil || lines() != 1 {
+		t.Errorf("a new index: %v, %d lines", err, lines())
 	}
 }

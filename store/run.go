@@ -64,8 +64,7 @@ type StreamRef struct {
 
 // ID is the run id: the BLAKE3 of the manifest's canonical JSON.
 func (m *Manifest) ID() ID {
-	b, _ := json.Marshal(m)
-	return Sum(append([]byte("ctx-run-v1\n"), b...))
+	return Sum(m.appendJSON([]byte("ctx-run-v1\n")))
 }
 
 // Run is a stored run: its manifest and the latest arrival order of its streams.
@@ -407,11 +406,7 @@ func putRun(tx *bolt.Tx, p *Pending, ex Exec, extra *Extra, spare *[]string) err
 	if err := putSmallBlob(tx, emptyID, nil); err != nil {
 		return err
 	}
-	rb, err := json.Marshal(run)
-	if err != nil {
-		return err
-	}
-	if err := tx.Bucket(bucketRuns).Put(run.ID[:], rb); err != nil {
+	if err := tx.Bucket(bucketRuns).Put(run.ID[:], run.appendJSON(nil)); err != nil {
 		return err
 	}
 	if extra != nil {
@@ -443,7 +438,7 @@ func putRun(tx *bolt.Tx, p *Pending, ex Exec, extra *Extra, spare *[]string) err
 			}
 		}
 	}
-	eb, err := json.Marshal(ex)
+	eb, err := ex.marshal()
 	if err != nil {
 		return err
 	}
@@ -697,7 +692,7 @@ func (s *Store) GetRun(id ID) (*Run, error) {
 
 // UpdateExec rewrites an execution record (to attach its receipt and accounting).
 func (s *Store) UpdateExec(ex *Exec) error {
-	eb, err := json.Marshal(ex)
+	eb, err := ex.marshal()
 	if err != nil {
 		return err
 	}

@@ -82,7 +82,7 @@ func (s *Store) NewSpool(meta SpoolMeta) (*Spool, error) {
 	if meta.Exec == "" {
 		meta.Exec = execKey(meta.Started)
 	}
-	mb, _ := json.Marshal(meta)
+	mb, _ := meta.marshal()
 	dir := filepath.Join(root, name)
 	err := writeFileSync(filepath.Join(tmp, "meta.json"), mb)
 	if err == nil {

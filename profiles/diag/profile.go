@@ -30,6 +30,18 @@ func Argv(argv []string) bool { return ToolOf(argv) != "" }
 
 var reCC = lines.Lazy(`^(?:[\w.]+-)*(gcc|g\+\+|cc|c\+\+|clang|clang\+\+|clang-cl|clang-tidy|cpp)(?:-\d+(?:\.\d+)*)?$`)
 
+// ccName is reCC.FindStringSubmatch(base), with the regexp compiled only for
+// a name holding one of its compilers' names (every one has "cc", "++",
+// "clang" or "cpp"): ToolOf is asked of every command ctx runs.
+func ccName(base string) []string {
+	for _, s := range []string{"cc", "++", "clang", "cpp"} {
+		if strings.Contains(base, s) {
+			return reCC.FindStringSubmatch(base)
+		}
+	}
+	return nil
+}
+
 // ToolOf names the tool a normalised command line runs, or "" when argv is not
 // one this profile claims. The names are the values of Graph.Tool and
 // Item.Tool: "gcc", "clang", "clang-tidy", "go", "go vet", "cargo", "clippy",
@@ -43,7 +55,7 @@ func ToolOf(argv []string) string {
 		base = base[i+1:]
 	}
 	base = strings.TrimSuffix(strings.TrimSuffix(base, ".exe"), ".cmd")
-	if m := reCC.FindStringSubmatch(base); m != nil {
+	if m := ccName(base); m != nil {
 		switch {
 		case m[1] == "clang-tidy":
 			return "clang-tidy"

@@ -28,6 +28,12 @@ var Profile = evidence.Profile{
 
 var pytestBin = lines.Lazy(`^(pytest|py\.test)(-?[0-9]+(\.[0-9]+)*)?(\.exe)?$`)
 
+// isPytestBin is pytestBin.MatchString(base), with the regexp compiled only
+// for a name that starts as it must: Detect asks of every command ctx runs.
+func isPytestBin(base string) bool {
+	return (strings.HasPrefix(base, "pytest") || strings.HasPrefix(base, "py.test")) && pytestBin.MatchString(base)
+}
+
 // runners are wrappers that run a project's tools: `uv run pytest`,
 // `poetry run pytest`, `coverage run -m pytest`.
 var runners = map[string]bool{"uv": true, "poetry": true, "pipenv": true, "pdm": true,
@@ -41,7 +47,7 @@ func matchArgv(argv []string) bool {
 		return false
 	}
 	base := path.Base(argv[0])
-	if pytestBin.MatchString(base) {
+	if isPytestBin(base) {
 		return true
 	}
 	if strings.HasPrefix(base, "python") {
@@ -52,7 +58,7 @@ func matchArgv(argv []string) bool {
 			if a == "--" {
 				continue
 			}
-			if pytestBin.MatchString(path.Base(a)) {
+			if isPytestBin(path.Base(a)) {
 				return true
 			}
 			if strings.HasPrefix(path.Base(a), "python") {
