@@ -336,46 +336,37 @@ func mountedUnder(root string) bool {
 // the entries' types (one getdents, no stat, where the file system gives
 // types).
 func subdirs(path string) ([]string, error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer syscall.Close(fd)
 	var names []string
-	buf := make([]byte, 8192)
-	for {
-		n, err := syscall.ReadDirent(fd, buf)
-		if err != nil {
-			return nil, err
-		}
-		if n <= 0 {
-			return names, nil
-		}
-		for b := buf[:n]; len(b) >= 19; {
+	err := dirents(path, func(b []byte) error {
+		for len(b) >= 19 {
 			// linux_dirent64: ino 8, off 8, reclen 2, type 1, name
 			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
 			if reclen < 19 || reclen > len(b) {
-				return nil, errNoStamp
+				return errNoStamp
 			}
 			typ, name := b[18], b[19:reclen]
 			if i := bytes.IndexByte(name, 0); i >= 0 {
 				name = name[:i]
 			}
 			b = b[reclen:]
-			if s := string(name); s != "." && s != ".." {
-				if typ == syscall.DT_UNKNOWN {
-					var st syscall.Stat_t
-					if syscall.Lstat(filepath.Join(path, s), &st) != nil {
-						return nil, errNoStamp
-					}
-					if st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
-						typ = syscall.DT_DIR
-					}
+			s := string(name)
+			if s == "." || s == ".." {
+				continue
+			}
+			if typ == syscall.DT_UNKNOWN {
+				var st syscall.Stat_t
+				if syscall.Lstat(filepath.Join(path, s), &st) != nil {
+					return errNoStamp
 				}
-				if typ == syscall.DT_DIR {
-					names = append(names, s)
+				if st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
+					typ = syscall.DT_DIR
 				}
 			}
+			if typ == syscall.DT_DIR {
+				names = append(names, s)
+			}
 		}
-	}
+		return nil
+	})
+	return names, err
 }

@@ -34,24 +34,17 @@ func watchRepo(t *testing.T) (root, store string) {
 // after a report the watch vouches for the tree again, new directories
 // included.
 func TestWatchSeesEveryChange(t *testing.T) {
-	changes := map[string]func(t *testing.T, root string){
+	changes := treeChanges()
+	for name, change := range map[string]func(t *testing.T, root string){
 		"tracked content": func(t *testing.T, r string) { writeFile(t, r, "pkg3/f3.go", "package q\n") },
-		"new untracked":   func(t *testing.T, r string) { writeFile(t, r, "pkg1/new.txt", "c") },
 		"new ignored":     func(t *testing.T, r string) { writeFile(t, r, "pkg1/x.o", "c") },
 		"new directory":   func(t *testing.T, r string) { writeFile(t, r, "pkg2/deep/er/c.txt", "c") },
 		"rename": func(t *testing.T, r string) {
 			os.Rename(filepath.Join(r, "pkg4/f4.go"), filepath.Join(r, "pkg4/g.go"))
 		},
 		"directory renamed": func(t *testing.T, r string) { os.Rename(filepath.Join(r, "pkg5"), filepath.Join(r, "pkg55")) },
-		"removed":           func(t *testing.T, r string) { os.Remove(filepath.Join(r, "sub/b.go")) },
-		"chmod":             func(t *testing.T, r string) { os.Chmod(filepath.Join(r, "a.go"), 0o755) },
-		"gitignore":         func(t *testing.T, r string) { writeFile(t, r, "sub/.gitignore", "b.go\n") },
-		"index":             func(t *testing.T, r string) { git(t, r, "rm", "-q", "--cached", "a.go") },
-		"commit":            func(t *testing.T, r string) { git(t, r, "commit", "-q", "--allow-empty", "-m", "two") },
-		"config":            func(t *testing.T, r string) { git(t, r, "config", "core.fileMode", "false") },
-		"user config": func(t *testing.T, r string) {
-			writeFile(t, os.Getenv("HOME"), ".gitconfig", "[core]\n\tautocrlf = true\n")
-		},
+	} {
+		changes[name] = change
 	}
 	for name, change := range changes {
 		t.Run(name, func(t *testing.T) {
