@@ -48,6 +48,10 @@ type Watch struct {
 	dirs       map[int32]string // watch descriptor to directory, slash-separated under root
 	outside    []byte           // stat of the configuration outside the tree
 	racy       bool
+	// leaves is set on file systems whose directories count their
+	// subdirectories in their link count (ext2/3/4, xfs, tmpfs; not
+	// btrfs): a directory with 2 links is not read for subdirectories.
+	leaves bool
 }
 
 const (
@@ -79,7 +83,7 @@ func WatchTree(root, skip string) *Watch {
 	if err != nil {
 		return nil
 	}
-	w := &Watch{fd: fd, root: root, dirs: map[int32]string{}}
+	w := &Watch{fd: fd, root: root, dirs: map[int32]string{}, leaves: int64(fs.Type) != 0x9123683E}
 	if w.setUp(skip) != nil {
 		w.Close()
 		return nil
@@ -151,9 +155,15 @@ func (w *Watch) tree(rel string, inGit bool) error {
 		}
 		return err
 	}
-	subs, err := subdirs(filepath.Join(w.root, filepath.FromSlash(rel)))
-	if err != nil {
+	var subs []string
+	if st, err := lstat(rel, w.root); err != nil {
 		return errNoStamp
+	} else if !w.leaves || st.Nlink != 2 {
+		// A directory's link count is 2 and one per subdirectory where
+		// leaves is set; one made after the watch was added is an event.
+		if subs, err = subdirs(filepath.Join(w.root, filepath.FromSlash(rel))); err != nil {
+			return errNoStamp
+		}
 	}
 	for _, name := range subs {
 		sub := name
