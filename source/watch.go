@@ -279,7 +279,7 @@ func (w *Watch) read() (changed, redo bool, made []string, err error) {
 				if dir != "" {
 					name = dir + "/" + name
 				}
-				if dir != ".git" && name != w.skip {
+				if dir != ".git" && name != w.skip || name == ".git/refs" || name == ".git/info" {
 					made = append(made, name)
 				}
 			}

@@ -43,6 +43,10 @@ func TestWatchSeesEveryChange(t *testing.T) {
 			os.Rename(filepath.Join(r, "pkg4/f4.go"), filepath.Join(r, "pkg4/g.go"))
 		},
 		"directory renamed": func(t *testing.T, r string) { os.Rename(filepath.Join(r, "pkg5"), filepath.Join(r, "pkg55")) },
+		"info made": func(t *testing.T, r string) {
+			os.RemoveAll(filepath.Join(r, ".git", "info"))
+			writeFile(t, r, ".git/info/attributes", "")
+		},
 	} {
 		changes[name] = change
 	}
@@ -74,7 +78,7 @@ func TestWatchSeesEveryChange(t *testing.T) {
 				t.Fatalf("%s: a change reported twice", name)
 			}
 			// The watch covers the tree as it is now, new directories too.
-			for _, rel := range []string{"pkg2/deep/er/d.txt", "pkg55/e.txt", "pkg0/e.txt"} {
+			for _, rel := range []string{"pkg2/deep/er/d.txt", "pkg55/e.txt", "pkg0/e.txt", ".git/info/exclude"} {
 				if _, err := os.Stat(filepath.Dir(filepath.Join(root, rel))); err != nil {
 					continue
 				}
