@@ -120,7 +120,7 @@ func startGeneration(ctx context.Context, env *Env, req *Request) *source.Pendin
 		return req.Generation
 	}
 	if req.Generations != nil {
-		return req.Generations.start(ctx, req.Dir)
+		return req.Generations.start(ctx, req.Dir, env.DeferAtStart)
 	}
 	return source.Start(ctx, req.Dir)
 }

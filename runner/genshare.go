@@ -9,23 +9,28 @@ import (
 )
 
 // Generations lets the captures of one sequence share the work tree's
-// generation: a capture whose tree is, by its stamp (source.Stamp),
-// unchanged since the git status of an earlier one finished takes that
-// generation instead of running git status again. Steps that change the
-// tree (a build writing a file, a git commit), and trees a stamp cannot
-// vouch for, get a git status of their own, as every ctx run does. Not
-// safe for concurrent use: a sequence's captures run one after another.
+// generation: a capture whose tree is unchanged since the git status of an
+// earlier one started takes that generation instead of running git status
+// again. Unchanged is vouched for by a stamp of the tree where it is small
+// (source.Stamp, the cheaper for a few steps there), else by an inotify
+// watch of the tree's directories set up before the git status it vouches
+// for (source.Watch). Steps that change the tree (a build writing a file, a
+// git commit), and trees neither can vouch for, get a git status of their
+// own, as every ctx run does. Not safe for concurrent use: a sequence's
+// captures run one after another; Close releases the watch.
 type Generations struct {
 	skip  string        // the store's directory, hidden from git
 	root  string        // the work tree of last
 	stamp *source.Stamp // taken just before last's git status started
+	watch *source.Watch // of root, set up before last's git status started
 	last  *source.Pending
 	// off is set once stamping cannot pay: the tree is one a stamp cannot
 	// vouch for, or it changed under a stamp that cost more than
 	// stampDear (a stamp is an lstat per entry, about 6.5 us each here; a
 	// git status of the same tree costs a process start and a little
-	// more). The rest of the sequence runs git status as ctx run does.
-	off bool
+	// more). The rest of the sequence watches the tree instead, once
+	// (watched), or runs git status as ctx run does.
+	off, watched bool
 }
 
 // stampDear is the cost from which a stamp that found the tree changed is
@@ -36,32 +41,72 @@ const stampDear = time.Millisecond
 // NewGenerations shares generations among captures into st.
 func NewGenerations(st *store.Store) *Generations { return &Generations{skip: st.Dir()} }
 
+// Close releases the watch of the tree (nil-safe).
+func (g *Generations) Close() {
+	if g != nil {
+		g.watch.Close()
+		g.watch = nil
+	}
+}
+
 // start is the generation for a capture in dir: the last one when the
-// tree's stamp is unchanged since it was computed, else a new git status.
-func (g *Generations) start(ctx context.Context, dir string) *source.Pending {
+// tree is unchanged since it was started, else a new git status. A tree
+// whose generation will be handed off as the command starts (deferred:
+// Env.DeferAtStart) gets no watch: its git status runs elsewhere, so
+// there is no generation here to share and a watch would cost for nothing.
+func (g *Generations) start(ctx context.Context, dir string, deferred func(root string) bool) *source.Pending {
 	top, ok := source.Top(dir)
 	if !ok {
 		return nil
 	}
-	if g.off {
+	if g.root != top {
+		g.Close()
+		g.root, g.last, g.stamp, g.off, g.watched = top, nil, nil, false, false
+	}
+	if !g.off {
+		if p := g.stamped(ctx, dir, top); p != nil {
+			return p
+		}
+	}
+	if !g.watched {
+		g.watched, g.last = true, nil // the stamp's generation is not the watch's to vouch for
+		if deferred == nil || !deferred(top) {
+			g.watch = source.WatchTree(top, g.skip)
+		}
+	}
+	if g.watch == nil {
 		return source.Start(ctx, dir)
 	}
+	if !g.watch.Changed() && g.last != nil {
+		if gen, done, err := g.last.Finished(); done && err == nil {
+			return source.Ready(top, gen)
+		}
+	}
+	if g.watch.Dead() {
+		g.Close()
+		return source.Start(ctx, dir)
+	}
+	g.last = source.Start(ctx, dir)
+	return g.last
+}
+
+// stamped is start's answer while stamps pay: the last generation when the
+// tree's stamp is unchanged since it was computed, else a new git status;
+// nil, with off set, when the tree is one a stamp cannot vouch for.
+func (g *Generations) stamped(ctx context.Context, dir, top string) *source.Pending {
 	began := time.Now()
 	stamp := source.TakeStamp(top, g.skip)
 	if stamp == nil {
 		g.off = true
-		return source.Start(ctx, dir)
+		return nil
 	}
-	if g.last != nil && g.root == top {
-		if g.stamp.Same(stamp) {
-			if gen, done, err := g.last.Finished(); done && err == nil {
-				return source.Ready(top, gen)
-			}
-		} else if time.Since(began) > stampDear {
-			g.off = true
+	if g.last != nil && g.stamp.Same(stamp) {
+		if gen, done, err := g.last.Finished(); done && err == nil {
+			return source.Ready(top, gen)
 		}
+	} else if g.last != nil && time.Since(began) > stampDear {
+		g.off = true
 	}
-	p := source.Start(ctx, dir)
-	g.root, g.stamp, g.last = top, stamp, p
-	return p
+	g.stamp, g.last = stamp, source.Start(ctx, dir)
+	return g.last
 }

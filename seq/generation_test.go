@@ -2,6 +2,7 @@ package seq
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -17,60 +19,19 @@ import (
 // execution records that generation; a step that writes a file makes the
 // next step run its own git status, and that step records the file.
 func TestStepsShareTheGeneration(t *testing.T) {
-	real, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed")
-	}
 	env, dir := newEnv(t)
-	git := func(args ...string) {
-		t.Helper()
-		if out, err := exec.Command(real, append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git, statuses := countingGit(t, dir)
 	git("init", "-q")
 	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	git("add", "a.go")
 	git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one")
-	// A git that counts its statuses, then runs the real one.
-	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "log")
-	script := "#!/bin/sh\ncase \" $* \" in *\" status \"*) echo status >>" + log + ";; esac\nexec " + real + " \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	t.Setenv("HOME", t.TempDir())      // no user configuration to refuse
 	time.Sleep(100 * time.Millisecond) // past the racy window of the files just written
-	statuses := func() int {
-		data, _ := os.ReadFile(log)
-		os.Remove(log)
-		return strings.Count(string(data), "status\n")
-	}
 	env.Environ = append(env.Environ, "CTX_GENERATION_WAIT=10s")
 	// Each step's run is its own (no two print the same), so its one
 	// execution is that step's.
-	gens := func(rec *Record) []string {
-		t.Helper()
-		var out []string
-		for _, r := range rec.Steps {
-			execs, err := env.Store.Execs(1, func(x *store.Exec) bool { return x.Run.String() == r.Run })
-			if err != nil || len(execs) != 1 {
-				t.Fatalf("step %d: execs %v %v", r.N, execs, err)
-			}
-			g := execs[0].Generation
-			if g == nil {
-				t.Fatalf("step %d recorded no generation (note %q)", r.N, execs[0].Note)
-			}
-			var changed []string
-			for _, c := range g.Changed {
-				changed = append(changed, c.Status+c.Path)
-			}
-			out = append(out, g.ID+" "+strings.Join(changed, ","))
-		}
-		return out
-	}
+	gens := func(rec *Record) []string { return stepGenerations(t, env, rec) }
 	steps, err := FromArgs([]string{"echo 1", "--", "echo 2", "--", "echo 3"})
 	if err != nil {
 		t.Fatal(err)
@@ -119,6 +80,129 @@ func TestStepsShareTheGeneration(t *testing.T) {
 		t.Errorf("a tree with a nested repository: %d git statuses for 3 steps, want 3", n)
 	}
 	gens(rec) // each recorded one
+}
+
+// countingGit puts a git that counts its statuses, then runs the real
+// one, first on PATH (with a HOME of no configuration), and returns a git
+// runner in dir and the count of statuses since the last call.
+func countingGit(t *testing.T, dir string) (git func(args ...string), statuses func() int) {
+	t.Helper()
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	git = func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command(real, append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "log")
+	script := "#!/bin/sh\ncase \" $* \" in *\" status \"*) echo status >>" + log + ";; esac\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("HOME", t.TempDir()) // no user configuration to refuse
+	statuses = func() int {
+		data, _ := os.ReadFile(log)
+		os.Remove(log)
+		return strings.Count(string(data), "status\n")
+	}
+	return git, statuses
+}
+
+// stepGenerations are the generations the steps' executions recorded: id
+// and changed entries.
+func stepGenerations(t *testing.T, env *runner.Env, rec *Record) []string {
+	t.Helper()
+
+	var out []string
+	for _, r := range rec.Steps {
+		execs, err := env.Store.Execs(1, func(x *store.Exec) bool { return x.Run.String() == r.Run })
+		if err != nil || len(execs) != 1 {
+			t.Fatalf("step %d: execs %v %v", r.N, execs, err)
+		}
+		g := execs[0].Generation
+		if g == nil {
+			t.Fatalf("step %d recorded no generation (note %q)", r.N, execs[0].Note)
+		}
+		var changed []string
+		for _, c := range g.Changed {
+			changed = append(changed, c.Status+c.Path)
+		}
+		out = append(out, g.ID+" "+strings.Join(changed, ","))
+	}
+	return out
+}
+
+// TestLargeTreeStepsShareTheGeneration: in a tree too large for a stamp
+// (600 files), steps that change nothing run one git status, shared
+// through the watch of the tree; a step that writes a tracked file, an
+// untracked one, an ignored one, one in a new directory, or renames one,
+// makes the next step run a git status of its own, which records it.
+func TestLargeTreeStepsShareTheGeneration(t *testing.T) {
+	env, dir := newEnv(t)
+	git, statuses := countingGit(t, dir)
+	git("init", "-q")
+	for i := range 600 {
+		if err := os.MkdirAll(filepath.Join(dir, fmt.Sprint("p", i%20)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%d/f%d.go", i%20, i)), []byte("package p\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("*.o\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("add", ".gitignore", "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p1*")
+	git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "big")
+	env.Environ = append(env.Environ, "CTX_GENERATION_WAIT=10s")
+	run := func(args ...string) []string {
+		t.Helper()
+		steps, err := FromArgs(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := Run(context.Background(), env, steps, Options{Dir: dir, Pipe: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return stepGenerations(t, env, rec)
+	}
+	g := run("echo 1", "--", "echo 2", "--", "echo 3", "--", "echo 4")
+	if n := statuses(); n != 1 {
+		t.Errorf("four steps that change nothing in a large tree ran %d git statuses, want 1", n)
+	}
+	if g[0] != g[1] || g[1] != g[3] || strings.Contains(g[0], "??") {
+		t.Errorf("generations %q, want one clean one", g)
+	}
+	writes := []struct{ name, step, recorded string }{
+		{"tracked", "echo y >> p3/f3.go", " M" + "p3/f3.go"},
+		{"untracked", "echo x > p4/new.txt", "??p4/new.txt"},
+		{"ignored", "echo x > p5/x.o", ""},
+		{"new directory", "mkdir -p p6/d/e && echo x > p6/d/e/n.txt", "??p6/d/e/n.txt"},
+		{"rename", "mv p7/f7.go p7/g7.go", "??p7/g7.go"},
+	}
+	for _, w := range writes {
+		g := run("echo a", "--", w.step, "--", "echo b", "--", "echo c")
+		if n := statuses(); n != 2 {
+			t.Errorf("%s: a step writing then two more: %d git statuses, want 2", w.name, n)
+		}
+		if g[2] != g[3] || g[1] != g[0] {
+			t.Errorf("%s: generations %q: want steps 1-2 and 3-4 to share", w.name, g)
+		}
+		if w.recorded != "" && !strings.Contains(g[2], w.recorded) {
+			t.Errorf("%s: step 3's generation %q does not record %s", w.name, g[2], w.recorded)
+		}
+		if w.recorded == "" && g[2] != g[0] {
+			t.Errorf("%s: an ignored file changed the generation: %q", w.name, g)
+		}
+		git("add", "-A")
+		git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", w.name)
+		statuses()
+	}
 }
 
 // TestHeldStepKeptWhileTheNextRuns: a finished step not yet stored (the

@@ -107,6 +107,7 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 	// next ctx command recovers them).
 	batch := runner.NewBatch(env.Store)
 	gens := runner.NewGenerations(env.Store)
+	defer gens.Close()
 	linger := o.Linger
 	if linger <= 0 {
 		linger = DefaultLinger

@@ -24,8 +24,9 @@ import (
 // is the tree's generation at the second (Stamp.Same), and a sequence of
 // steps that change nothing runs one git status, not one per step.
 //
-// A stamp is refused (TakeStamp returns nil, and the caller runs git
-// status) where it could not vouch for that: more than maxStampEntries
+// A stamp is refused (TakeStamp returns nil, and the caller watches the
+// tree, source.Watch, or runs git status) where it could not vouch for
+// that: more than maxStampEntries
 // entries (a stamp costs an lstat per entry, about 6.5 us each here, and a
 // git status a process start, about 2.3 ms, and 8 us an entry: past 512 a
 // stamp saves too little when it matches and costs too much when it does
@@ -296,22 +297,34 @@ func (p *Pending) Finished() (g *Generation, ok bool, err error) {
 // system calls as the kernel allows (os.Open would also try to register
 // the descriptor with the poller: a stamp runs before every step).
 func dirNames(path string) ([]string, error) {
+	var names []string
+	err := dirents(path, func(buf []byte) error {
+		_, _, names = syscall.ParseDirent(buf, -1, names)
+		return nil
+	})
+	return names, err
+}
+
+// dirents hands each buffer of the directory at path's entries, as getdents
+// gives them, to each.
+func dirents(path string, each func(buf []byte) error) error {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer syscall.Close(fd)
-	var names []string
 	buf := make([]byte, 8192)
 	for {
 		n, err := syscall.ReadDirent(fd, buf)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if n <= 0 {
-			return names, nil
+			return nil
 		}
-		_, _, names = syscall.ParseDirent(buf[:n], -1, names)
+		if err := each(buf[:n]); err != nil {
+			return err
+		}
 	}
 }
 

@@ -34,19 +34,7 @@ func stampRepo(t *testing.T) (root, store string) {
 // makes the next stamp differ; and a stamp taken just after a change
 // vouches for nothing (the racy window).
 func TestStampSeesEveryChange(t *testing.T) {
-	changes := map[string]func(t *testing.T, root string){
-		"same-size content": func(t *testing.T, r string) { writeFile(t, r, "a.go", "package b\n") },
-		"new untracked":     func(t *testing.T, r string) { writeFile(t, r, "sub/deep/c.txt", "c") },
-		"removed":           func(t *testing.T, r string) { os.Remove(filepath.Join(r, "sub/b.go")) },
-		"chmod":             func(t *testing.T, r string) { os.Chmod(filepath.Join(r, "a.go"), 0o755) },
-		"gitignore":         func(t *testing.T, r string) { writeFile(t, r, "sub/.gitignore", "b.go\n") },
-		"index":             func(t *testing.T, r string) { git(t, r, "rm", "-q", "--cached", "a.go") },
-		"ref":               func(t *testing.T, r string) { git(t, r, "commit", "-q", "--allow-empty", "-m", "two") },
-		"config":            func(t *testing.T, r string) { git(t, r, "config", "core.fileMode", "false") },
-		"user config": func(t *testing.T, r string) {
-			writeFile(t, os.Getenv("HOME"), ".gitconfig", "[core]\n\tautocrlf = true\n")
-		},
-	}
+	changes := treeChanges()
 	for name, change := range changes {
 		t.Run(name, func(t *testing.T) {
 			root, store := stampRepo(t)
@@ -72,6 +60,23 @@ func TestStampSeesEveryChange(t *testing.T) {
 				t.Errorf("%s: a stamp within the racy window vouched for the tree", name)
 			}
 		})
+	}
+}
+
+// treeChanges are changes git status sees in stampRepo's tree, by name.
+func treeChanges() map[string]func(t *testing.T, root string) {
+	return map[string]func(t *testing.T, root string){
+		"same-size content": func(t *testing.T, r string) { writeFile(t, r, "a.go", "package b\n") },
+		"new untracked":     func(t *testing.T, r string) { writeFile(t, r, "sub/deep/c.txt", "c") },
+		"removed":           func(t *testing.T, r string) { os.Remove(filepath.Join(r, "sub/b.go")) },
+		"chmod":             func(t *testing.T, r string) { os.Chmod(filepath.Join(r, "a.go"), 0o755) },
+		"gitignore":         func(t *testing.T, r string) { writeFile(t, r, "sub/.gitignore", "b.go\n") },
+		"index":             func(t *testing.T, r string) { git(t, r, "rm", "-q", "--cached", "a.go") },
+		"ref":               func(t *testing.T, r string) { git(t, r, "commit", "-q", "--allow-empty", "-m", "two") },
+		"config":            func(t *testing.T, r string) { git(t, r, "config", "core.fileMode", "false") },
+		"user config": func(t *testing.T, r string) {
+			writeFile(t, os.Getenv("HOME"), ".gitconfig", "[core]\n\tautocrlf = true\n")
+		},
 	}
 }
 
