@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"path"
@@ -305,6 +306,10 @@ func (r *Remote) wrap(op, key string, err error) error {
 	var e minio.ErrorResponse
 	if errors.As(err, &e) && e.Code != "" {
 		return &serverError{msg: fmt.Sprintf("remote %s s3://%s/%s at %s: %s (%s)", op, r.cfg.Bucket, key, r.cfg.Endpoint, e.Code, e.Message), err: err}
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return fmt.Errorf("remote %s s3://%s/%s at %s: %w (is the server up, and endpoint right in %s?)", op, r.cfg.Bucket, key, r.cfg.Endpoint, err, r.configName())
 	}
 	return fmt.Errorf("remote %s s3://%s/%s at %s: %w", op, r.cfg.Bucket, key, r.cfg.Endpoint, err)
 }
