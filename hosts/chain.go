@@ -26,10 +26,10 @@ import (
 //     step changes the shell's directory, variables or functions for the
 //     next one, and not after a `source` or `eval` that could define
 //     functions ctx cannot see;
-//   - every word is static (no $VAR, $(…), brace expansion, or quoting sh
-//     reads differently from bash), so sh -c reads each step's source text
-//     as the agent's shell would; globs and ~ expand the same way in the
-//     same directory;
+//   - every word is static (no $VAR, $(…), brace expansion, glob, or
+//     quoting sh reads differently from bash), so sh -c reads each step's
+//     source text as the agent's shell would whatever its options; ~
+//     expands the same way;
 //   - its only redirections are 2>&1 and 2>/dev/null, which stay in the
 //     step's text;
 //   - at least one step floods.
@@ -213,13 +213,16 @@ func chainStep(s *syntax.Stmt, defined map[string]bool) (ok, floods bool) {
 }
 
 // portableWord reports whether wd is static and reads the same under sh as
-// under bash: literals and plain quotes, no $'…', no unquoted brace.
+// under the agent's shell: literals and plain quotes, no $'…', no unquoted
+// brace, and no unquoted glob (*, ?, [): how a glob expands depends on the
+// shell and its options (set -f, shopt -s globstar, nullglob or failglob,
+// zsh's ** and no-match error), which sh -c inside ctx seq does not share.
 func portableWord(wd *syntax.Word) bool {
 	if _, ok := staticWord(wd); !ok {
 		return false
 	}
 	for _, p := range wd.Parts {
-		if l, ok := p.(*syntax.Lit); ok && strings.ContainsAny(l.Value, "{}") {
+		if l, ok := p.(*syntax.Lit); ok && strings.ContainsAny(l.Value, "{}*?[") {
 			return false
 		}
 	}

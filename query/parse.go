@@ -139,8 +139,11 @@ func split(q string) ([]part, error) {
 		t := parts[i].text
 		lead := len(t) - len(strings.TrimLeft(t, " \t\n"))
 		parts[i] = part{strings.TrimSpace(t), parts[i].col + lead}
-		if parts[i].text == "" {
-			return nil, &SyntaxError{Col: parts[i].col, Msg: "empty stage", Src: q}
+		switch {
+		case parts[i].text == "" && len(parts) == 1:
+			return nil, &SyntaxError{Col: 1, Msg: "empty query: start with from SOURCE, e.g. from runs | limit 5", Src: q}
+		case parts[i].text == "":
+			return nil, &SyntaxError{Col: parts[i].col, Msg: "empty stage: remove the extra |, or put a stage between the two", Src: q}
 		}
 	}
 	return parts, nil

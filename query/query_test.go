@@ -150,6 +150,8 @@ func TestSyntaxErrorsHavePositions(t *testing.T) {
 		{"from frames | locate | in-changed HEAD", "in-changed since run:ID", 35},
 		{"from runs | since gen:12ab", "16 hex digits", 19},
 		{"from runs | since HEAD", "since run:ID or since gen:ID", 19},
+		{"  ", "empty query: start with from SOURCE", 1},
+		{"from runs | | limit 1", "empty stage: remove the extra |", 13},
 	}
 	for _, c := range cases {
 		_, err := Compile(c.q)

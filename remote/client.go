@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"path"
@@ -250,10 +251,44 @@ func isPrecondition(err error) bool {
 
 func isNotFoundErr(err error) bool {
 	var e minio.ErrorResponse
-	if errors.As(err, &e) {
-		return e.StatusCode == http.StatusNotFound || e.Code == "NoSuchKey"
+	if errors.As(err, &e) && e.Code != minio.NoSuchBucket {
+		return e.StatusCode == http.StatusNotFound || e.Code == minio.NoSuchKey
 	}
 	return false
+}
+
+func isNoBucketErr(err error) bool {
+	var e minio.ErrorResponse
+	return errors.As(err, &e) && e.Code == minio.NoSuchBucket
+}
+
+// noBucket is the error of a request to a bucket the endpoint does not
+// have: a wrong configuration, never an answer about the object asked for.
+func (r *Remote) noBucket(op string, err error) error {
+	return &serverError{msg: fmt.Sprintf("remote %s: bucket %q does not exist at %s: create it, or fix bucket (and endpoint) in %s",
+		op, r.cfg.Bucket, r.cfg.Endpoint, r.configName()), err: err}
+}
+
+// configName is the file the configuration came from, for an error's fix.
+func (r *Remote) configName() string {
+	if p := r.cfg.Path(); p != "" {
+		return p
+	}
+	return ConfigName
+}
+
+// diagnose replaces a failed push's error by the missing bucket's when that
+// is the cause: some servers answer a write to a missing bucket with
+// AccessDenied or a bare 404, which would send the user after credentials
+// or a missing object. It costs one request, and only on failure.
+func (r *Remote) diagnose(ctx context.Context, op string, err error) error {
+	if err == nil || ctx.Err() != nil || isNoBucketErr(err) {
+		return err
+	}
+	if ok, berr := r.mc.BucketExists(ctx, r.cfg.Bucket); berr == nil && !ok {
+		return r.noBucket(op, err)
+	}
+	return err
 }
 
 // wrap names the operation, object and server in an error; a missing object
@@ -262,12 +297,19 @@ func (r *Remote) wrap(op, key string, err error) error {
 	if err == nil {
 		return nil
 	}
+	if isNoBucketErr(err) {
+		return r.noBucket(op+" "+key, err)
+	}
 	if isNotFoundErr(err) {
 		return fmt.Errorf("remote %s s3://%s/%s: %w", op, r.cfg.Bucket, key, store.ErrNotFound)
 	}
 	var e minio.ErrorResponse
 	if errors.As(err, &e) && e.Code != "" {
 		return &serverError{msg: fmt.Sprintf("remote %s s3://%s/%s at %s: %s (%s)", op, r.cfg.Bucket, key, r.cfg.Endpoint, e.Code, e.Message), err: err}
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return fmt.Errorf("remote %s s3://%s/%s at %s: %w (is the server up, and endpoint right in %s?)", op, r.cfg.Bucket, key, r.cfg.Endpoint, err, r.configName())
 	}
 	return fmt.Errorf("remote %s s3://%s/%s at %s: %w", op, r.cfg.Bucket, key, r.cfg.Endpoint, err)
 }

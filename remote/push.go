@@ -66,9 +66,9 @@ func Push(ctx context.Context, st *store.Store, r *Remote) (*PushReport, error) 
 		perr = fmt.Errorf("remote state: %w", err)
 	}
 	if perr != nil {
-		return rep, perr
+		return rep, r.diagnose(ctx, "push", perr)
 	}
-	return rep, r.putIndex(ctx, ws, execs)
+	return rep, r.diagnose(ctx, "push", r.putIndex(ctx, ws, execs))
 }
 
 // pushExecs pushes executions in parallel, recording each one done.

@@ -150,7 +150,7 @@ func (x *Execution) get(th *starlark.Thread, b *starlark.Builtin, args starlark.
 	if limit <= 0 || limit > maxGetLines {
 		return nil, fmt.Errorf("get: limit %d: want 1 to %d lines", limit, maxGetLines)
 	}
-	h, err := store.ParseHandle(handle)
+	h, err := x.parseHandle(handle)
 	if err != nil {
 		return nil, fmt.Errorf("get: %w", err)
 	}
@@ -183,7 +183,7 @@ func (x *Execution) items(th *starlark.Thread, b *starlark.Builtin, args starlar
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "handle", &handle, "kind?", &kind); err != nil {
 		return nil, err
 	}
-	h, err := store.ParseHandle(handle)
+	h, err := x.parseHandle(handle)
 	if err != nil {
 		return nil, fmt.Errorf("items: %w", err)
 	}
@@ -334,4 +334,36 @@ func (l *limited) Write(p []byte) (int, error) {
 		l.n -= k
 	}
 	return len(p), nil
+}
+
+// parseHandle parses a handle as ctx get reads it: seq:ID#N and py:ID#N
+// (with a stream and range after N) stand for step N's run.
+func (x *Execution) parseHandle(handle string) (store.Handle, error) {
+	scheme, _, _ := strings.Cut(handle, ":")
+	if scheme != "seq" && scheme != "py" {
+		return store.ParseHandle(handle)
+	}
+	ref, err := seq.ParseRefOf(scheme, handle)
+	if err != nil {
+		return store.Handle{}, err
+	}
+	if ref.Step == 0 {
+		return store.Handle{}, fmt.Errorf("%s names a whole record; give %s#N for step N's output", handle, handle)
+	}
+	var run string
+	if scheme == "seq" {
+		var rec *seq.Record
+		if rec, err = seq.Load(x.env.Store, ref); err == nil {
+			run, err = rec.StepHandle(ref)
+		}
+	} else {
+		var rec *Execution
+		if rec, err = Load(x.env.Store, ref); err == nil {
+			run, err = rec.StepHandle(ref)
+		}
+	}
+	if err != nil {
+		return store.Handle{}, err
+	}
+	return store.ParseHandle(run)
 }

@@ -3,6 +3,7 @@ package script
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -159,5 +160,41 @@ func TestSyntaxError(t *testing.T) {
 	var se *SyntaxError
 	if !errors.As(err, &se) || se.Line != 2 || se.Col != 5 || !strings.HasPrefix(err.Error(), "bad.star:2:5: syntax error: ") {
 		t.Fatalf("error %v", err)
+	}
+}
+
+// get() and items() read seq:ID#N and py:ID#N as ctx get does: step N's
+// run, with a stream and range after N; a whole record's handle is refused
+// with the form to give.
+func TestGetStepHandles(t *testing.T) {
+	env, dir := newEnv(t)
+	rec, err := seq.Run(context.Background(), env, []seq.Step{{Name: "one", Shell: "echo one"}, {Name: "two", Shell: "echo two; echo more"}}, seq.Options{Dir: dir, Pipe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := seq.Save(env.Store, rec); err != nil {
+		t.Fatal(err)
+	}
+	first, err := Run(context.Background(), env, []byte("run('echo first')\n"), Options{Dir: dir, Pipe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Save(env.Store, first); err != nil {
+		t.Fatal(err)
+	}
+	src := fmt.Sprintf("emit(get(%q))\nemit(get(%q))\nemit(str(len(items(%q))))\n", rec.Handle()+"#2#stdout:L2", first.Handle()+"#1", rec.Handle()+"#1")
+	x, err := Run(context.Background(), env, []byte(src), Options{Dir: dir, Pipe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Error != "" || len(x.Emits) != 3 || strings.TrimSpace(x.Emits[0].Text) != "more" || strings.TrimSpace(x.Emits[1].Text) != "first" {
+		t.Fatalf("error %q emits %+v", x.Error, x.Emits)
+	}
+	x, err = Run(context.Background(), env, []byte(fmt.Sprintf("get(%q)\n", rec.Handle())), Options{Dir: dir, Pipe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(x.Error, "names a whole record; give "+rec.Handle()+"#N") {
+		t.Errorf("a whole seq handle: %q", x.Error)
 	}
 }

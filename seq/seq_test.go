@@ -459,3 +459,12 @@ func TestPassingWholeOutput(t *testing.T) {
 		t.Errorf("twenty passing lines shown whole, or not accounted for:\n%s", d)
 	}
 }
+
+// A steps file's value of the wrong type names the step's key and what it
+// wants, not the Go field it decodes into.
+func TestFromTOMLTypeError(t *testing.T) {
+	_, err := FromTOML([]byte("[[step]]\nshell = \"go test\"\ntimeout = 90\n"))
+	if err == nil || !strings.Contains(err.Error(), `line 3 column 11: key "step.timeout": want a string`) || strings.Contains(err.Error(), "seq.Step") {
+		t.Fatalf("timeout = 90: %v", err)
+	}
+}

@@ -198,6 +198,8 @@ func FromTOML(data []byte) ([]Step, error) {
 			return nil, fmt.Errorf("read steps file: %w", err)
 		case key != "":
 			err = fmt.Errorf("unknown field %q (a step has name, argv, shell, cwd, env, timeout, continue_on_failure)", key)
+		default:
+			err = tomlerr.Explain(err)
 		}
 		return nil, &StepError{Line: line, Col: col, Err: err}
 	}

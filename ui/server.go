@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"html/template"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -89,7 +90,11 @@ func servePage(w http.ResponseWriter, r *http.Request, src Source) {
 	}
 	sh := run + "#" + stream
 	page, _ := strconv.ParseInt(q.Get("page"), 10, 64)
-	page = max(page, 1)
+	page = min(max(page, 1), math.MaxInt64/PageLines) // a huge page overflowed its first line
+	link := func(p int64) string {
+		v := url.Values{"h": {run}, "stream": {stream}, "page": {strconv.FormatInt(p, 10)}}
+		return "/run?" + v.Encode()
+	}
 	digest, err := src.Digest(r.Context(), run)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusNotFound)
@@ -99,6 +104,16 @@ func servePage(w http.ResponseWriter, r *http.Request, src Source) {
 	lines, total, err := src.Lines(r.Context(), sh, from, from+PageLines-1)
 	if err != nil && total > 0 {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	pages := max((total+PageLines-1)/PageLines, 1)
+	if page > pages {
+		// Past the last page (an old link, a typed number): show the last.
+		to := link(pages)
+		if e := q.Get("q"); e != "" {
+			to += "&" + url.Values{"q": {e}}.Encode()
+		}
+		http.Redirect(w, r, to, http.StatusSeeOther)
 		return
 	}
 	fails, _ := src.Grep(r.Context(), sh, FailureRE, 200)
@@ -129,11 +144,6 @@ func servePage(w http.ResponseWriter, r *http.Request, src Source) {
 		for _, m := range ms {
 			matches = append(matches, failLink{m.Line, (m.Line-1)/PageLines + 1, m.Text})
 		}
-	}
-	pages := max((total+PageLines-1)/PageLines, 1)
-	link := func(p int64) string {
-		v := url.Values{"h": {run}, "stream": {stream}, "page": {strconv.FormatInt(p, 10)}}
-		return "/run?" + v.Encode()
 	}
 	data := map[string]any{
 		"Run": run, "Stream": sh, "StreamName": stream, "Digest": digest, "Lines": views, "Total": total,

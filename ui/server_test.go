@@ -95,6 +95,14 @@ func TestPages(t *testing.T) {
 	if !strings.Contains(body, `class="err"`) {
 		t.Error("a bad expression is not reported")
 	}
+	// A page past the last (an old link, a typed number, one so large its
+	// first line overflowed) shows the last page, with the search kept.
+	for _, p := range []string{"4", "9223372036854775807"} {
+		code, body = get(t, srv, "/run?h=run:0123456789ab&q=exploded&page="+p)
+		if code != 200 || !strings.Contains(body, "page 3 of 3") || !strings.Contains(body, `id="L1100"`) || !strings.Contains(body, "1 matching lines") {
+			t.Errorf("page %s: %d %q", p, code, body[:min(len(body), 300)])
+		}
+	}
 	if code, _ := get(t, srv, "/run?h=notarun"); code != http.StatusBadRequest {
 		t.Errorf("bad handle: %d", code)
 	}

@@ -130,7 +130,7 @@ func (d *Deps) py(ctx context.Context, _ *sdk.CallToolRequest, in pyInput) (*sdk
 		lim.Runs = min(in.MaxRuns, lim.Runs)
 	}
 	if in.Wall != "" {
-		w, err := parseTimeout(in.Wall)
+		w, err := parseTimeout("wall", in.Wall)
 		if err != nil {
 			return Error(err, ""), ladderOutput{}, nil
 		}
@@ -233,7 +233,11 @@ func (d *Deps) jobTail(_ context.Context, _ *sdk.CallToolRequest, in jobInput) (
 func (d *Deps) jobWait(ctx context.Context, _ *sdk.CallToolRequest, in jobInput) (*sdk.CallToolResult, ladderOutput, error) {
 	timeout := time.Minute
 	if in.Timeout != "" {
-		t, err := parseTimeout(in.Timeout)
+		t, err := parseTimeout("timeout", in.Timeout)
+		if err == nil && t == 0 {
+			// job.Wait reads 0 as until it ends: past the cap, with no end.
+			err = fmt.Errorf("timeout %q: want a positive duration, at most 10m (ctx_job_tail shows a job without waiting)", in.Timeout)
+		}
 		if err != nil {
 			return Error(err, ""), ladderOutput{}, nil
 		}

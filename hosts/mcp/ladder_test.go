@@ -39,4 +39,12 @@ func TestSeqAndPy(t *testing.T) {
 			t.Errorf("%s %v: no error: %s", name, args, text)
 		}
 	}
+	// A zero wait timeout meant no limit at all, past the tool's 10m cap; a
+	// bad wall names the wall, not a timeout.
+	if res, text := call(t, cs, "ctx_job_wait", map[string]any{"job": "job:ffffffffffff", "timeout": "0"}); !res.IsError || !strings.Contains(text, "want a positive duration, at most 10m") {
+		t.Errorf("ctx_job_wait timeout 0: %v %s", res.IsError, text)
+	}
+	if res, text := call(t, cs, "ctx_py", map[string]any{"code": "x = 1", "wall": "-1s"}); !res.IsError || !strings.Contains(text, `wall "-1s"`) {
+		t.Errorf("ctx_py wall -1s: %v %s", res.IsError, text)
+	}
 }

@@ -143,7 +143,7 @@ func (d *Deps) request(in runInput) (*runner.Request, error) {
 		return nil, errors.New("give the command as argv (a list of words) or shell (a command line)")
 	}
 	if in.Timeout != "" {
-		t, err := parseTimeout(in.Timeout)
+		t, err := parseTimeout("timeout", in.Timeout)
 		if err != nil {
 			return nil, err
 		}
@@ -363,13 +363,15 @@ func (d *Deps) digestOptions(st *store.Store, budget int) (digest.Options, error
 	return runner.DigestOptions(st, budget, p, "")
 }
 
-func parseTimeout(s string) (time.Duration, error) {
+// parseTimeout parses the duration argument name ("timeout", "wall"): a
+// number of seconds or a Go duration, 0 or more.
+func parseTimeout(name, s string) (time.Duration, error) {
 	if n, err := strconv.Atoi(s); err == nil && n > 0 {
 		return time.Duration(n) * time.Second, nil
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 0 {
-		return 0, fmt.Errorf("timeout %q: want a duration like 90s or 5m", s)
+		return 0, fmt.Errorf("%s %q: want a duration like 90s or 5m", name, s)
 	}
 	return d, nil
 }

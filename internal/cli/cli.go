@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -111,6 +112,32 @@ func (e *UsageError) Unwrap() error { return e.Err }
 
 // Usagef is a usage error.
 func Usagef(format string, args ...any) error { return &UsageError{fmt.Errorf(format, args...)} }
+
+// NonNegative is a usage error naming the first of flags (names and values
+// in pairs: "--timeout", d, ...) whose duration is negative, or nil. A
+// negative --timeout would otherwise mean no limit at all.
+func NonNegative(flags ...any) error {
+	for i := 0; i+1 < len(flags); i += 2 {
+		if d, ok := flags[i+1].(time.Duration); ok && d < 0 {
+			return Usagef("%s %v: want a duration of 0 or more", flags[i], d)
+		}
+	}
+	return nil
+}
+
+// ReadAllMax reads r to its end, refusing more than max bytes (what is
+// read is never cut short silently: a cut script or step list would run
+// something else). what names the input in the error.
+func ReadAllMax(r io.Reader, max int64, what string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", what, err)
+	}
+	if int64(len(b)) > max {
+		return nil, Usagef("%s: more than %d bytes; give a smaller one", what, max)
+	}
+	return b, nil
+}
 
 // ExactArgs is cobra.ExactArgs with a usage error that shows the form.
 func ExactArgs(n int, form string) cobra.PositionalArgs {

@@ -22,7 +22,49 @@ func Describe(err error, keys string) error {
 	case key != "":
 		return fmt.Errorf("line %d column %d: unknown key %q (%s)", line, col, key, keys)
 	}
-	return fmt.Errorf("line %d column %d: %v", line, col, err)
+	return fmt.Errorf("line %d column %d: %v", line, col, Explain(err))
+}
+
+// Explain rewrites a type error from decoding, which names the Go struct
+// field and type, into what the file should hold: `key "step.timeout": want
+// a string (in quotes: "…"), not a TOML integer`. Other errors are returned
+// as they are.
+func Explain(err error) error {
+	var de *toml.DecodeError
+	if !errors.As(err, &de) || len(de.Key()) == 0 {
+		return err
+	}
+	// "cannot decode TOML integer into struct field seq.Step.Timeout of type string"
+	_, rest, ok := strings.Cut(de.Error(), "cannot decode TOML ")
+	got, _, ok2 := strings.Cut(rest, " ")
+	i := strings.LastIndex(rest, " of type ")
+	if !ok || !ok2 || i < 0 {
+		return err
+	}
+	return fmt.Errorf("key %q: want %s, not a TOML %s", strings.Join(de.Key(), "."), goTypeWords(rest[i+len(" of type "):]), got)
+}
+
+// goTypeWords says in TOML's terms what a Go type decodes from.
+func goTypeWords(t string) string {
+	switch {
+	case t == "string":
+		return `a string (in quotes: "…")`
+	case t == "bool":
+		return "true or false"
+	case strings.HasPrefix(t, "int") || strings.HasPrefix(t, "uint"):
+		return "an integer"
+	case strings.HasPrefix(t, "float"):
+		return "a number"
+	case t == "[]string":
+		return `an array of strings (["a", "b"])`
+	case strings.HasPrefix(t, "[]"):
+		return "an array"
+	case t == "map[string]string":
+		return `a table of strings ({ KEY = "value" })`
+	case strings.HasPrefix(t, "map["):
+		return "a table"
+	}
+	return "a " + t
 }
 
 // Locate is where in the file err, from decoding with unknown fields

@@ -159,6 +159,9 @@ func newWaitCmd(ios *cli.IO) *cobra.Command {
 		Example: "  ctx job wait job:4766931c5f21\n  ctx job wait --timeout 2m job:4766931c5f21",
 		Args:    cli.ExactArgs(1, "ctx job wait job:ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := cli.NonNegative("--timeout", timeout); err != nil {
+				return err
+			}
 			j, err := open(ios, args[0])
 			if err != nil {
 				return err

@@ -43,6 +43,7 @@ captures. Its builtins:
       returns a result with exit, ok, status, handle, headline, counts (items by
       kind), items (dicts) and digest; a failing command is a result, not an error
   get(handle, grep=None, limit=240)  the text a handle names, as ctx get prints it
+      (seq:ID#N and py:ID#N read step N's run)
   items(handle, kind=None)           a run's evidence items as dicts
   emit(*parts, kind="finding")       a line for the final digest (print() too)
   fail(msg)                          stop the script; the digest lists what ran
@@ -108,7 +109,7 @@ func source(ios *cli.IO, o *options, args []string) ([]byte, string, error) {
 	case len(args) != 1:
 		return nil, "", cli.Usagef("want ctx py SCRIPT.star or ctx py -c CODE (got %d arguments)", len(args))
 	case args[0] == "-":
-		b, err := io.ReadAll(io.LimitReader(ios.In, 1<<20))
+		b, err := cli.ReadAllMax(ios.In, 1<<20, "the script on stdin")
 		return b, "stdin", err
 	}
 	b, err := os.ReadFile(args[0])
@@ -125,6 +126,9 @@ func runPy(ctx context.Context, ios *cli.IO, env EnvFunc, o *options, args []str
 	}
 	if o.limits.Steps == 0 || o.limits.Runs <= 0 || o.limits.Wall <= 0 {
 		return cli.Usagef("--max-steps, --max-runs and --wall must be positive")
+	}
+	if err := cli.NonNegative("--timeout", o.timeout, "--grace", o.grace); err != nil {
+		return err
 	}
 	w, err := seqcmd.OpenWorkspace(ios, o.cwd, o.budget, o.pressure)
 	if err != nil {

@@ -73,6 +73,10 @@ func push(ctx context.Context, ios *cli.IO, st *store.Store, r *remote.Remote, a
 		if jerr := cli.WriteJSON(ios.Out, rep); jerr != nil && err == nil {
 			err = jerr
 		}
+	} else if rep != nil && err != nil {
+		// What was pushed stays; the line must not read as a finished push.
+		fmt.Fprintf(ios.Err, "ctx: push stopped after %d runs (%d blobs, %s) to s3://%s/%s; the next ctx push finishes it\n",
+			rep.Runs, rep.Blobs, humanBytes(rep.Bytes), r.Config().Bucket, r.Config().Prefix)
 	} else if rep != nil {
 		fmt.Fprintf(ios.Out, "pushed %d runs (%d blobs, %s; %d blobs were there already; %d layer records) to s3://%s/%s as workspace %s\n",
 			rep.Runs, rep.Blobs, humanBytes(rep.Bytes), rep.BlobsPresent, rep.Layers, r.Config().Bucket, r.Config().Prefix, rep.Workspace)

@@ -5,6 +5,7 @@
 package seqcmd
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -106,9 +107,9 @@ func readSteps(ios *cli.IO, o *options) ([]seq.Step, error) {
 	case o.file != "" && len(o.args) > 0:
 		return nil, cli.Usagef("give steps as arguments or with -f, not both")
 	case o.file == "-":
-		data, err := io.ReadAll(io.LimitReader(ios.In, 1<<20))
+		data, err := cli.ReadAllMax(ios.In, maxSteps, "the steps on stdin")
 		if err != nil {
-			return nil, fmt.Errorf("read steps from stdin: %w", err)
+			return nil, err
 		}
 		return seq.FromTOML(data)
 	case o.file != "":
@@ -126,8 +127,15 @@ func readSteps(ios *cli.IO, o *options) ([]seq.Step, error) {
 	case isTerminal(ios.In):
 		return nil, seq.ErrEmpty
 	}
-	return seq.FromLines(io.LimitReader(ios.In, 1<<20))
+	data, err := cli.ReadAllMax(ios.In, maxSteps, "the steps on stdin")
+	if err != nil {
+		return nil, err
+	}
+	return seq.FromLines(bytes.NewReader(data))
 }
+
+// maxSteps bounds the steps read from stdin.
+const maxSteps = 1 << 20
 
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
@@ -139,6 +147,9 @@ func isTerminal(r io.Reader) bool {
 }
 
 func runSeq(ctx context.Context, ios *cli.IO, env EnvFunc, o *options) error {
+	if err := cli.NonNegative("--timeout", o.timeout, "--grace", o.grace); err != nil {
+		return err
+	}
 	steps, err := readSteps(ios, o)
 	var se *seq.StepError
 	if errors.Is(err, seq.ErrEmpty) {
