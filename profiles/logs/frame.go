@@ -81,8 +81,7 @@ func (t *tokenizer) shapeOf(f field) uint64 {
 		return shapeBracket
 	}
 	w := t.buf[tk.cs:tk.ce]
-	switch {
-	case hasDigit(w):
+	if hasDigit(w) && (t.off&RuleFrameTags != 0 || !t.isLabelField(f)) {
 		return shapeNumber
 	}
 	return shapeWord
@@ -199,7 +198,14 @@ fields:
 				// first: the labels closed the header.
 				break fields
 			}
-			fr.variable[j] = started && wordField(j)
+			// A column of tags ("prog[12]:"), most with a digit, is
+			// variable as a number column is (RuleFrameTags).
+			digits := digitShare(rows, in, j) >= frameShare
+			fr.variable[j] = digits || started && wordField(j)
+			if digits && !started {
+				started = true
+				numbers += numberWeight(rows, in, j)
+			}
 		}
 		if started && !fr.variable[j] {
 			// The message starts at the first field after the header's

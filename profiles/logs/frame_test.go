@@ -146,3 +146,44 @@ func TestFrameLabels(t *testing.T) {
 		t.Errorf("with frame-labels off: frame of 4 fields; the test shows nothing")
 	}
 }
+
+// TestFrameTags checks that a column of program tags, some plain words
+// ("auth-proxy:") and some with a user and pid in them ("worker(u3)<412>:"),
+// is one header column: the events group whatever tag they carry.
+func TestFrameTags(t *testing.T) {
+	tags := []func(i int) string{
+		func(i int) string { return "auth-proxy:" },
+		func(i int) string { return "mail-proxy:" },
+		func(i int) string { return fmt.Sprintf("worker(u%d)<%d>:", i%6, 300+i) },
+		func(i int) string { return fmt.Sprintf("agent(u%d)<%d><s%dx>:", i%4, 900+i, i) },
+	}
+	for _, off := range []Rules{0, RuleFrameTags} {
+		m := NewMiner(Options{Off: off})
+		var ids, events []int
+		for i := 0; i < 1200; i++ {
+			e := i * 7 % len(frameMessages)
+			line := fmt.Sprintf("Nov %2d %02d:%02d:%02d %s Info: %s", 1+i%28, i%24, i%60, i*7%60, tags[i*5%4](i), frameMessages[e](i))
+			ids = append(ids, m.Add([]byte(line)))
+			events = append(events, e)
+		}
+		groups := map[int]map[int]bool{}
+		for i, id := range ids {
+			if groups[events[i]] == nil {
+				groups[events[i]] = map[int]bool{}
+			}
+			groups[events[i]][m.Resolve(id)] = true
+		}
+		split := 0
+		for _, g := range groups {
+			if len(g) > 1 {
+				split++
+			}
+		}
+		if off == 0 && split != 0 {
+			t.Errorf("%d events split over tags", split)
+		}
+		if off != 0 && split == 0 {
+			t.Errorf("with frame-tags off no event is split; the test shows nothing")
+		}
+	}
+}
