@@ -187,3 +187,32 @@ func TestFrameTags(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameNext checks that after a header (a time and a source location)
+// a message's first word is not taken for a category because the
+// message's other words vary: "Route : /a" and "Origin : /b" are followed
+// by the same word every time, as a level or logger is not.
+func TestFrameNext(t *testing.T) {
+	msgs := []func(i int) string{
+		func(i int) string { return fmt.Sprintf("Route         : /srv/%c%d", 'a'+i%7, i) },
+		func(i int) string { return fmt.Sprintf("Origin        : /x/%c sent %d bytes", 'a'+i%9, i) },
+		func(i int) string {
+			return fmt.Sprintf("token rejected for %s", []string{"amy", "ben", "cy", "dee"}[i%4])
+		},
+		func(i int) string { return fmt.Sprintf("worker %s restarted", []string{"north", "south", "east"}[i%3]) },
+		func(i int) string {
+			return fmt.Sprintf("queue %s drained", []string{"low", "high", "bulk", "mail"}[i%4])
+		},
+	}
+	var sample [][]byte
+	for i := 0; i < 400; i++ {
+		e := i * 3 % len(msgs)
+		sample = append(sample, []byte(fmt.Sprintf("2026-01-02 10:%02d:%02d: (unit_%c.c.%d) %s", i/60%60, i%60, 'a'+e, 100+e*17, msgs[e](i))))
+	}
+	if fr := learnFrame(sample, 0); fr.n != 3 {
+		t.Errorf("frame of %d fields, want 3 (date, time, source)", fr.n)
+	}
+	if fr := learnFrame(sample, RuleFrameNext); fr.n <= 3 {
+		t.Errorf("with frame-next off: frame of %d fields; the test shows nothing", fr.n)
+	}
+}
