@@ -81,8 +81,7 @@ func (t *tokenizer) shapeOf(f field) uint64 {
 		return shapeBracket
 	}
 	w := t.buf[tk.cs:tk.ce]
-	switch {
-	case hasDigit(w):
+	if hasDigit(w) && (t.off&RuleFrameTags != 0 || !t.isLabelField(f)) {
 		return shapeNumber
 	}
 	return shapeWord
@@ -160,7 +159,7 @@ func learnFrame(sample [][]byte, off Rules) frame {
 		if off&RuleFrameNumbers == 0 && numbers < 2 {
 			return false
 		}
-		return sharedValues(rows, in, j) || category(rows, in, j)
+		return sharedValues(rows, in, j) || category(rows, counts, in, j, fr.shape[j], off)
 	}
 fields:
 	for j := 0; j < maxFrame; j++ {
@@ -199,7 +198,14 @@ fields:
 				// first: the labels closed the header.
 				break fields
 			}
-			fr.variable[j] = started && wordField(j)
+			// A column of tags ("prog[12]:"), most with a digit, is
+			// variable as a number column is (RuleFrameTags).
+			digits := digitShare(rows, in, j) >= frameShare
+			fr.variable[j] = digits || started && wordField(j)
+			if digits && !started {
+				started = true
+				numbers += numberWeight(rows, in, j)
+			}
 		}
 		if started && !fr.variable[j] {
 			// The message starts at the first field after the header's
@@ -377,11 +383,22 @@ func share(rows [][maxFrame]sampleField, in []bool, ok func(sampleField) bool, j
 // category reports whether one value of field j stands before at least
 // frameCategory of the distinct rests of the lines marked in: a field such
 // as a level, whose value says little about the message after it, unlike a
-// message's first word, which goes with few rests.
-func category(rows [][maxFrame]sampleField, in []bool, j int) bool {
+// message's first word, which goes with few rests. A field that takes few
+// values per distinct rest is one too, unless (RuleFrameNext) half of its
+// values or more stand before one next field each: the rests
+// of a message whose words vary ("Path : /a", "URI : /b") are many while
+// its first word is followed by the same word every time, where a level or
+// logger is followed by the first words of many messages. Only next fields
+// without a digit count, and only when most lines have one: a logger
+// followed by a request id ("[req-1f…]") is followed by more header; and
+// only for a word field: a bracketed one ("[main]", a thread that runs one
+// component's code) is a header field by its shape.
+func category(rows [][maxFrame]sampleField, counts []int, in []bool, j int, shape uint64, off Rules) bool {
 	rests := map[uint64]bool{}
 	pairs := map[[2]uint64]bool{}
+	nexts := map[[2]uint64]bool{}
 	perValue := map[uint64]int{}
+	lines, words := 0, 0 // lines marked in; of them, those whose next field is a word
 	for i := range rows {
 		if !in[i] {
 			continue
@@ -391,6 +408,11 @@ func category(rows [][maxFrame]sampleField, in []bool, j int) bool {
 		if p := [2]uint64{f.value, f.rest}; !pairs[p] {
 			pairs[p] = true
 			perValue[f.value]++
+		}
+		lines++
+		if j+1 < maxFrame && counts[i] > j+1 && !rows[i][j+1].digit {
+			nexts[[2]uint64{f.value, rows[i][j+1].value}] = true
+			words++
 		}
 	}
 	top := 0
@@ -402,7 +424,30 @@ func category(rows [][maxFrame]sampleField, in []bool, j int) bool {
 		// has not changed yet or a message's first word.
 		return false
 	}
-	return float64(top) >= frameCategory*float64(len(rests)) || float64(len(perValue)) <= frameValues*float64(len(rests))
+	if float64(top) >= frameCategory*float64(len(rests)) {
+		return true
+	}
+	if off&RuleFrameNext == 0 && shape == shapeWord && 2*words > lines && boundToNext(nexts) {
+		return false
+	}
+	return float64(len(perValue)) <= frameValues*float64(len(rests))
+}
+
+// boundToNext reports whether at least half of the values in the (value,
+// next field) pairs are followed by one next field only: a message's first
+// words, each followed by its message's second.
+func boundToNext(nexts map[[2]uint64]bool) bool {
+	per := map[uint64]int{}
+	for p := range nexts {
+		per[p[0]]++
+	}
+	one := 0
+	for _, n := range per {
+		if n == 1 {
+			one++
+		}
+	}
+	return len(per) > 0 && 2*one >= len(per)
 }
 
 // sharedValues reports whether field j takes several values among lines

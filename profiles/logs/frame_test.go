@@ -146,3 +146,73 @@ func TestFrameLabels(t *testing.T) {
 		t.Errorf("with frame-labels off: frame of 4 fields; the test shows nothing")
 	}
 }
+
+// TestFrameTags checks that a column of program tags, some plain words
+// ("auth-proxy:") and some with a user and pid in them ("worker(u3)<412>:"),
+// is one header column: the events group whatever tag they carry.
+func TestFrameTags(t *testing.T) {
+	tags := []func(i int) string{
+		func(i int) string { return "auth-proxy:" },
+		func(i int) string { return "mail-proxy:" },
+		func(i int) string { return fmt.Sprintf("worker(u%d)<%d>:", i%6, 300+i) },
+		func(i int) string { return fmt.Sprintf("agent(u%d)<%d><s%dx>:", i%4, 900+i, i) },
+	}
+	for _, off := range []Rules{0, RuleFrameTags} {
+		m := NewMiner(Options{Off: off})
+		var ids, events []int
+		for i := 0; i < 1200; i++ {
+			e := i * 7 % len(frameMessages)
+			line := fmt.Sprintf("Nov %2d %02d:%02d:%02d %s Info: %s", 1+i%28, i%24, i%60, i*7%60, tags[i*5%4](i), frameMessages[e](i))
+			ids = append(ids, m.Add([]byte(line)))
+			events = append(events, e)
+		}
+		groups := map[int]map[int]bool{}
+		for i, id := range ids {
+			if groups[events[i]] == nil {
+				groups[events[i]] = map[int]bool{}
+			}
+			groups[events[i]][m.Resolve(id)] = true
+		}
+		split := 0
+		for _, g := range groups {
+			if len(g) > 1 {
+				split++
+			}
+		}
+		if off == 0 && split != 0 {
+			t.Errorf("%d events split over tags", split)
+		}
+		if off != 0 && split == 0 {
+			t.Errorf("with frame-tags off no event is split; the test shows nothing")
+		}
+	}
+}
+
+// TestFrameNext checks that after a header (a time and a source location)
+// a message's first word is not taken for a category because the
+// message's other words vary: "Route : /a" and "Origin : /b" are followed
+// by the same word every time, as a level or logger is not.
+func TestFrameNext(t *testing.T) {
+	msgs := []func(i int) string{
+		func(i int) string { return fmt.Sprintf("Route         : /srv/%c%d", 'a'+i%7, i) },
+		func(i int) string { return fmt.Sprintf("Origin        : /x/%c sent %d bytes", 'a'+i%9, i) },
+		func(i int) string {
+			return fmt.Sprintf("token rejected for %s", []string{"amy", "ben", "cy", "dee"}[i%4])
+		},
+		func(i int) string { return fmt.Sprintf("worker %s restarted", []string{"north", "south", "east"}[i%3]) },
+		func(i int) string {
+			return fmt.Sprintf("queue %s drained", []string{"low", "high", "bulk", "mail"}[i%4])
+		},
+	}
+	var sample [][]byte
+	for i := 0; i < 400; i++ {
+		e := i * 3 % len(msgs)
+		sample = append(sample, []byte(fmt.Sprintf("2026-01-02 10:%02d:%02d: (unit_%c.c.%d) %s", i/60%60, i%60, 'a'+e, 100+e*17, msgs[e](i))))
+	}
+	if fr := learnFrame(sample, 0); fr.n != 3 {
+		t.Errorf("frame of %d fields, want 3 (date, time, source)", fr.n)
+	}
+	if fr := learnFrame(sample, RuleFrameNext); fr.n <= 3 {
+		t.Errorf("with frame-next off: frame of %d fields; the test shows nothing", fr.n)
+	}
+}

@@ -83,6 +83,17 @@ const (
 	// (qualified names, hex runs, mixed-case identifiers) a variable at
 	// Options.ClusterValues words without their being shared.
 	RuleClusterIDs
+	// RuleFrameTags gives a header field that is one token ending in ':'
+	// with a letter (a program tag, "imap-login:" beside
+	// "imap(alice)<5536>:") the shape of a word whether or not it has a
+	// digit, so that a column of tags, some with a pid or user in them,
+	// is one header column (frame.go).
+	RuleFrameTags
+	// RuleFrameNext takes a word column with few values per message for a
+	// category (a level, a logger) only when its values stand before
+	// several different next fields: a message's first word is followed
+	// by the same word, or a variable, every time (frame.go).
+	RuleFrameNext
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -99,6 +110,7 @@ var RuleNames = []struct {
 	{RuleLabelValues, "label-values"}, {RuleQuoted, "quoted"}, {RuleDottedNames, "dotted-names"},
 	{RuleCollapseJoin, "collapse-join"}, {RuleLongKeyed, "long-keyed"}, {RuleValueBar, "value-bar"},
 	{RuleOptional, "optional"}, {RuleFrameLabels, "frame-labels"}, {RuleClusterIDs, "cluster-ids"},
+	{RuleFrameTags, "frame-tags"}, {RuleFrameNext, "frame-next"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.
