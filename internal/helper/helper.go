@@ -73,6 +73,9 @@ func Exec(name string, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkBuild(path); err != nil {
+		return err
+	}
 	if err := syscall.Exec(path, append([]string{path}, args...), os.Environ()); err != nil {
 		return fmt.Errorf("run helper %s: %w", path, err)
 	}
