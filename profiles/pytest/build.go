@@ -271,27 +271,7 @@ func (sc *scanner) resolve(r *rooter) (fromHeader int) {
 			r.learn(b.importPath, id)
 		}
 	}
-	// The tests of each report title a block gives, in order of appearance
-	// (only those: a large run lists far more tests than it reports on).
-	byHead := map[string][]*test{}
-	for _, b := range sc.blocks {
-		byHead[b.head] = nil
-		if rest, ok := strings.CutPrefix(b.head, "ERROR at "); ok {
-			if _, h, ok := strings.Cut(rest, " of "); ok {
-				byHead[h] = nil
-			}
-		}
-	}
-	if len(byHead) > 0 {
-		ordered := append([]*test(nil), sc.tests.list...)
-		sort.SliceStable(ordered, func(i, j int) bool { return ordered[i].first.less(ordered[j].first) })
-		for _, t := range ordered {
-			h := headOf(t.id)
-			if list, ok := byHead[h]; ok {
-				byHead[h] = append(list, t)
-			}
-		}
-	}
+	byHead := sc.testsByHead()
 	// When pytest's own short summary names the failures (or errors), a report
 	// block only adds detail to a name it gave: a block whose title matches none
 	// is not pytest's (a nested session in captured output) and is dropped.
@@ -365,6 +345,32 @@ func (sc *scanner) resolve(r *rooter) (fromHeader int) {
 	}
 	sc.resolveLineEntries()
 	return fromHeader
+}
+
+// testsByHead lists the tests of each report title a block gives, in order
+// of appearance (only those: a large run lists far more tests than it
+// reports on).
+func (sc *scanner) testsByHead() map[string][]*test {
+	byHead := map[string][]*test{}
+	for _, b := range sc.blocks {
+		byHead[b.head] = nil
+		if rest, ok := strings.CutPrefix(b.head, "ERROR at "); ok {
+			if _, h, ok := strings.Cut(rest, " of "); ok {
+				byHead[h] = nil
+			}
+		}
+	}
+	if len(byHead) > 0 {
+		ordered := append([]*test(nil), sc.tests.list...)
+		sort.SliceStable(ordered, func(i, j int) bool { return ordered[i].first.less(ordered[j].first) })
+		for _, t := range ordered {
+			h := headOf(t.id)
+			if list, ok := byHead[h]; ok {
+				byHead[h] = append(list, t)
+			}
+		}
+	}
+	return byHead
 }
 
 // headerTest names a block no listed test matched by rebuilding the test's
