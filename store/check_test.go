@@ -23,9 +23,7 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 		t.Errorf("read %d bytes, want %d", rep.Read, len(data)+6)
 	}
 	id := run.Manifest.Stdout.Blob
-	if err := s.update(func(tx *boltTx) error { return tx.Bucket(bucketBlobs).Delete(id[:]) }); err != nil {
-		t.Fatal(err)
-	}
+	dropBlobRecord(t, s, id)
 	rep, err = s.Check(CheckOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -62,18 +62,13 @@ func wantLines(data []byte, from, to int64) []byte {
 // each step; a compaction then makes its zstd generation, and a Blob opened
 // before it, on the plain pack, goes on reading the same bytes.
 func TestPlainRunReadAcrossCrashAndCompaction(t *testing.T) {
-	dir := t.TempDir()
-	loc := Location{Dir: filepath.Join(dir, DirName), Root: dir}
-	s, err := Open(loc, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loc, s := openFresh(t)
 	data := plainFlood()
 	run, rawPack := plainRun(t, s, data)
 	id := run.Manifest.Stdout.Blob
 	s.Close() // killed here, before any compaction
 
-	s, err = Open(loc, false)
+	s, err := Open(loc, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,12 +239,7 @@ func TestPlainCompactionKilled(t *testing.T) {
 		t.Skip("compacts a 24 MiB flood once per kill")
 	}
 	for _, delay := range []time.Duration{20 * time.Millisecond, 80 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond, time.Second} {
-		dir := t.TempDir()
-		loc := Location{Dir: filepath.Join(dir, DirName), Root: dir}
-		s, err := Open(loc, true)
-		if err != nil {
-			t.Fatal(err)
-		}
+		loc, s := openFresh(t)
 		data := plainFlood()
 		run, _ := plainRun(t, s, data)
 		id := run.Manifest.Stdout.Blob
@@ -262,7 +252,7 @@ func TestPlainCompactionKilled(t *testing.T) {
 		time.Sleep(delay)
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		s, err = Open(loc, false)
+		s, err := Open(loc, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -286,4 +276,17 @@ func TestPlainCompactionKilled(t *testing.T) {
 		t.Logf("killed after %v: the record was plain %v at the kill", delay, m.Plain)
 		s.Close()
 	}
+}
+
+// openFresh opens a new store in a test directory, and returns its location
+// for the test to open it again as another process would.
+func openFresh(t *testing.T) (Location, *Store) {
+	t.Helper()
+	dir := t.TempDir()
+	loc := Location{Dir: filepath.Join(dir, DirName), Root: dir}
+	s, err := Open(loc, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc, s
 }

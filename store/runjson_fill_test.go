@@ -1,8 +1,6 @@
 package store
 
 import (
-	"bytes"
-	"encoding/json"
 	"math/rand/v2"
 	"testing"
 
@@ -19,30 +17,19 @@ func TestHandJSONCoversEveryField(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		var run Run
 		jsontest.Fill(&run, r)
-		same(t, "run", run.appendJSON(nil), run)
+		jsontest.Same(t, "run", run.appendJSON(nil), run)
 		var e Exec
 		jsontest.Fill(&e, r)
 		got, err := e.marshal()
 		if err != nil {
 			t.Fatal(err)
 		}
-		same(t, "execution", got, e)
+		jsontest.Same(t, "execution", got, e)
 		var m SpoolMeta
 		jsontest.Fill(&m, r)
 		if got, err = m.marshal(); err != nil {
 			t.Fatal(err)
 		}
-		same(t, "spool meta", got, m)
-	}
-}
-
-func same(t *testing.T, what string, got []byte, v any) {
-	t.Helper()
-	want, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s: the hand-written encoding differs from encoding/json's:\n got %s\nwant %s", what, got, want)
+		jsontest.Same(t, "spool meta", got, m)
 	}
 }

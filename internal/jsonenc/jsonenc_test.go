@@ -1,10 +1,12 @@
 package jsonenc
 
 import (
-	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
+
+	"github.com/ctxhq/ctx/internal/jsonenc/jsontest"
 )
 
 var samples = []string{"", "go", "a b", `q"uote`, `back\slash`, "a<b", "x>y", "&", "tab\t", "nl\n", "\r\b\f", "\x00\x1f\x7f",
@@ -12,13 +14,7 @@ var samples = []string{"", "go", "a b", `q"uote`, `back\slash`, "a<b", "x>y", "&
 
 func same(t *testing.T, v any, got []byte) {
 	t.Helper()
-	want, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%#v:\n got %s\nwant %s", v, got, want)
-	}
+	jsontest.Same(t, fmt.Sprintf("%#v", v), got, v)
 }
 
 func TestMatchesEncodingJSON(t *testing.T) {

@@ -5,9 +5,12 @@
 package jsontest
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"testing"
 	"time"
 )
 
@@ -78,5 +81,18 @@ func fill(v reflect.Value, r *rand.Rand, depth int) {
 		v.Set(p)
 	case reflect.Interface:
 		// left nil: no hand-written encoder writes an interface field
+	}
+}
+
+// Same fails t when got is not encoding/json's encoding of v: the check
+// every hand-written encoder's test makes.
+func Same(t testing.TB, what string, got []byte, v any) {
+	t.Helper()
+	want, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s: the hand-written encoding differs from encoding/json's:\n got %s\nwant %s", what, got, want)
 	}
 }
