@@ -341,10 +341,8 @@ func (s *Store) orphanPacks(now time.Time, marked map[ID]bool, rep *GCReport) ([
 	}
 	want := map[string]bool{}
 	unsure := map[string]bool{} // ids whose record is damaged or missing: none of their packs is removed
-	referenced := map[string]bool{}
 	for id := range marked {
 		unsure[id.String()] = true
-		referenced[id.String()] = true
 	}
 	err = s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketBlobs).ForEach(func(k, v []byte) error {
@@ -373,7 +371,7 @@ func (s *Store) orphanPacks(now time.Time, marked map[ID]bool, rep *GCReport) ([
 		switch {
 		case want[f]:
 		case len(base) >= 64 && unsure[base[:64]]:
-			if referenced[base[:64]] {
+			if id, err := ParseID(base[:64]); err == nil && marked[id] {
 				rep.Unrecorded++
 			}
 		default:
