@@ -48,5 +48,53 @@ SYSTEMS["slapd"] = (r"^(?P<h>(?:[0-9a-f]+\.[0-9a-f]{8} 0x[0-9a-f]+ )?)(?P<m>.*)$
   C + "do_delete: root dse!",
 ])
 
+# FreeRADIUS 3.2.1 radiusd -l FILE: log.c's radlog_always writes the ctime
+# date (CTIME_R, without its newline), " : ", the level name from
+# levels[] (Info, Auth, Proxy, Error, ...; request-level errors say ERROR)
+# and ": ". The "(%u) " request number is message text: the request logger
+# (vradlog_request) prepends it, and process.c's duplicate-packet format
+# carries "(%u) " itself. rad_authlog writes "%s: [%s%s%s] (%s)%s": the
+# message, the user name, "/" and the password (or the password slot's
+# "<CHAP-Password>"), auth_name's "from client %s port %u", and no extra
+# message; "Login incorrect (%s)" and "Invalid user (%s)" carry the
+# Module-Failure-Message, "%s: %s" of the module's name and its REDEBUG
+# text (or a policy's text from policy.d/filter), one event per message; the authorize
+# section's failures are logged twice, as Invalid user and Login incorrect.
+A = "(<*>) %s: [<*>/<*>] (from client <*> port <*>)"
+FAIL = [  # module failure messages met in this run: module, then text from the module's source
+  "pap: Cleartext password does not match \"known good\" password",            # rlm_pap.c
+  "expiration: Account expired at '<*>'",                                    # rlm_expiration.c
+  "mschap: MS-CHAP2-Response is incorrect", "mschap: FAILED: No NT-Password.  Cannot perform authentication",  # rlm_mschap.c
+  "chap: Password comparison failed: password is incorrect",                 # rlm_chap.c
+  "chap: &control:Cleartext-Password is required for authentication",
+  "Rejected: User-Name contains whitespace", "Rejected: Multiple @ in User-Name",   # policy.d/filter, filter_username
+  "Rejected: User-Name contains multiple ..s", "Rejected: Realm does not have at least one dot separator",
+  "Rejected: Realm ends with a dot",
+]
+DROP = "Dropping packet without response because of error: %s (from client <*>)"   # process.c, fr_strerror() from radius.c
+SYSTEMS["radius"] = (r"^(?P<h>[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4} : (?:Info|Auth|Proxy|Error|ERROR|Warning|WARNING|Debug): )(?P<m>.*)$", [
+  "Starting - reading configuration files ...", "Debugger not attached", "systemd watchdog is disabled",
+  "Loaded virtual server <*>", "Ready to process requests", "Received HUP signal",
+  "HUP - No files changed.  Ignoring", "HUP - Files loaded by a module have changed.",
+  " Module: Reloaded module \"<*>\"", "Signalled to terminate", "Exiting normally",
+  A % "Login OK", A % "Login incorrect", A % "Invalid user",
+  A % "Login incorrect (Home Server failed to respond)",                       # auth.c
+  A % "Login incorrect (No Auth-Type found: rejecting the user via Post-Auth-Type = Reject)",   # auth.c REDEBUG2
+  A % "Login incorrect (Failed to find live home server: Cancelling proxy)",  # process.c REDEBUG2
+  A % "Login incorrect (Failing proxied request for user \"<*>\", due to lack of any response from home server <*> port <*>)",
+  "(<*>) ERROR: Failing proxied request for user \"<*>\", due to lack of any response from home server <*> port <*>",
+] + [A % ("Login incorrect (%s)" % m) for m in FAIL] + [
+  A % ("Invalid user (%s)" % m) for m in FAIL if not m.startswith(("pap:", "chap:", "mschap:"))] + [   # authorize-time failures
+  # listen.c: the listener's name is "%s address %s port %d" and " bound to server %s"
+  "Ignoring request to <*> address <*> port <*> bound to server <*> from unknown client <*> port <*> proto <*>",
+  DROP % "Received packet from <*> with invalid Message-Authenticator!  (Shared secret is incorrect.)",
+  DROP % "Received <*> packet from client <*> with invalid Request Authenticator!  (Shared secret is incorrect.)",
+  "Received conflicting packet from client <*> port <*> - ID: <*> due to unfinished request in module <*>.  Giving up on old request.",
+  "(<*>) Ignoring duplicate packet from client <*> port <*> - ID: <*> due to unfinished request in component <*> module <*>",
+  "Marking home server <*> port <*> as zombie (it has not responded in <*>.<*> seconds).",
+  "Marking home server <*> port <*> as dead.",
+  "Marking home server <*> port <*> alive again... we have no idea if it really is alive or not.",
+])
+
 if __name__ == "__main__":
     cli.main(SYSTEMS)
