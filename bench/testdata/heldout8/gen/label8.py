@@ -96,5 +96,37 @@ SYSTEMS["radius"] = (r"^(?P<h>[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d
   "Marking home server <*> port <*> alive again... we have no idea if it really is alive or not.",
 ])
 
+# Icecast 2.4.4 errorlog, loglevel 3: log/log.c's log_write writes
+# strftime "[%Y-%m-%d  %H:%M:%S]" and " %s %s%s " (EROR/WARN/INFO/DBUG, the
+# category "module/" and the calling function's name). Templates from the
+# ICECAST_LOG_* calls in src/ (main.c, connection.c, source.c, fserve.c,
+# admin.c, slave.c, auth.c, auth_htpasswd.c, format.c, format_ebml.c,
+# yp.c, stats.c, util.c); %H is an HTML-escaped %s; strerror texts are
+# one event each; ICECAST_VERSION_STRING is "Icecast " PACKAGE_VERSION, a literal.
+SYSTEMS["icecast"] = (r"^(?P<h>\[\d{4}-\d\d-\d\d  \d\d:\d\d:\d\d\] (?:EROR|WARN|INFO|DBUG) [a-z_-]+/[A-Za-z_0-9]+ )(?P<m>.*)$", [
+  "Icecast 2.4.4 server started", "YP update thread started", "No SSL capability on any configured ports",
+  "Caught halt request, shutting down...", "Shutting down", "file serving stopped", "shutting down current relays",
+  "Slave thread shutdown complete", "Auth shutdown", "YP thread down", "stats thread finished",
+  "Authentication thread started", "Authenication thread shutting down", "Caught config reload request, re-reading config...",
+  'Configured htpasswd authentication using password file "<*>"', 're-reading htpasswd file "<*>"',
+  'Failed to open temporary authentication database "<*>": Permission denied',
+  'Starting relayed source at mountpoint "<*>"', "connecting to <*>:<*>", "Failed to connect to <*>:<*>",
+  'Source logging in at mountpoint "<*>" from <*>', "Source (<*>) attempted to login with invalid or missing password",
+  "Mountpoint <*> in use", "Content-type not given in PUT request, dropping source",
+  "No content-type header, falling back to backwards compatibility mode for icecast 1.x relays. Assuming content is mp3. This behaviour is deprecated and the source client will NOT work with future Icecast versions!",
+  'Unsupported or legacy stream type: "<*>". Falling back to generic minimal handler for best effort.',
+  "Wrong request type from client", "HTTP request parsing failed", 'Rejecting invalid path "<*>"',
+  'unable to open file "<*>"', "listener count on <*> now <*>", "End of Stream <*>",
+  'Source from <*> at "<*>" exiting', "<*> active listeners on <*> released", 'passing <*> listeners to "<*>"',
+  "Client deleted, exceeding maximum listeners for this mountpoint (<*>).",
+  "checking for file <*> (<*>)", 'req for file "<*>" No such file or directory',
+  "auth on <*> has <*> pending", "adding client for authentication",
+  "Error parsing command string or unrecognised command: <*>", "Admin command <*> on non-existent source <*>",
+  'Received admin command <*> on mount "<*>"',
+  "Bad or missing password on mount modification admin request (command: <*>)",
+  "Bad or missing password on admin command request (command: <*>)",
+  "EBML Header too large, failing", "Problem processing stream", 'Metadata on mountpoint <*> changed to "<*>"',
+])
+
 if __name__ == "__main__":
     cli.main(SYSTEMS)
