@@ -7,12 +7,11 @@ Content, EventId, EventTemplate).
 usage: label7.py SYSTEM RAW.log OUTDIR
 Every line must match the header and a template; an unmatched line is printed
 and the script fails, so no line is labelled by guess. Where several
-templates match, the one with the most constant text wins."""
-import csv, gzip, io, re, sys, os
-
-def rx(t):
-    parts = t.split("<*>")
-    return re.compile("^" + "(.*?)".join(re.escape(p) for p in parts) + "$", re.S)
+templates match, the one with the most constant text wins. The labelling is
+the shared module's (bench/testdata/hogen); this file declares the systems."""
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from hogen import cli
 
 SYSTEMS = {}  # name -> (header regex, templates)
 # A template may be (tag, template): such templates are the only ones tried
@@ -180,43 +179,5 @@ SYSTEMS["cups"] = (r"^(?P<h>[ XACEWNIDd] \[\d\d/[A-Z][a-z]{2}/\d{4}:\d\d:\d\d:\d
   J + "The printer may not exist or is unavailable at this time.",               # backend/ipp.c, relayed from the backend
 ])
 
-def main():
-    system, raw, out = sys.argv[1], sys.argv[2], sys.argv[3]
-    header, templates = SYSTEMS[system]
-    hre = re.compile(header, re.S)
-    tagged = {}
-    for t in templates:
-        if isinstance(t, tuple):
-            tagged.setdefault(t[0], []).append(t[1])
-    plain = [t for t in templates if not isinstance(t, tuple)]
-    compiled = sorted(((rx(t), t) for t in plain), key=lambda p: -len(p[1].replace("<*>", "")))
-    tagc = {k: [(rx(t), t) for t in ts] for k, ts in tagged.items()}
-    lines = open(raw, encoding="utf-8", errors="replace").read().split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    rows, ids = [], {}
-    for i, line in enumerate(lines, 1):
-        h = hre.match(line)
-        if not h:
-            sys.exit(f"line {i}: no header: {line!r}")
-        msg = h.group("m")
-        tag = h.groupdict().get("tag")
-        t = next((t for r, t in tagc.get(tag, compiled) if r.match(msg)), None)
-        if t is None:
-            sys.exit(f"line {i}: no template: {line!r}")
-        ids.setdefault(t, "E%d" % (len(ids) + 1))
-        rows.append((i, msg, ids[t], t))
-    d = os.path.join(out, system)
-    os.makedirs(d, exist_ok=True)
-    with gzip.GzipFile(os.path.join(d, system + ".log.gz"), "wb", mtime=0) as f:
-        f.write(("\n".join(lines) + "\n").encode())
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["LineId", "Content", "EventId", "EventTemplate"])
-    w.writerows(rows)
-    with gzip.GzipFile(os.path.join(d, system + "_structured.csv.gz"), "wb", mtime=0) as f:
-        f.write(buf.getvalue().encode())
-    print(system, len(rows), "lines", len(ids), "events")
-
 if __name__ == "__main__":
-    main()
+    cli.main(SYSTEMS, ["label"] + sys.argv[1:])
