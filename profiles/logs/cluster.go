@@ -234,6 +234,8 @@ func (m *Miner) observe(ci int32, id int32) {
 		b := c.base[i]
 		c.note(i, b)
 		n := c.note(i, m.elems[i])
+		m.noteRecur(ci, b)
+		m.noteRecur(ci, m.elems[i])
 		switch {
 		case n < int(m.clusterN):
 		case keyLen(b) > 0 || afterLabel(m.elems, i) || m.idWords(b, m.elems[i]) || m.variable(c, i, n):
@@ -386,12 +388,13 @@ func (m *Miner) variable(c *cluster, i, n int) bool {
 		return true
 	}
 	shared := 0
-	for _, v := range c.vals[i*maxClusterValues : i*maxClusterValues+int(c.nvals[i])] {
+	vals := c.vals[i*maxClusterValues : i*maxClusterValues+int(c.nvals[i])]
+	for _, v := range vals {
 		if m.contexts[v][1] != 0 {
 			shared++
 		}
 	}
-	return shared >= sharedWords
+	return shared >= sharedWords || m.recurring(vals)
 }
 
 // idWords reports whether the base's word b and the new word e at a

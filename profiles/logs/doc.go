@@ -75,7 +75,9 @@
 //     name qualified by '/' parts ("example.com/IN/A"), a word wholly in
 //     quotes ("'shop'", RuleQuoted: a program quotes what it did not write;
 //     an upper-case word in quotes, "\"PWD\"", is a protocol's verb and
-//     stays), booleans and null, a unit after a number ("1190 bytes", "<1 sec"), and a month
+//     stays), a word wholly in square brackets ("[web] Ban …",
+//     RuleBracketed: a name the program printed in brackets, as in quotes;
+//     not an upper-case status word, "[OK]"), booleans and null, a unit after a number ("1190 bytes", "<1 sec"), and a month
 //     or weekday name next to a variable. "key=value", "key:value",
 //     "label.....value", "call(arg)" and "name[arg]" keep the key and make
 //     the value variable. Other words without digits stay constant.
@@ -168,7 +170,14 @@
 //     and a word after a label (an element ending in ':', "request:
 //     GET"); nor does a position whose words are id-like (RuleClusterIDs:
 //     qualified class names, hex runs, mixed-case identifiers, which name
-//     things as a value does). When a position turns variable beside
+//     things as a value does). A word also counts as shared once it has
+//     varied at a position of three different clusters (RuleClusterRecur,
+//     recur.go): values printed after the same word or after another
+//     variable in every message ("<*> static <*> A IN", "<*> redirect <*>
+//     A IN") have no second context, but tell apart the members of several
+//     events; two events are not enough (a request's and its reply's
+//     vocabulary, "Sending X" and "Received X", which labels keep apart).
+//     It costs at most 65,536 map entries of 12 bytes. When a position turns variable beside
 //     another variable, a group already under the collapsed template
 //     ("as <*>" for "as <*> <*>", a value that had a digit and ran into its
 //     neighbour) is united with the cluster's (RuleCollapseJoin), as

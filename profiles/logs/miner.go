@@ -119,6 +119,7 @@ type Miner struct {
 	leaves     map[uint64][]int32   // leaf hash → indices in clusters
 	contexts   map[uint32][2]uint32 // word hash → the first two elements seen before it (noteContexts)
 	waiting    []waiting            // cluster positions waiting for shared words (recheck)
+	recur      map[uint32][2]int32  // word hash → the first two clusters it varied in (recur.go)
 	clusters   []cluster
 	diff       []int // scratch for cluster.diffs
 

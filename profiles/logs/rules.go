@@ -94,6 +94,12 @@ const (
 	// several different next fields: a message's first word is followed
 	// by the same word, or a variable, every time (frame.go).
 	RuleFrameNext
+	// RuleBracketed makes a word wholly inside square brackets ("[web]") a
+	// variable, as RuleQuoted does a quoted one (bracketed.go).
+	RuleBracketed
+	// RuleClusterRecur counts a word as shared (RuleClusterShared) when it
+	// varies at a position of two different clusters (recur.go).
+	RuleClusterRecur
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -111,6 +117,7 @@ var RuleNames = []struct {
 	{RuleCollapseJoin, "collapse-join"}, {RuleLongKeyed, "long-keyed"}, {RuleValueBar, "value-bar"},
 	{RuleOptional, "optional"}, {RuleFrameLabels, "frame-labels"}, {RuleClusterIDs, "cluster-ids"},
 	{RuleFrameTags, "frame-tags"}, {RuleFrameNext, "frame-next"},
+	{RuleBracketed, "bracketed"}, {RuleClusterRecur, "cluster-recur"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.

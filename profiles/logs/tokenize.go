@@ -325,7 +325,7 @@ func (t *tokenizer) classify(tk *token) {
 		if t.off&RuleWordValues == 0 && isWordVariable(w, t.off&RuleDottedNames == 0) {
 			tk.kind = variable
 		}
-		if t.off&RuleQuoted == 0 && t.quoted(tk) {
+		if t.off&RuleQuoted == 0 && t.quoted(tk) || t.off&RuleBracketed == 0 && t.bracketed(tk) {
 			tk.kind = variable
 		}
 		return

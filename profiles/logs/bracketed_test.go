@@ -1,0 +1,36 @@
+package logs
+
+import "testing"
+
+// TestTemplateBracketed: a word wholly in square brackets is a value the
+// program printed (a section, a worker's name), unless it is an upper-case
+// status word; a bracket that is not the whole token stays as it was.
+func TestTemplateBracketed(t *testing.T) {
+	tests := []struct{ line, want, wantOff string }{
+		{`[web] Ban 10.0.0.1`, `[<*>] Ban <*>`, `[web] Ban <*>`},
+		{`worker [mail-queue], restarted`, `worker [<*>], restarted`, `worker [mail-queue], restarted`},
+		{`check [OK] done`, `check [OK] done`, `check [OK] done`},
+		{`[web, mail] loaded`, `[web, mail] loaded`, `[web, mail] loaded`},
+		{`(web) loaded`, `(web) loaded`, `(web) loaded`},
+	}
+	for _, tt := range tests {
+		if got := templateOf(tt.line); got != tt.want {
+			t.Errorf("template(%q) = %q, want %q", tt.line, got, tt.want)
+		}
+		tok := tokenizer{off: RuleBracketed}
+		if got := string(tok.template([]byte(tt.line))); got != tt.wantOff {
+			t.Errorf("with bracketed off, template(%q) = %q, want %q", tt.line, got, tt.wantOff)
+		}
+	}
+}
+
+// TestMinerBracketedNames: lines that differ only in a bracketed name, as
+// a service's per-section messages do, are one group.
+func TestMinerBracketedNames(t *testing.T) {
+	m := NewMiner(Options{})
+	a := m.Add([]byte("[web] Found 10.0.0.1 - 2026-01-01 10:00:00"))
+	b := m.Add([]byte("[mail] Found 10.0.0.2 - 2026-01-01 10:00:01"))
+	if m.Resolve(a) != m.Resolve(b) {
+		t.Errorf("bracketed names split one event: groups %d and %d", m.Resolve(a), m.Resolve(b))
+	}
+}
