@@ -81,7 +81,7 @@ func failure(line []byte) bool {
 	var buf [2][24]byte
 	var prev []byte // the word before, as it is in line, or nil
 	words := 0
-	filter := failureFilter()
+	filter := failureFilters()
 	for i := 0; i < len(line) && words < maxFailureWords; {
 		// A word: letters, digits and apostrophes between other bytes.
 		for i < len(line) && !isWordByte(line[i]) {
@@ -102,14 +102,16 @@ func failure(line []byte) bool {
 		var cur []byte
 		if len(w) <= len(buf[0]) {
 			cur = w
-			// Most words are no failure word and end no pair: the filter
-			// (case-blind) refuses them before they are lower-cased.
-			if filter.may(w) {
+			// Most words are no failure word and end no pair: the filters
+			// (case-blind) refuse them before they are lower-cased.
+			word := filter.words.may(w)
+			pair := prev != nil && filter.seconds.may(w) && filter.firsts.may(prev)
+			if word || pair {
 				lw, lp := lowerASCII(buf[0][:0], w), lowerASCII(buf[1][:0], prev)
-				if failureWords[string(lw)] && !calmWords[string(lp)] && !zeroAfter(line[j:]) {
+				if word && failureWords[string(lw)] && !calmWords[string(lp)] && !zeroAfter(line[j:]) {
 					return true
 				}
-				if prev != nil && isFailurePair(lp, lw) {
+				if pair && isFailurePair(lp, lw) {
 					return true
 				}
 			}

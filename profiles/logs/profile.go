@@ -107,13 +107,15 @@ func level(line []byte) string {
 	if len(line) > 100 {
 		line = line[:100]
 	}
+	after := true // whether a level word may start at p: the line starts, or one may come after line[p-1]
 	for p := 0; p < len(line); p++ {
-		if p > 0 && levelClass[line[p-1]]&levelBefore == 0 || levelClass[line[p]]&levelFirst == 0 {
-			continue
+		c := levelClass[line[p]]
+		if after && c&levelFirst != 0 {
+			if l := levelAt(line, p); l != "" {
+				return l
+			}
 		}
-		if l := levelAt(line, p); l != "" {
-			return l
-		}
+		after = c&levelBefore != 0
 	}
 	return ""
 }

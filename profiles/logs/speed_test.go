@@ -303,3 +303,45 @@ func lineDiff(want, got string) string {
 	}
 	return b.String()
 }
+
+// controlIndexByBytes is controlIndex a byte at a time.
+func controlIndexByBytes(line []byte) int {
+	for i, c := range line {
+		if c < 0x20 || c == 0x7f {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestControlIndex holds controlIndex to a byte-at-a-time scan on lines
+// with one control byte (or DEL, or a byte next to the limits) at every
+// position of every length up to 40, over printable and high bytes.
+func TestControlIndex(t *testing.T) {
+	for n := 0; n <= 40; n++ {
+		for _, fill := range []byte{'a', 0x20, 0x7e, 0x80, 0xff, 0x21} {
+			for p := -1; p < n; p++ {
+				for _, c := range []byte{0, 0x1f, 0x7f, 0x1b, '\t', 0x20, 0x80, 0x7e} {
+					l := bytes.Repeat([]byte{fill}, n)
+					if p >= 0 {
+						l[p] = c
+					}
+					if got, want := controlIndex(l), controlIndexByBytes(l); got != want {
+						t.Fatalf("controlIndex(%q) = %d, want %d", l, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// FuzzControlIndex holds controlIndex to a byte-at-a-time scan on any
+// bytes.
+func FuzzControlIndex(f *testing.F) {
+	f.Add([]byte("2026-12-02 07:00:00 INFO ok\r"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := controlIndex(b), controlIndexByBytes(b); got != want {
+			t.Fatalf("controlIndex(%q) = %d, want %d", b, got, want)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"encoding/binary"
 )
 
 // This file turns one log line into its template key: the line cleaned of
@@ -84,13 +85,7 @@ func (t *tokenizer) clean(line []byte) {
 		line = line[:maxLineBytes]
 		t.truncated = true
 	}
-	first := -1
-	for i, c := range line {
-		if c < 0x20 || c == 0x7f {
-			first = i
-			break
-		}
-	}
+	first := controlIndex(line)
 	if first < 0 {
 		t.buf = line
 		return
@@ -109,6 +104,29 @@ func (t *tokenizer) clean(line []byte) {
 	}
 	t.scratch = b
 	t.buf = b
+}
+
+// controlIndex returns the index of the first control byte of line (below
+// 0x20, or DEL), or -1. It reads eight bytes at a time: most lines have
+// none.
+func controlIndex(line []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(line); i += 8 {
+		x := binary.LittleEndian.Uint64(line[i:])
+		// A byte below 0x20 has its high bit set in x - 0x20 (and not in
+		// x); a DEL is a zero byte of x ^ 0x7f….
+		d := x ^ 0x7f*ones
+		if ((x-0x20*ones)&^x|(d-ones)&^d)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(line); i++ {
+		if c := line[i]; c < 0x20 || c == 0x7f {
+			return i
+		}
+	}
+	return -1
 }
 
 // skipEscape returns the index of the last byte of the escape sequence that
