@@ -37,9 +37,9 @@ const (
 
 // token is one field of a cleaned line. Offsets index tokenizer.buf.
 type token struct {
-	start, end int   // the whole token
-	cs, ce     int   // its core, without surrounding punctuation
-	split      int   // for keyValue: end of the kept key and its separator
+	start, end int32 // the whole token (a cleaned line is at most maxLineBytes)
+	cs, ce     int32 // its core, without surrounding punctuation
+	split      int32 // for keyValue: end of the kept key and its separator
 	sep        byte  // separator before the token: 0 at the start, ' ' or '|'
 	has        uint8 // the tokenBytes classes of its bytes, ORed
 	kind       kind
@@ -193,7 +193,7 @@ func (t *tokenizer) split() {
 			sep = 0
 		}
 		cs, ce := trimPunct(b, i, j)
-		t.toks = append(t.toks, token{start: i, end: j, cs: cs, ce: ce, sep: sep, has: has})
+		t.toks = append(t.toks, token{start: int32(i), end: int32(j), cs: int32(cs), ce: int32(ce), sep: sep, has: has})
 		sep = 0
 		i = j
 	}
@@ -386,7 +386,7 @@ func (t *tokenizer) classify(tk *token) {
 	if tk.has&bCall != 0 && t.off&RuleKeyValue == 0 {
 		if k := callEnd(w); k > 0 {
 			tk.kind = keyValue
-			tk.split = tk.cs + k
+			tk.split = tk.cs + int32(k)
 			return
 		}
 	}
@@ -407,7 +407,7 @@ func (t *tokenizer) classify(tk *token) {
 	if tk.has&bKey != 0 && t.off&RuleKeyValue == 0 {
 		if k := keyEnd(w); k > 0 {
 			tk.kind = keyValue
-			tk.split = tk.cs + k
+			tk.split = tk.cs + int32(k)
 			return
 		}
 	}
@@ -429,7 +429,10 @@ func (t *tokenizer) context() {
 			tk.kind = variable
 		}
 	}
-	for pass := 0; pass < 2 && t.off&RuleDateWords == 0; pass++ {
+	if t.off&RuleDateWords != 0 || !t.anyDateWord() {
+		return
+	}
+	for pass := 0; pass < 2; pass++ {
 		for i := range toks {
 			tk := &toks[i]
 			if tk.kind != constant || !isDateWord(t.buf[tk.cs:tk.ce]) {
@@ -440,6 +443,18 @@ func (t *tokenizer) context() {
 			}
 		}
 	}
+}
+
+// anyDateWord reports whether some token's core is a month or weekday
+// name: most lines have none, and context's passes over them can be
+// skipped.
+func (t *tokenizer) anyDateWord() bool {
+	for i := range t.toks {
+		if tk := &t.toks[i]; tk.ce-tk.cs == 3 && isDateWord(t.buf[tk.cs:tk.ce]) {
+			return true
+		}
+	}
+	return false
 }
 
 // render writes the template key: constants verbatim, each run of variables
