@@ -76,6 +76,21 @@ func realLogs(tb testing.TB, patterns ...string) map[string][]byte {
 	return out
 }
 
+// eachRealLine calls check on every line of the real logs (and the
+// machine's), cleaned as the profile cleans them, and on its upper- and
+// lower-cased forms.
+func eachRealLine(t *testing.T, check func([]byte)) {
+	t.Helper()
+	for _, data := range realLogs(t, append(goldenInputs, parseInputs[3].pattern)...) {
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			c := lines.Clean(l)
+			check(c)
+			check(bytes.ToUpper(c))
+			check(bytes.ToLower(c))
+		}
+	}
+}
+
 // TestLevelMatchesPattern holds level to levelRE on every line of the real
 // logs (and the machine's), each also upper- and lower-cased, cleaned as
 // the profile cleans them, and on lines built around the level words.
@@ -88,14 +103,7 @@ func TestLevelMatchesPattern(t *testing.T) {
 			t.Fatalf("level(%q) = %q, the pattern says %q", l, got, want)
 		}
 	}
-	for _, data := range realLogs(t, append(goldenInputs, parseInputs[3].pattern)...) {
-		for _, l := range bytes.Split(data, []byte("\n")) {
-			c := lines.Clean(l)
-			check(c)
-			check(bytes.ToUpper(c))
-			check(bytes.ToLower(c))
-		}
-	}
+	eachRealLine(t, check)
 	words := append(append([]string{}, errorLevels[:]...), warningLevels[:]...)
 	words = append(words, "ERRORS", "Error", "WARNINGS", "CRITI", "EMER", "warnings", "fatalx", "")
 	seps := []string{"", " ", "\t", "[", "]", "<", ">", "(", ")", "|", ":", ",", ".", "=", "\v", "é", "\xff"}
@@ -170,14 +178,7 @@ func TestFailureMatchesMaps(t *testing.T) {
 			t.Fatalf("failure(%q) = %v, the maps say %v", l, got, want)
 		}
 	}
-	for _, data := range realLogs(t, append(goldenInputs, parseInputs[3].pattern)...) {
-		for _, l := range bytes.Split(data, []byte("\n")) {
-			c := lines.Clean(l)
-			check(c)
-			check(bytes.ToUpper(c))
-			check(bytes.ToLower(c))
-		}
-	}
+	eachRealLine(t, check)
 	var words []string
 	for w := range failureWords {
 		words = append(words, w, strings.ToUpper(w), w+"s", w[1:])
