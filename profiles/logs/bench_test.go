@@ -5,10 +5,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/ctxhq/ctx/evidence"
 	"github.com/ctxhq/ctx/internal/testenv"
+	"github.com/ctxhq/ctx/profiles/internal/profiletest"
 )
 
 // loghubDir is the shared loghub corpus, relative to this package.
@@ -74,4 +78,74 @@ func benchMinerRaw(b *testing.B, opts Options) {
 	}
 	b.ReportMetric(float64(b.N)*float64(len(lines))/b.Elapsed().Seconds(), "lines/s")
 	b.ReportMetric(float64(len(lines))/best.Seconds(), "lines/s-best")
+}
+
+// parseInputs are the real logs the logs profile's throughput is measured
+// over: the corpus's loghub systems (read in place), the held-out logs of
+// ctx bench loghub and the problem logs (bench/testdata, gzipped), and
+// logs of this machine (dpkg, apt, alternatives: real logs no rule was
+// written from, which change as packages are installed; skipped when
+// absent).
+var parseInputs = []struct{ name, pattern string }{
+	{"loghub", "../../../shared/corpus/loghub2k*/*/*_2k.log"},
+	{"heldout", "../../bench/testdata/heldout*/*/*.log.gz"},
+	{"problems", "../../bench/testdata/problems/*.log.gz"},
+	{"machine", "/var/log/{dpkg,alternatives}.log /var/log/apt/{history,term}.log"},
+}
+
+// BenchmarkParse measures the logs profile on one core as ctx run uses it:
+// Parse fed one stream of 32 MiB (each input repeated), to its graph.
+// cpu-MB/s is the figure issue 21 asks ≥ 150 of.
+func BenchmarkParse(b *testing.B) {
+	for _, in := range parseInputs {
+		b.Run(in.name, func(b *testing.B) {
+			data := profiletest.Repeat(readInputs(b, in.pattern), profiletest.BenchSize, nil)
+			src := profiletest.MemSource([]string{"cat", "app.log"}, 0, data, nil)
+			profiletest.BenchParse(b, Parse, src, func(g *evidence.Graph) bool { return len(g.Items) > 1 })
+		})
+	}
+}
+
+// readInputs reads the files of pattern, which may list several
+// space-separated globs with {a,b} alternatives, in order; it skips when
+// none is readable.
+func readInputs(tb testing.TB, pattern string) []byte {
+	tb.Helper()
+	var out []byte
+	for _, glob := range strings.Fields(pattern) {
+		for _, p := range expandBraces(glob) {
+			paths, _ := filepath.Glob(p)
+			sort.Strings(paths)
+			for _, path := range paths {
+				if f, err := os.Open(path); err != nil {
+					continue // a machine log this user cannot read
+				} else {
+					f.Close()
+				}
+				c := profiletest.ReadCapture(tb, path)
+				out = append(out, c...)
+				if len(c) > 0 && c[len(c)-1] != '\n' {
+					out = append(out, '\n')
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		tb.Skipf("no readable file matches %s", pattern)
+	}
+	return out
+}
+
+// expandBraces expands one {a,b,…} group of a glob.
+func expandBraces(glob string) []string {
+	i := strings.IndexByte(glob, '{')
+	j := strings.IndexByte(glob, '}')
+	if i < 0 || j < i {
+		return []string{glob}
+	}
+	var out []string
+	for _, alt := range strings.Split(glob[i+1:j], ",") {
+		out = append(out, glob[:i]+alt+glob[j+1:])
+	}
+	return out
 }

@@ -22,8 +22,11 @@ const (
 // lineWhy returns WhyErrorLevel, WhyFailure or "" for a cleaned line. It
 // looks at the line alone, so it works as well on a line past the template
 // cap as on any other.
-func lineWhy(clean []byte) string {
-	if level(clean) == "error" {
+func lineWhy(clean []byte) string { return levelWhy(level(clean), clean) }
+
+// levelWhy is lineWhy for a line whose level is lvl.
+func levelWhy(lvl string, clean []byte) string {
+	if lvl == "error" {
 		return WhyErrorLevel
 	}
 	// A warning, or a line at any other level, phrased as a failure is a
@@ -76,8 +79,9 @@ const maxFailureWords = 64
 // error type in CamelCase ("NullPointerException", "OSError").
 func failure(line []byte) bool {
 	var buf [2][24]byte
-	prev := ""
+	var prev []byte // the word before, as it is in line, or nil
 	words := 0
+	filter := failureFilters()
 	for i := 0; i < len(line) && words < maxFailureWords; {
 		// A word: letters, digits and apostrophes between other bytes.
 		for i < len(line) && !isWordByte(line[i]) {
@@ -92,27 +96,25 @@ func failure(line []byte) bool {
 		}
 		words++
 		w := line[i:j]
-		if camelFailure(w) || (j < len(line) && line[j] == '!' && string(w) == "ERR") {
+		if c := w[len(w)-1]; (c == 'n' || c == 'r') && camelFailure(w) || (j < len(line) && line[j] == '!' && string(w) == "ERR") {
 			return true
 		}
-		cur := prev
+		var cur []byte
 		if len(w) <= len(buf[0]) {
-			b := buf[words%2][:len(w)]
-			for k, c := range w {
-				if 'A' <= c && c <= 'Z' {
-					c += 'a' - 'A'
+			cur = w
+			// Most words are no failure word and end no pair: the filters
+			// (case-blind) refuse them before they are lower-cased.
+			word := filter.words.may(w)
+			pair := prev != nil && filter.seconds.may(w) && filter.firsts.may(prev)
+			if word || pair {
+				lw, lp := lowerASCII(buf[0][:0], w), lowerASCII(buf[1][:0], prev)
+				if word && failureWords[string(lw)] && !calmWords[string(lp)] && !zeroAfter(line[j:]) {
+					return true
 				}
-				b[k] = c
+				if pair && isFailurePair(lp, lw) {
+					return true
+				}
 			}
-			cur = string(b) // escapes only when a rule below keeps it
-			if failureWords[cur] && !calmWords[prev] && !zeroAfter(line[j:]) {
-				return true
-			}
-			if failurePairs[[2]string{prev, cur}] {
-				return true
-			}
-		} else {
-			cur = ""
 		}
 		prev = cur
 		i = j
@@ -120,9 +122,7 @@ func failure(line []byte) bool {
 	return false
 }
 
-func isWordByte(c byte) bool {
-	return isLetter(c) || isDigit(c) || c == '\'' || c == '_' || c >= 0x80
-}
+func isWordByte(c byte) bool { return wordBytes[c] }
 
 // zeroAfter reports whether rest, what follows a failure word, gives it the
 // value zero: "errors=0", "failures: 0".

@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"encoding/binary"
 )
 
 // This file turns one log line into its template key: the line cleaned of
@@ -36,10 +37,11 @@ const (
 
 // token is one field of a cleaned line. Offsets index tokenizer.buf.
 type token struct {
-	start, end int  // the whole token
-	cs, ce     int  // its core, without surrounding punctuation
-	split      int  // for keyValue: end of the kept key and its separator
-	sep        byte // separator before the token: 0 at the start, ' ' or '|'
+	start, end int32 // the whole token (a cleaned line is at most maxLineBytes)
+	cs, ce     int32 // its core, without surrounding punctuation
+	split      int32 // for keyValue: end of the kept key and its separator
+	sep        byte  // separator before the token: 0 at the start, ' ' or '|'
+	has        uint8 // the tokenBytes classes of its bytes, ORed
 	kind       kind
 	numeric    bool // the core is a number such as 12, -3.5 or <1
 	header     bool // a variable field of the log's frame (frame.go)
@@ -83,13 +85,7 @@ func (t *tokenizer) clean(line []byte) {
 		line = line[:maxLineBytes]
 		t.truncated = true
 	}
-	first := -1
-	for i, c := range line {
-		if c < 0x20 || c == 0x7f {
-			first = i
-			break
-		}
-	}
+	first := controlIndex(line)
 	if first < 0 {
 		t.buf = line
 		return
@@ -108,6 +104,29 @@ func (t *tokenizer) clean(line []byte) {
 	}
 	t.scratch = b
 	t.buf = b
+}
+
+// controlIndex returns the index of the first control byte of line (below
+// 0x20, or DEL), or -1. It reads eight bytes at a time: most lines have
+// none.
+func controlIndex(line []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(line); i += 8 {
+		x := binary.LittleEndian.Uint64(line[i:])
+		// A byte below 0x20 has its high bit set in x - 0x20 (and not in
+		// x); a DEL is a zero byte of x ^ 0x7f….
+		d := x ^ 0x7f*ones
+		if ((x-0x20*ones)&^x|(d-ones)&^d)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(line); i++ {
+		if c := line[i]; c < 0x20 || c == 0x7f {
+			return i
+		}
+	}
+	return -1
 }
 
 // skipEscape returns the index of the last byte of the escape sequence that
@@ -166,15 +185,15 @@ func (t *tokenizer) split() {
 			t.truncated = true
 			break
 		}
-		j := t.tokenEnd(i + 1)
+		j, has := t.tokenEnd(i+1, tokenBytes[c])
 		for j < len(b) && b[j] == '|' && t.valueBar(i, j) {
-			j = t.tokenEnd(j + 1)
+			j, has = t.tokenEnd(j+1, has)
 		}
 		if len(t.toks) == 0 {
 			sep = 0
 		}
 		cs, ce := trimPunct(b, i, j)
-		t.toks = append(t.toks, token{start: i, end: j, cs: cs, ce: ce, sep: sep})
+		t.toks = append(t.toks, token{start: int32(i), end: int32(j), cs: int32(cs), ce: int32(ce), sep: sep, has: has})
 		sep = 0
 		i = j
 	}
@@ -203,16 +222,62 @@ func valueBarAt[T ~string | ~[]byte](b T, i, j int) bool {
 // the next space or '|', or just after a ',' or ';' that starts another
 // pair ("index:3,flag:x": a list of pairs without spaces is split after
 // each comma, so one pair's value does not swallow the next pair's key).
-func (t *tokenizer) tokenEnd(j int) int {
+// It also returns has with the tokenBytes classes of the bytes it passed.
+func (t *tokenizer) tokenEnd(j int, has uint8) (int, uint8) {
 	b := t.buf
-	for j < len(b) && b[j] != ' ' && b[j] != '|' {
-		if (b[j] == ',' || b[j] == ';') && t.off&RulePairSplit == 0 && pairAt(b, j+1) {
-			return j + 1
+	for j < len(b) {
+		c := tokenBytes[b[j]]
+		if c&bSep != 0 {
+			break
+		}
+		has |= c
+		if c&bPairEnd != 0 && t.off&RulePairSplit == 0 && pairAt(b, j+1) {
+			return j + 1, has
 		}
 		j++
 	}
-	return j
+	return j, has
 }
+
+// Classes of bytes for the tokenizer: bSep ends a token, bPairEnd may end
+// one before a pair; the others tell classify which of its tests can
+// match a token at all.
+const (
+	bSep     = 1 << iota // ' ', '|'
+	bPairEnd             // ',', ';'
+	bDigit               // 0–9
+	bLess                // '<', which a Wildcard starts with
+	bPath                // '/', ':', a path's or a URL's
+	bCall                // '(', '[', a call's
+	bKey                 // '=', ':', '.', a key's separator
+	bWord                // '@', '.', a host's or an address's
+)
+
+var tokenBytes = func() (t [256]uint8) {
+	for _, c := range []byte(" |") {
+		t[c] |= bSep
+	}
+	for _, c := range []byte(",;") {
+		t[c] |= bPairEnd
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] |= bDigit
+	}
+	t['<'] |= bLess
+	for _, c := range []byte("/:") {
+		t[c] |= bPath
+	}
+	for _, c := range []byte("([") {
+		t[c] |= bCall
+	}
+	for _, c := range []byte("=:.") {
+		t[c] |= bKey
+	}
+	for _, c := range []byte("@.") {
+		t[c] |= bWord
+	}
+	return t
+}()
 
 // pairAt reports whether b[i:] starts with a key=value or key:value pair
 // (an identifier key, then a value of at least one byte) before the next
@@ -307,22 +372,26 @@ func (t *tokenizer) fieldEnd(i int) int {
 func (t *tokenizer) classify(tk *token) {
 	w := t.buf[tk.cs:tk.ce]
 	tk.kind = constant
-	if len(w) == 0 || bytes.IndexByte(t.buf[tk.start:tk.end], '<') >= 0 && bytes.Contains(t.buf[tk.start:tk.end], wildcard) {
+	// Each test runs only on a token holding the bytes it needs
+	// (tk.has): most tokens are plain words.
+	if len(w) == 0 || tk.has&bLess != 0 && bytes.Contains(t.buf[tk.start:tk.end], wildcard) {
 		// A token that already holds a Wildcard, as in a template fed back
 		// in, stays as it is.
 		return
 	}
-	if isPath(w) {
+	if tk.has&bPath != 0 && isPath(w) {
 		tk.kind = variable
 		return
 	}
-	if k := callEnd(w); k > 0 && t.off&RuleKeyValue == 0 {
-		tk.kind = keyValue
-		tk.split = tk.cs + k
-		return
+	if tk.has&bCall != 0 && t.off&RuleKeyValue == 0 {
+		if k := callEnd(w); k > 0 {
+			tk.kind = keyValue
+			tk.split = tk.cs + int32(k)
+			return
+		}
 	}
-	if !hasDigit(w) {
-		if t.off&RuleWordValues == 0 && isWordVariable(w, t.off&RuleDottedNames == 0) {
+	if tk.has&bDigit == 0 || !hasDigit(w) {
+		if t.off&RuleWordValues == 0 && isWordVariable(w, t.off&RuleDottedNames == 0, tk.has&bWord != 0) {
 			tk.kind = variable
 		}
 		if t.off&RuleQuoted == 0 && t.quoted(tk) || t.off&RuleBracketed == 0 && t.bracketed(tk) {
@@ -335,10 +404,12 @@ func (t *tokenizer) classify(tk *token) {
 		tk.kind = variable
 		return
 	}
-	if k := keyEnd(w); k > 0 && t.off&RuleKeyValue == 0 {
-		tk.kind = keyValue
-		tk.split = tk.cs + k
-		return
+	if tk.has&bKey != 0 && t.off&RuleKeyValue == 0 {
+		if k := keyEnd(w); k > 0 {
+			tk.kind = keyValue
+			tk.split = tk.cs + int32(k)
+			return
+		}
 	}
 	tk.kind = variable
 }
@@ -358,7 +429,10 @@ func (t *tokenizer) context() {
 			tk.kind = variable
 		}
 	}
-	for pass := 0; pass < 2 && t.off&RuleDateWords == 0; pass++ {
+	if t.off&RuleDateWords != 0 || !t.anyDateWord() {
+		return
+	}
+	for pass := 0; pass < 2; pass++ {
 		for i := range toks {
 			tk := &toks[i]
 			if tk.kind != constant || !isDateWord(t.buf[tk.cs:tk.ce]) {
@@ -369,6 +443,18 @@ func (t *tokenizer) context() {
 			}
 		}
 	}
+}
+
+// anyDateWord reports whether some token's core is a month or weekday
+// name: most lines have none, and context's passes over them can be
+// skipped.
+func (t *tokenizer) anyDateWord() bool {
+	for i := range t.toks {
+		if tk := &t.toks[i]; tk.ce-tk.cs == 3 && isDateWord(t.buf[tk.cs:tk.ce]) {
+			return true
+		}
+	}
+	return false
 }
 
 // render writes the template key: constants verbatim, each run of variables
@@ -558,7 +644,24 @@ func isPath(w []byte) bool {
 
 // isWordVariable reports whether a word without digits is still a variable:
 // a host name, an e-mail address or a boolean or null value.
-func isWordVariable(w []byte, anyTLD bool) bool {
+//
+// dots says whether w may hold '@' or '.'; when false those are not
+// looked for.
+func isWordVariable(w []byte, anyTLD, dots bool) bool {
+	if dots && isDottedVariable(w, anyTLD) {
+		return true
+	}
+	switch string(w) {
+	case "true", "false", "True", "False", "TRUE", "FALSE",
+		"null", "nil", "None", "NULL", "undefined", "NaN":
+		return true
+	}
+	return false
+}
+
+// isDottedVariable is the part of isWordVariable that needs '@' or '.':
+// an e-mail address or a host name.
+func isDottedVariable(w []byte, anyTLD bool) bool {
 	if i := bytes.IndexByte(w, '@'); i > 0 && i < len(w)-1 {
 		return true
 	}
@@ -569,11 +672,6 @@ func isWordVariable(w []byte, anyTLD bool) bool {
 		if i := bytes.IndexByte(w[d:], '/'); anyTLD && i > 0 && isHostName(w[:d+i], true) {
 			return true // a name with qualifiers or a path: "example.com/IN/A", "github.com/x/y"
 		}
-	}
-	switch string(w) {
-	case "true", "false", "True", "False", "TRUE", "FALSE",
-		"null", "nil", "None", "NULL", "undefined", "NaN":
-		return true
 	}
 	return false
 }
