@@ -36,6 +36,8 @@ import (
 // only its headline and the coverage line. Of the two honest forms, the
 // shorter is printed.
 func (rec *Record) render() {
+	rec.id = store.ID{}
+	rec.id = rec.ID() // the steps are final: their id is computed once
 	names := labels(rec.Steps)
 	text, c := rec.compose(names, false)
 	if !rec.allWhole(false) && rec.allWhole(true) {
