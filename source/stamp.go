@@ -162,19 +162,20 @@ func (w *stampWalk) lstat(name, path string) (*syscall.Stat_t, string, error) {
 
 // add appends name's line to the stamp and returns it.
 func (w *stampWalk) add(name string, st *syscall.Stat_t) string {
+	mtim, ctim := st.Mtim, st.Ctim
 	var b [128]byte
 	line := append(append(b[:0], name...), 0)
 	line = strconv.AppendUint(line, uint64(st.Mode), 8)
 	for _, n := range []int64{int64(st.Dev), int64(st.Ino), st.Size} {
 		line = strconv.AppendInt(append(line, ' '), n, 10)
 	}
-	for _, t := range []syscall.Timespec{st.Mtim, st.Ctim} {
+	for _, t := range []syscall.Timespec{mtim, ctim} {
 		line = strconv.AppendInt(append(line, ' '), t.Sec, 10)
 		line = strconv.AppendInt(append(line, '.'), t.Nsec, 10)
 	}
 	line = append(line, '\n')
 	w.buf.Write(line)
-	if st.Mtim.Nano() >= w.since || st.Ctim.Nano() >= w.since {
+	if mtim.Nano() >= w.since || ctim.Nano() >= w.since {
 		w.racy = true
 	}
 	return string(line)
