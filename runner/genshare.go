@@ -95,7 +95,7 @@ func (g *Generations) start(ctx context.Context, dir string, deferred func(root 
 // nil, with off set, when the tree is one a stamp cannot vouch for.
 func (g *Generations) stamped(ctx context.Context, dir, top string) *source.Pending {
 	began := time.Now()
-	stamp := source.TakeStamp(top, g.skip)
+	stamp := source.Restamp(g.stamp, top, g.skip)
 	if stamp == nil {
 		g.off = true
 		return nil

@@ -34,6 +34,9 @@ type Record struct {
 	Digest   string       `json:"digest"`
 
 	saved bool // stored by Run with the last steps' runs
+	// id is the id as render computed it (zero before): the steps and
+	// exit status do not change once the record is rendered.
+	id store.ID
 }
 
 // Coverage is the one receipt over all steps. The findings of failing steps
@@ -56,6 +59,9 @@ type Coverage struct {
 
 // ID is the record's content address.
 func (rec *Record) ID() store.ID {
+	if !rec.id.IsZero() {
+		return rec.id
+	}
 	b, _ := json.Marshal(struct {
 		Steps []StepResult `json:"steps"`
 		Exit  int          `json:"exit"`

@@ -36,6 +36,8 @@ import (
 // only its headline and the coverage line. Of the two honest forms, the
 // shorter is printed.
 func (rec *Record) render() {
+	rec.id = store.ID{}
+	rec.id = rec.ID() // the steps are final: their id is computed once
 	names := labels(rec.Steps)
 	text, c := rec.compose(names, false)
 	if !rec.allWhole(false) && rec.allWhole(true) {
@@ -64,15 +66,20 @@ func (rec *Record) compose(names []string, expand bool) (string, Coverage) {
 		b.WriteString(" · whole output")
 	}
 	b.WriteString("\n")
+	// Shown counts what the steps' own digests put before the reader (a
+	// row's headline, the findings under it), not the sequence's header,
+	// its rows' labels or ctx's own messages: those are no step's output.
 	for i := range rec.Steps {
 		r := &rec.Steps[i]
 		under := r.Failed() || (expand && expandable(r))
 		b.WriteString(row(r, names[i], !under) + "\n")
+		if !under && headlined(r) {
+			c.BytesShown += int64(len(r.Headline))
+		}
 		if under {
-			writeFindings(&b, r)
+			c.BytesShown += int64(writeFindings(&b, r))
 		}
 	}
-	c.BytesShown = int64(b.Len())
 	if !whole {
 		b.WriteString(c.line() + "\n")
 		rec.next(&b)
@@ -103,11 +110,15 @@ func row(r *StepResult, name string, headline bool) string {
 		if r.Failed() && r.Error == "" {
 			line += " · no output"
 		}
-	case headline && !r.Failed():
+	case headline && headlined(r):
 		line += " · " + r.Headline
 	}
 	return line
 }
+
+// headlined reports whether a step's row carries its headline (when no
+// findings follow it): a passing step that printed something.
+func headlined(r *StepResult) bool { return !printedNothing(r) && !r.Failed() }
 
 // outcome is a failing step's exit status, with how it ended when that was
 // not a plain exit.
@@ -252,17 +263,20 @@ func (c *Coverage) add(r *StepResult, expand bool) {
 
 // writeFindings writes a step's findings under its row: its digest without
 // its header and coverage lines (the sequence has its own).
-func writeFindings(b *strings.Builder, r *StepResult) {
+// It returns how many of the bytes written came from the digest (not ctx's
+// own messages).
+func writeFindings(b *strings.Builder, r *StepResult) int {
 	if r.Error != "" {
 		fmt.Fprintf(b, "ctx: %s\n", r.Error)
 	}
 	if r.res == nil {
-		return
+		return 0
 	}
 	if r.res.Digest == nil {
 		fmt.Fprintf(b, "no digest could be made: %v (ctx get %s)\n", r.res.DigestErr, r.res.Handle())
-		return
+		return 0
 	}
+	start := b.Len()
 	self := r.res.Handle()
 	for _, line := range body(r.res) {
 		if rowLike(line) {
@@ -272,6 +286,7 @@ func writeFindings(b *strings.Builder, r *StepResult) {
 		}
 		b.WriteString(relative(line, self, r.N) + "\n")
 	}
+	return b.Len() - start
 }
 
 // rowLike reports whether an output line starts as a row does: # and a

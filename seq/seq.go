@@ -3,6 +3,7 @@ package seq
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -29,6 +30,9 @@ type Options struct {
 	// KeepGoing runs every step whatever fails, as if each had
 	// continue_on_failure.
 	KeepGoing bool
+	// From names where the steps were declared (a steps file's name; ""
+	// for arguments), for errors about a step's fields.
+	From string
 	// Linger is how long a step may run before the finished steps before
 	// it are stored (0: DefaultLinger). Steps that end sooner share one
 	// transaction.
@@ -195,7 +199,7 @@ func failingDigests(rec *Record) []*StepResult {
 // runStep captures one step into r.
 func runStep(ctx context.Context, env *runner.Env, s *Step, r *StepResult, o *Options, batch *runner.Batch, gens *runner.Generations) {
 	r.State = StateFailed
-	dir, err := runner.ResolveDir(o.Dir, s.Cwd)
+	dir, err := stepDir(o, s, r.N)
 	if err != nil {
 		r.Exit, r.Error = capture.ExitFailed, err.Error()
 		return
@@ -222,6 +226,23 @@ func runStep(ctx context.Context, env *runner.Env, s *Step, r *StepResult, o *Op
 		r.State = StateOK
 	}
 	r.Headline = Headline(res)
+}
+
+// stepDir is the directory step n runs in: its cwd field, relative to the
+// sequence's directory unless absolute, which must be a directory by the
+// time the step starts (an earlier step may make it). The error names no
+// absolute directory: it is part of the record, whose id it must not tie
+// to where the work tree is.
+func stepDir(o *Options, s *Step, n int) (string, error) {
+	dir, err := runner.ResolveDir(o.Dir, s.Cwd)
+	if err == nil {
+		return dir, nil
+	}
+	where := ""
+	if o.From != "" {
+		where = " in " + o.From
+	}
+	return "", fmt.Errorf("step %d (%s)%s: its cwd field %q is not a directory: fix the step's cwd (relative to the directory ctx seq runs in, or absolute), or make the directory in an earlier step", n, s.Name, where, s.Cwd)
 }
 
 // shareBudget re-renders the failing steps' digests when more than one

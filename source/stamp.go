@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -44,6 +44,19 @@ type Stamp struct {
 	// leave it unchanged, so the stamp vouches for nothing (git's "racy
 	// git" problem, solved the same way).
 	racy bool
+	// dirs are the names in each directory walked, with its stamp line;
+	// read the stamp lines of the files whose content was checked and
+	// found fine (configuration, index, the store's .gitignore). A stamp
+	// taken after this one (Restamp) does not read them again while their
+	// lines are the same.
+	dirs map[string]seenDir
+	read map[string]string
+}
+
+// seenDir is a directory's stamp line and its names, sorted.
+type seenDir struct {
+	line  string
+	names []string
 }
 
 const (
@@ -63,12 +76,24 @@ var trustedFS = []int64{0xEF53, 0x58465342, 0x9123683E, 0x01021994, 0x794c7630}
 // is the ctx store's directory, left out when its .gitignore is ctx's own
 // "*" and the index tracks nothing in it. It returns nil when a stamp could
 // not vouch for the tree (see Stamp).
-func TakeStamp(root, skip string) *Stamp {
+func TakeStamp(root, skip string) *Stamp { return Restamp(nil, root, skip) }
+
+// Restamp is TakeStamp after prev, an earlier stamp (nil: none): what prev
+// read and what has not changed since is not read again. A directory whose
+// stamp line (inode, size, mtime, ctime) is prev's has the names it had
+// then, since creating, removing or renaming an entry changes the
+// directory's mtime and ctime, so only its entries are stat'd; a checked
+// file whose line is prev's has the content it had. Nothing is reused from
+// a racy prev, whose lines could hide a change in the same clock tick.
+func Restamp(prev *Stamp, root, skip string) *Stamp {
 	var fs syscall.Statfs_t
 	if syscall.Statfs(root, &fs) != nil || !slices.Contains(trustedFS, int64(fs.Type)) {
 		return nil
 	}
-	w := &stampWalk{root: root, since: time.Now().Add(-racyWindow).UnixNano()}
+	w := &stampWalk{root: root, since: time.Now().Add(-racyWindow).UnixNano(), dirs: map[string]seenDir{}}
+	if prev != nil && !prev.racy && prev.root == root {
+		w.prev = prev
+	}
 	if rel, err := filepath.Rel(root, skip); err == nil && skip != "" && rel != "." && !strings.HasPrefix(rel, "..") {
 		w.skip = filepath.ToSlash(rel)
 		w.ignoredStore()
@@ -76,16 +101,15 @@ func TakeStamp(root, skip string) *Stamp {
 	if err := w.git(); err != nil {
 		return nil
 	}
-	if _, err := w.stat(""); err != nil {
+	if _, line, err := w.stat(""); err != nil {
+		return nil
+	} else if err := w.dir("", line); err != nil {
 		return nil
 	}
-	if err := w.dir(""); err != nil {
+	if err := w.checkIndex(); err != nil { // read once the tree is known to be small
 		return nil
 	}
-	if err := w.index(); err != nil { // read once the tree is known to be small
-		return nil
-	}
-	return &Stamp{root: root, stats: w.buf.Bytes(), racy: w.racy}
+	return &Stamp{root: root, stats: w.buf.Bytes(), racy: w.racy, dirs: w.dirs, read: w.read}
 }
 
 // Same reports whether t, taken after s, vouches that the tree did not
@@ -100,42 +124,107 @@ type stampWalk struct {
 	buf        bytes.Buffer
 	n          int
 	racy       bool
+	prev       *Stamp // what may be reused (nil: nothing)
+	dirs       map[string]seenDir
+	read       map[string]string
+	// index is the index's stamp line ("" when there is none); indexSame
+	// is set when the previous stamp checked it with the same line.
+	index     string
+	indexSame bool
 }
 
-// stat adds the entry at rel (slash-separated, under root) to the stamp;
-// a missing one is recorded as missing.
-func (w *stampWalk) stat(rel string) (*syscall.Stat_t, error) {
+// stat adds the entry at rel (slash-separated, under root) to the stamp
+// and returns it with its line; a missing one is recorded as missing (nil).
+func (w *stampWalk) stat(rel string) (*syscall.Stat_t, string, error) {
 	if w.n++; w.n > maxStampEntries {
-		return nil, errNoStamp
+		return nil, "", errNoStamp
 	}
-	var st syscall.Stat_t
-	if err := syscall.Lstat(filepath.Join(w.root, filepath.FromSlash(rel)), &st); err != nil {
-		if errors.Is(err, syscall.ENOENT) {
-			fmt.Fprintf(&w.buf, "%s\x00-\n", rel)
-			return nil, nil
-		}
-		return nil, errNoStamp
-	}
-	w.add(rel, &st)
-	return &st, nil
+	return w.lstat(rel, filepath.Join(w.root, filepath.FromSlash(rel)))
 }
 
-func (w *stampWalk) add(name string, st *syscall.Stat_t) {
-	fmt.Fprintf(&w.buf, "%s\x00%o %d %d %d %d.%d %d.%d\n", name, st.Mode, st.Dev, st.Ino, st.Size,
-		st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec)
-	if st.Mtim.Nano() >= w.since || st.Ctim.Nano() >= w.since {
+// statAt adds the entry at the absolute path to the stamp, as stat does.
+func (w *stampWalk) statAt(path string) (*syscall.Stat_t, string, error) {
+	return w.lstat(path, path)
+}
+
+func (w *stampWalk) lstat(name, path string) (*syscall.Stat_t, string, error) {
+	var st syscall.Stat_t
+	if err := syscall.Lstat(path, &st); err != nil {
+		if errors.Is(err, syscall.ENOENT) {
+			w.buf.WriteString(name)
+			w.buf.WriteString("\x00-\n")
+			return nil, "", nil
+		}
+		return nil, "", errNoStamp
+	}
+	return &st, w.add(name, &st), nil
+}
+
+// add appends name's line to the stamp and returns it.
+func (w *stampWalk) add(name string, st *syscall.Stat_t) string {
+	mtim, ctim := st.Mtim, st.Ctim
+	var b [128]byte
+	line := append(append(b[:0], name...), 0)
+	line = strconv.AppendUint(line, uint64(st.Mode), 8)
+	for _, n := range []int64{int64(st.Dev), int64(st.Ino), st.Size} {
+		line = strconv.AppendInt(append(line, ' '), n, 10)
+	}
+	for _, t := range []syscall.Timespec{mtim, ctim} {
+		line = strconv.AppendInt(append(line, ' '), t.Sec, 10)
+		line = strconv.AppendInt(append(line, '.'), t.Nsec, 10)
+	}
+	line = append(line, '\n')
+	w.buf.Write(line)
+	if mtim.Nano() >= w.since || ctim.Nano() >= w.since {
 		w.racy = true
 	}
+	return string(line)
 }
 
-// dir stamps everything under the directory rel (stamped itself by the
-// caller).
-func (w *stampWalk) dir(rel string) error {
+// unchanged reports whether the checked file key has the stamp line it had
+// when the previous stamp read it, and keeps that for the next stamp.
+func (w *stampWalk) unchanged(key, line string) bool {
+	if w.prev == nil || w.prev.read[key] != line {
+		return false
+	}
+	w.checked(key, line)
+	return true
+}
+
+// checked records that the file key, with the stamp line line, was read
+// and found fine.
+func (w *stampWalk) checked(key, line string) {
+	if w.read == nil {
+		w.read = map[string]string{}
+	}
+	w.read[key] = line
+}
+
+// names are the names in the directory rel, whose stamp line is line,
+// sorted: the previous stamp's when the line is the same.
+func (w *stampWalk) names(rel, line string) ([]string, error) {
+	if w.prev != nil {
+		if d, ok := w.prev.dirs[rel]; ok && d.line == line {
+			w.dirs[rel] = d
+			return d.names, nil
+		}
+	}
 	names, err := dirNames(filepath.Join(w.root, filepath.FromSlash(rel)))
 	if err != nil {
-		return errNoStamp
+		return nil, errNoStamp
 	}
 	slices.Sort(names)
+	w.dirs[rel] = seenDir{line: line, names: names}
+	return names, nil
+}
+
+// dir stamps everything under the directory rel, whose stamp line (added
+// by the caller) is line.
+func (w *stampWalk) dir(rel, line string) error {
+	names, err := w.names(rel, line)
+	if err != nil {
+		return err
+	}
 	for _, name := range names {
 		sub := name
 		if rel != "" {
@@ -149,12 +238,12 @@ func (w *stampWalk) dir(rel string) error {
 		case sub == w.skip:
 			continue
 		}
-		st, err := w.stat(sub)
+		st, line, err := w.stat(sub)
 		if err != nil {
 			return err
 		}
 		if st != nil && st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
-			if err := w.dir(sub); err != nil {
+			if err := w.dir(sub, line); err != nil {
 				return err
 			}
 		}
@@ -167,23 +256,28 @@ func (w *stampWalk) dir(rel string) error {
 // configuration, refusing what points elsewhere; and checks that the store
 // to skip is ignored whole by git.
 func (w *stampWalk) git() error {
-	st, err := w.stat(".git")
+	st, _, err := w.stat(".git")
 	if err != nil || st == nil || st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
 		return errNoStamp // a worktree's or submodule's .git file: git's to judge
 	}
 	for _, f := range []string{".git/HEAD", ".git/index", ".git/packed-refs", ".git/commondir", ".git/config.worktree"} {
-		if _, err := w.stat(f); err != nil {
+		_, line, err := w.stat(f)
+		if err != nil {
 			return err
 		}
+		if f == ".git/index" {
+			w.index = line
+			w.indexSame = line != "" && w.unchanged(f, line)
+		}
 	}
-	if tracked(filepath.Join(w.root, ".git", "index")) > maxStampEntries {
+	if !w.indexSame && tracked(filepath.Join(w.root, ".git", "index")) > maxStampEntries {
 		return errNoStamp // refused before a walk that would be cut short
 	}
 	for _, d := range []string{".git/refs", ".git/info"} {
-		if st, err := w.stat(d); err != nil {
+		if st, line, err := w.stat(d); err != nil {
 			return err
 		} else if st != nil {
-			if err := w.dir(d); err != nil {
+			if err := w.dir(d, line); err != nil {
 				return err
 			}
 		}
@@ -202,26 +296,43 @@ func (w *stampWalk) ignoredStore() {
 	if w.skip == "" {
 		return
 	}
-	ign, err := readSmall(filepath.Join(w.root, filepath.FromSlash(w.skip), ".gitignore"))
+	path := filepath.Join(w.root, filepath.FromSlash(w.skip), ".gitignore")
+	var st syscall.Stat_t
+	if syscall.Stat(path, &st) != nil {
+		w.skip = ""
+		return
+	}
+	line := w.add(path, &st)
+	if w.unchanged(path, line) {
+		return
+	}
+	ign, err := readSmall(path)
 	if err != nil || string(ign) != "*\n" && string(ign) != "*" {
 		w.skip = "" // stamped like any directory
+		return
 	}
+	w.checked(path, line)
 }
 
-// index refuses an index git writes in version 4 or one that tracks a file
-// in the skipped store.
-func (w *stampWalk) index() error {
-	if w.skip == "" {
+// checkIndex refuses an index git writes in version 4 or one that tracks a
+// file in the skipped store.
+func (w *stampWalk) checkIndex() error {
+	if w.indexSame {
 		return nil
 	}
-	idx, err := readSmall(filepath.Join(w.root, ".git", "index"))
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil
-	case err != nil, len(idx) < 12, string(idx[:4]) != "DIRC", idx[7] > 3:
-		return errNoStamp
-	case bytes.Contains(idx, []byte(w.skip+"/")):
-		return errNoStamp
+	if w.skip != "" {
+		idx, err := readSmall(filepath.Join(w.root, ".git", "index"))
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return nil
+		case err != nil, len(idx) < 12, string(idx[:4]) != "DIRC", idx[7] > 3:
+			return errNoStamp
+		case bytes.Contains(idx, []byte(w.skip+"/")):
+			return errNoStamp
+		}
+	}
+	if w.index != "" {
+		w.checked(".git/index", w.index)
 	}
 	return nil
 }
@@ -255,12 +366,16 @@ func (w *stampWalk) config(path string) error {
 	var st syscall.Stat_t
 	if err := syscall.Stat(path, &st); err != nil {
 		if errors.Is(err, syscall.ENOENT) {
-			fmt.Fprintf(&w.buf, "%s\x00-\n", path)
+			w.buf.WriteString(path)
+			w.buf.WriteString("\x00-\n")
 			return nil
 		}
 		return errNoStamp
 	}
-	w.add(path, &st)
+	line := w.add(path, &st)
+	if w.unchanged(path, line) {
+		return nil
+	}
 	data, err := readSmall(path)
 	if err != nil {
 		return errNoStamp
@@ -271,6 +386,7 @@ func (w *stampWalk) config(path string) error {
 			return errNoStamp
 		}
 	}
+	w.checked(path, line)
 	return nil
 }
 

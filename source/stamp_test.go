@@ -44,11 +44,20 @@ func TestStampSeesEveryChange(t *testing.T) {
 			}
 			writeFile(t, root, ".ctx/store.db", "changed")
 			writeFile(t, root, ".ctx/spool/x/meta.json", "{}")
-			if again := TakeStamp(root, store); !s.Same(again) {
+			again := TakeStamp(root, store)
+			if !s.Same(again) || !s.Same(Restamp(s, root, store)) {
 				t.Fatal("the store's own changes, which git ignores, changed the stamp")
+			}
+			if d := Restamp(s, root, store).dirs["sub"]; len(d.names) == 0 || &d.names[0] != &s.dirs["sub"].names[0] {
+				t.Error("an unchanged directory was read again")
 			}
 			changed := time.Now()
 			change(t, root)
+			// A stamp taken after one of the tree before the change (as a
+			// sequence's next step takes it) sees it as a fresh one does.
+			if s.Same(Restamp(s, root, store)) || s.Same(Restamp(again, root, store)) {
+				t.Fatalf("%s: the stamp taken after the last did not change", name)
+			}
 			after := TakeStamp(root, store)
 			if s.Same(after) {
 				t.Fatalf("%s: the stamp did not change", name)
@@ -74,6 +83,7 @@ func treeChanges() map[string]func(t *testing.T, root string) {
 		"index":             func(t *testing.T, r string) { git(t, r, "rm", "-q", "--cached", "a.go") },
 		"ref":               func(t *testing.T, r string) { git(t, r, "commit", "-q", "--allow-empty", "-m", "two") },
 		"config":            func(t *testing.T, r string) { git(t, r, "config", "core.fileMode", "false") },
+		"store not ignored": func(t *testing.T, r string) { writeFile(t, r, ".ctx/.gitignore", "store.db\n") },
 		"user config": func(t *testing.T, r string) {
 			writeFile(t, os.Getenv("HOME"), ".gitconfig", "[core]\n\tautocrlf = true\n")
 		},
@@ -108,9 +118,13 @@ func TestStampRefused(t *testing.T) {
 	for name, make := range cases {
 		t.Run(name, func(t *testing.T) {
 			root, store := stampRepo(t)
+			before := TakeStamp(root, store)
 			make(t, root)
 			if s := TakeStamp(root, store); s != nil {
 				t.Errorf("%s: got a stamp", name)
+			}
+			if s := Restamp(before, root, store); s != nil {
+				t.Errorf("%s: got a stamp after the one before the change", name)
 			}
 		})
 	}

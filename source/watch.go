@@ -114,7 +114,7 @@ func (w *Watch) setUp(skip string) error {
 		return err
 	}
 	var err error
-	w.outside, w.racy, err = outsideStamp()
+	w.outside, w.racy, err = w.outsideStamp()
 	return err
 }
 
@@ -122,7 +122,7 @@ func (w *Watch) setUp(skip string) error {
 // make git read unwatched (see Stamp's index and config).
 func (w *Watch) gitChecks() error {
 	sw := &stampWalk{root: w.root, skip: w.skip}
-	if err := sw.index(); err != nil {
+	if err := sw.checkIndex(); err != nil {
 		return err
 	}
 	return sw.config(filepath.Join(w.root, ".git", "config"))
@@ -219,7 +219,7 @@ func (w *Watch) Changed() bool {
 		return true
 	}
 	changed, redo, made, err := w.read()
-	outside, racy, oerr := outsideStamp()
+	outside, racy, oerr := w.outsideStamp()
 	if oerr != nil || err != nil || mountedUnder(w.root) {
 		w.Close()
 		return true
@@ -311,13 +311,20 @@ func (w *Watch) Close() {
 	}
 }
 
-// outsideStamp is the stat of the git configuration outside the work tree
-// (the user's and the system's), refusing configuration that names other
-// files; racy when one changed within the racy window.
-func outsideStamp() ([]byte, bool, error) {
+// outsideStamp is the stat of what git status reads that the watch does
+// not see: the git configuration outside the work tree (the user's and the
+// system's), refusing configuration that names other files, and the
+// store's .gitignore (the store's directory is not watched: it changes
+// with every run); racy when one changed within the racy window.
+func (w *Watch) outsideStamp() ([]byte, bool, error) {
 	sw := &stampWalk{since: time.Now().Add(-racyWindow).UnixNano()}
 	for _, f := range userConfigs() {
 		if err := sw.config(f); err != nil {
+			return nil, false, err
+		}
+	}
+	if w.skip != "" {
+		if _, _, err := sw.statAt(filepath.Join(w.root, filepath.FromSlash(w.skip), ".gitignore")); err != nil {
 			return nil, false, err
 		}
 	}

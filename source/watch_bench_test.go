@@ -91,3 +91,15 @@ func BenchmarkGitStatus(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRestamp: a later step's stamp, after the first (nil past a
+// stamp's bound).
+func BenchmarkRestamp(b *testing.B) {
+	root, store := benchTree(b)
+	first := TakeStamp(root, store)
+	begin := cpuNow(syscall.RUSAGE_SELF)
+	defer cpuPerOp(b, syscall.RUSAGE_SELF, func() float64 { return begin })
+	for b.Loop() {
+		Restamp(first, root, store)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -134,6 +135,19 @@ func readSteps(ios *cli.IO, o *options) ([]seq.Step, error) {
 	return seq.FromLines(bytes.NewReader(data))
 }
 
+// stepsFrom names the steps file, for errors about a step's fields ("" for
+// steps given as arguments or lines): its base name, since the error is
+// part of the record, whose id must not depend on where the file is.
+func stepsFrom(file string) string {
+	switch file {
+	case "":
+		return ""
+	case "-":
+		return "the steps file on stdin"
+	}
+	return filepath.Base(file)
+}
+
 // maxSteps bounds the steps read from stdin.
 const maxSteps = 1 << 20
 
@@ -166,7 +180,7 @@ func runSeq(ctx context.Context, ios *cli.IO, env EnvFunc, o *options) error {
 	defer w.Store.Close()
 	st, dir, dopts := w.Store, w.Dir, w.Digest
 	rec, err := seq.Run(ctx, env(ios, st), steps, seq.Options{Dir: dir, Session: ios.Getenv("CTX_SESSION"),
-		Digest: dopts, Timeout: o.timeout, Grace: o.grace, Pipe: o.pipe, KeepGoing: o.keepGoing})
+		Digest: dopts, Timeout: o.timeout, Grace: o.grace, Pipe: o.pipe, KeepGoing: o.keepGoing, From: stepsFrom(o.file)})
 	if err != nil {
 		return err
 	}

@@ -78,3 +78,38 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("stdin file: exit %d\n%s\n%s", code, out, errs)
 	}
 }
+
+// TestCtxOwnLinesNotShown: a step that cannot start and a step whose cwd
+// is not a directory print ctx's own error under their rows; the coverage
+// counts none of it as the steps' output shown (nothing was captured), and
+// the cwd error names the file, the step, its cwd field and the fix.
+func TestCtxOwnLinesNotShown(t *testing.T) {
+	dir, run := workspace(t)
+	code, out, errs := run([]string{"--pipe", "--", "true", "--", "nosuchcmd-ctx-test", "x"}, "")
+	if code != 127 || !strings.Contains(out, "ctx: nosuchcmd-ctx-test") || !strings.Contains(out, " · shown 0 B of 0 B\n") {
+		t.Errorf("not started: exit %d\n%s\n%s", code, out, errs)
+	}
+	path := filepath.Join(dir, "steps.toml")
+	if err := os.WriteFile(path, []byte("[[step]]\nshell = \"true\"\n\n[[step]]\nname = \"build\"\nshell = \"true\"\ncwd = \"nope\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = run([]string{"--pipe", "-f", path}, "")
+	for _, want := range []string{"step 2 (build) in steps.toml", `its cwd field "nope" is not a directory`, "fix the step's cwd", " · shown 0 B of 0 B\n"} {
+		if code != 125 || !strings.Contains(out, want) {
+			t.Errorf("bad cwd: exit %d, no %q:\n%s\n%s", code, want, out, errs)
+		}
+	}
+	if strings.Contains(out, "--cwd") || strings.Contains(out, dir) {
+		t.Errorf("bad cwd: the error names the flag or an absolute directory:\n%s", out)
+	}
+	// The same steps file elsewhere, with its step's error, is the same
+	// sequence: the record's id names no directory.
+	other := filepath.Join(t.TempDir(), "steps.toml")
+	data, _ := os.ReadFile(path)
+	if err := os.WriteFile(other, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, again, _ := run([]string{"--pipe", "-f", other}, ""); strings.Fields(again)[0] != strings.Fields(out)[0] {
+		t.Errorf("the record's id depends on where the steps file is: %s against %s", strings.Fields(again)[0], strings.Fields(out)[0])
+	}
+}
