@@ -16,29 +16,47 @@ import (
 // (testdata/bench), and the shared corpus's outputs read in place, each
 // repeated with the package paths of every copy renamed.
 func BenchmarkParse(b *testing.B) {
-	cases := []struct {
-		name   string
-		inputs []string
-		json   bool
-	}{
-		{"v", []string{"testdata/bench/stdlib-v.txt.gz", "testdata/verbose.stdout"}, false},
-		{"json", []string{"testdata/bench/stdlib-json.txt.gz", "testdata/json.stdout"}, true},
-		{"corpus-v", []string{"../../../shared/corpus/gotest/[0-9]*[^n].txt"}, false},
-		{"corpus-json", []string{"../../../shared/corpus/gotest/*.gojson.txt"}, true},
-	}
-	for _, c := range cases {
+	for _, c := range benchCases {
 		b.Run(c.name, func(b *testing.B) {
-			var one []byte
-			for _, in := range c.inputs {
-				one = append(one, profiletest.ReadCaptures(b, in)...)
-			}
-			data := profiletest.Repeat(one, profiletest.BenchSize, func(i int, b []byte) []byte {
-				return renamePackages(b, i, c.json)
-			})
-			src := profiletest.MemSource([]string{"go", "test", "./..."}, 1, data, nil)
-			profiletest.BenchParse(b, Parse, src, func(g *evidence.Graph) bool { return g.Verdict == "fail" })
+			src := profiletest.MemSource([]string{"go", "test", "./..."}, c.exit(), benchInput(b, c), nil)
+			profiletest.BenchParse(b, Parse, src, func(g *evidence.Graph) bool { return g.Verdict == c.verdict })
 		})
 	}
+}
+
+// benchCase is one input of BenchmarkParse.
+type benchCase struct {
+	name    string
+	inputs  []string
+	json    bool
+	verdict string // the graph's: "fail" (the status then 1) or "pass" (0)
+}
+
+func (c benchCase) exit() int {
+	if c.verdict == "pass" {
+		return 0
+	}
+	return 1
+}
+
+var benchCases = []benchCase{
+	{"v", []string{"testdata/bench/stdlib-v.txt.gz", "testdata/verbose.stdout"}, false, "fail"},
+	{"json", []string{"testdata/bench/stdlib-json.txt.gz", "testdata/json.stdout"}, true, "fail"},
+	{"corpus-v", []string{"../../../shared/corpus/gotest/[0-9]*[^n].txt"}, false, "fail"},
+	{"corpus-json", []string{"../../../shared/corpus/gotest/*.gojson.txt"}, true, "fail"},
+	{"heldout-v", []string{"testdata/bench/heldout-v.txt.gz"}, false, "pass"},
+}
+
+// benchInput is a case's inputs concatenated and repeated to
+// profiletest.BenchSize, the packages of each copy renamed.
+func benchInput(tb testing.TB, c benchCase) []byte {
+	var one []byte
+	for _, in := range c.inputs {
+		one = append(one, profiletest.ReadCaptures(tb, in)...)
+	}
+	return profiletest.Repeat(one, profiletest.BenchSize, func(i int, b []byte) []byte {
+		return renamePackages(b, i, c.json)
+	})
 }
 
 // renamePackages prefixes every package path of a go test output with rN/.

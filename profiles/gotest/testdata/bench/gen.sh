@@ -9,3 +9,10 @@ export GOFLAGS=-count=1
 pkgs="strings bytes strconv regexp sort unicode/utf8 encoding/json path/filepath"
 go test -v $pkgs 2>&1 | gzip -9 > stdlib-v.txt.gz
 go test -json $pkgs 2>&1 | gzip -9 > stdlib-json.txt.gz
+# held out from tuning (issue 21, go test -v): other standard-library
+# packages and a module's ./... with deep subtests (BurntSushi/toml v1.6.0
+# from the module cache)
+{
+	go test -v math/big text/template net/url unicode fmt bufio container/list 2>&1
+	(cd "$(go env GOMODCACHE)/github.com/!burnt!sushi/toml@v1.6.0" && go test -v ./... 2>&1)
+} | gzip -9 > heldout-v.txt.gz
