@@ -121,9 +121,10 @@ func (w *stampWalk) stat(rel string) (*syscall.Stat_t, error) {
 }
 
 func (w *stampWalk) add(name string, st *syscall.Stat_t) {
+	mtim, ctim := statTimes(st)
 	fmt.Fprintf(&w.buf, "%s\x00%o %d %d %d %d.%d %d.%d\n", name, st.Mode, st.Dev, st.Ino, st.Size,
-		st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec)
-	if st.Mtim.Nano() >= w.since || st.Ctim.Nano() >= w.since {
+		mtim.Sec, mtim.Nsec, ctim.Sec, ctim.Nsec)
+	if mtim.Nano() >= w.since || ctim.Nano() >= w.since {
 		w.racy = true
 	}
 }
