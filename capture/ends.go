@@ -203,7 +203,7 @@ func pipes() ([]*end, error) {
 	var ends []*end
 	for range 2 {
 		var fds [2]int
-		if err := unix.Pipe2(fds[:], unix.O_CLOEXEC); err != nil {
+		if err := pipeCloexec(&fds); err != nil {
 			for _, e := range ends {
 				e.close()
 			}

@@ -162,7 +162,7 @@ func (w *stampWalk) lstat(name, path string) (*syscall.Stat_t, string, error) {
 
 // add appends name's line to the stamp and returns it.
 func (w *stampWalk) add(name string, st *syscall.Stat_t) string {
-	mtim, ctim := st.Mtim, st.Ctim
+	mtim, ctim := statTimes(st)
 	var b [128]byte
 	line := append(append(b[:0], name...), 0)
 	line = strconv.AppendUint(line, uint64(st.Mode), 8)

@@ -360,6 +360,7 @@ type framer struct {
 	plainFrom int64 // 0: never plain
 	fed       int64 // bytes handed to the compressor
 	wentPlain bool  // a plain job was sent
+	ended     bool  // work is closed (finish or stop)
 
 	rawSpool *os.File     // the raw spool the plain frames stay in, for its writeback
 	rawWB    *writebacker // the raw spool's, from the first plain frame
@@ -468,6 +469,7 @@ func (f *framer) finish() (ID, *blobMeta, error) {
 	if len(f.cur) > 0 {
 		f.send(f.cur)
 	}
+	f.ended = true
 	close(f.work)
 	<-f.done
 	if f.err != nil {
@@ -483,6 +485,19 @@ func (f *framer) finish() (ID, *blobMeta, error) {
 		}
 	}
 	return f.hash.Sum(), &f.meta, nil
+}
+
+// stop ends the compressor goroutine (and with it the writeback goroutines)
+// of a stream that is dropped rather than finished: an aborted capture, or
+// one left in its spool for recovery. Bytes not yet handed over are not
+// framed; the raw spool keeps them. It does nothing after finish.
+func (f *framer) stop() {
+	if f.ended {
+		return
+	}
+	f.ended = true
+	close(f.work)
+	<-f.done
 }
 
 func (f *framer) compress() {

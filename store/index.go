@@ -3,6 +3,7 @@ package store
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -40,7 +41,12 @@ const indexedName = "indexed"
 
 // Register adds the store's directory to the index if it is not there yet.
 // Writers append one line under a file lock, so concurrent ctx processes
-// never lose each other's lines.
+// never lose each other's lines. A writer that finds lines for stores that
+// are gone drops them: it writes the index again without them and renames
+// it into place, still under the lock (see lockIndex), so the index holds
+// the stores that exist rather than every store the user ever made. A
+// store pruned while it is briefly unreachable is listed again by its next
+// ctx command.
 func (s *Store) Register() error {
 	path := IndexPath()
 	if path == "" {
@@ -56,15 +62,24 @@ func (s *Store) Register() error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
+	f, err := lockIndex(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+	if off, ok := lineOffset(path, s.dir); ok { // another process won
+		s.markIndexed(path, off)
+		return nil
+	}
+	live, pruned, err := liveIndex(path)
+	if err != nil {
 		return err
 	}
-	if off, ok := lineOffset(path, s.dir); ok { // another process won
+	if pruned {
+		off := int64(len(live))
+		if err := replaceIndex(path, append(live, s.dir+"\n"...)); err != nil {
+			return err
+		}
 		s.markIndexed(path, off)
 		return nil
 	}
@@ -76,6 +91,80 @@ func (s *Store) Register() error {
 		return err
 	}
 	s.markIndexed(path, fi.Size())
+	return nil
+}
+
+// lockIndex opens the index at path for appending and takes its lock, on
+// the file that is at path once the lock is held: a writer that pruned the
+// index renamed a new file over the one it had locked, and a lock on that
+// old file guards nothing.
+func lockIndex(path string) (*os.File, error) {
+	for {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
+		if err != nil {
+			return nil, err
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+			f.Close()
+			return nil, err
+		}
+		held, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		if now, err := os.Lstat(path); err == nil && os.SameFile(held, now) {
+			return f, nil
+		}
+		f.Close()
+	}
+}
+
+// liveIndex returns the index's lines for stores that still exist, once
+// each, and whether that dropped any line.
+func liveIndex(path string) ([]byte, bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false, err
+	}
+	dirs, err := parseIndex(data)
+	if err != nil {
+		return nil, false, err
+	}
+	var live []byte
+	var kept []string
+	for _, d := range dirs {
+		if isDir(d) && !contains(kept, d) {
+			kept = append(kept, d)
+			live = append(live, d+"\n"...)
+		}
+	}
+	return live, !bytes.Equal(live, data), nil
+}
+
+// replaceIndex makes data the index at path: written beside it, synced and
+// renamed over it, so a reader sees the old index or the new one, whole.
+// The caller holds the lock of the index at path.
+func replaceIndex(path string, data []byte) error {
+	tmp := path + ".new"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("prune index of stores %s: %w", path, err)
+	}
 	return nil
 }
 
@@ -135,6 +224,12 @@ func readIndex(path string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseIndex(data)
+}
+
+// parseIndex returns the index's absolute store directories, cleaned, in
+// file order; other lines are ignored.
+func parseIndex(data []byte) ([]string, error) {
 	var dirs []string
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {

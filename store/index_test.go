@@ -90,7 +90,8 @@ func TestRegisterMarker(t *testing.T) {
 		data, _ := os.ReadFile(IndexPath())
 		return strings.Count(string(data), "\n")
 	}
-	for _, index := range []string{"", "/other/.ctx\n", a.Dir() + "x\n" + b.Dir() + "\n"} {
+	other := t.TempDir() // a store that exists: a gone one's line would be pruned
+	for _, index := range []string{"", other + "\n", other + "\n" + b.Dir() + "\n"} {
 		if err := os.WriteFile(IndexPath(), []byte(index), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -111,5 +112,118 @@ func TestRegisterMarker(t *testing.T) {
 	}
 	if err := a.Register(); err != nil || lines() != 1 {
 		t.Errorf("a new index: %v, %d lines", err, lines())
+	}
+}
+
+// TestRegisterPrunes: a store registering drops the lines of stores that
+// are gone, so the index does not grow with every store the user ever
+// made; the stores that exist keep their lines, and a store whose marker
+// points into the index as it was before is found again.
+func TestRegisterPrunes(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	var stores []*Store
+	for range 4 {
+		s := newStore(t)
+		if err := s.Register(); err != nil {
+			t.Fatal(err)
+		}
+		stores = append(stores, s)
+	}
+	for _, s := range stores[:3:3] {
+		if err := os.RemoveAll(filepath.Dir(s.Dir())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept := stores[3]
+	fresh := newStore(t)
+	if err := fresh.Register(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(IndexPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := kept.Dir() + "\n" + fresh.Dir() + "\n"; string(data) != want {
+		t.Errorf("index after registering with three stores gone:\n%s\nwant:\n%s", data, want)
+	}
+	if !fresh.markedIndexed(IndexPath()) {
+		t.Error("the registering store is not marked at its line of the pruned index")
+	}
+	if kept.markedIndexed(IndexPath()) {
+		t.Fatal("a marker into the index before it was pruned is believed")
+	}
+	if err := kept.Register(); err != nil || !kept.markedIndexed(IndexPath()) {
+		t.Errorf("a kept store registering again: %v, marked %v", err, kept.markedIndexed(IndexPath()))
+	}
+	if after, _ := os.ReadFile(IndexPath()); string(after) != string(data) {
+		t.Errorf("a kept store registering again changed the index:\n%s", after)
+	}
+}
+
+// TestRegisterPrunesConcurrently: writers that prune (replacing the index
+// file) and writers that append, at once and each with a descriptor of its
+// own as separate processes have, lose no live store's line and list none
+// twice.
+func TestRegisterPrunesConcurrently(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	const writers, rounds = 8, 20
+	var (
+		mu   sync.Mutex
+		live = map[string]bool{}
+		errs []error
+		wg   sync.WaitGroup
+	)
+	for range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var prev string
+			for r := range rounds {
+				dir := t.TempDir()
+				s, err := Open(Location{Dir: filepath.Join(dir, DirName), Root: dir}, true)
+				if err == nil {
+					err = s.Register()
+				}
+				if err == nil && r%2 == 1 {
+					err = os.RemoveAll(prev) // a dead line for the next writer to prune
+				}
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, err)
+				} else {
+					live[s.Dir()] = true
+					if r%2 == 1 {
+						delete(live, filepath.Join(prev, DirName))
+					}
+				}
+				mu.Unlock()
+				prev = dir
+			}
+		}()
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	last := newStore(t) // prunes what the last removals left
+	if err := last.Register(); err != nil {
+		t.Fatal(err)
+	}
+	live[last.Dir()] = true
+	dirs, err := readIndex(IndexPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		if seen[d] || !live[d] {
+			t.Errorf("index lists %s twice or though it is gone", d)
+		}
+		seen[d] = true
+	}
+	for d := range live {
+		if !seen[d] {
+			t.Errorf("index lost %s", d)
+		}
 	}
 }

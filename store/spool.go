@@ -350,7 +350,12 @@ func (w *StreamWriter) ReadAt(p []byte, off int64) (int, error) {
 // Total is the number of bytes the stream received, kept or not.
 func (w *StreamWriter) Total() int64 { return w.total }
 
+// close stops the stream's framer, if it was not finished, and closes its
+// files.
 func (w *StreamWriter) close() {
+	if w.fr != nil {
+		w.fr.stop()
+	}
 	if w.raw != nil {
 		w.raw.Close()
 	}

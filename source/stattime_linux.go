@@ -1,0 +1,6 @@
+package source
+
+import "syscall"
+
+// statTimes returns a stat's modification and change times.
+func statTimes(st *syscall.Stat_t) (mtim, ctim syscall.Timespec) { return st.Mtim, st.Ctim }
