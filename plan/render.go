@@ -525,7 +525,7 @@ func (r *renderer) whole() {
 // within the budget; binary streams are described.
 func (r *renderer) excerpt(d *Digest) {
 	g := r.in.Graph
-	errs := map[string][]int{} // stream → anomaly item indexes, in line order
+	errs := map[string][]int{} // stream → anomaly item indexes
 	for i := range g.Items {
 		it := &g.Items[i]
 		switch it.Kind {
@@ -586,6 +586,11 @@ func (r *renderer) excerpt(d *Digest) {
 			}
 			errs[name] = kept
 		}
+	}
+	// The profile lists its items by kind (error lines, then rare lines):
+	// the excerpt walks each stream's in line order.
+	for _, idx := range errs {
+		sort.SliceStable(idx, func(a, b int) bool { return g.Items[idx[a]].Span.From < g.Items[idx[b]].Span.From })
 	}
 	for k, s := range text {
 		share := r.left() - 40*(len(text)-k) // keep room for the footer

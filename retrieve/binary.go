@@ -10,26 +10,44 @@ import (
 	"github.com/ctxhq/ctx/profiles/text"
 )
 
-// Binary reports whether the region's bytes are not text, judged on its
-// first evidence.HeadSize bytes as the digest judges a stream's head (so a
-// whole stream gets the digest's verdict, and text lines inside an output
-// whose head is binary still read as text), and what it is then ("ELF
-// executable", "text/plain; charset=utf-16le"). Plain text of such bytes is
-// not their meaning: folding a carriage return or dropping an ESC byte
-// changes an executable, and a terminal cannot show them.
+// Binary reports whether the region's bytes are not text, and what they are
+// then ("ELF executable", "text/plain; charset=utf-16le"). A region is judged
+// on its first evidence.HeadSize bytes as the digest judges a stream's head,
+// and a part of a stream whose head is text is text too: the whole stream
+// prints, so its lines do (a Latin-1 line holds more than 1% of invalid
+// UTF-8 on its own), while text lines inside an output whose head is binary
+// still read as text. Plain text of binary bytes is not their meaning:
+// folding a carriage return or dropping an ESC byte changes an executable,
+// and a terminal cannot show them.
 func (reg *Region) Binary() (kind string, binary bool, err error) {
-	r, err := reg.rawReader()
-	if err != nil {
+	head, err := headOf(reg.rawReader)
+	if err != nil || lines.Printable(head) {
 		return "", false, err
 	}
-	head, err := io.ReadAll(io.LimitReader(r, evidence.HeadSize))
-	if err != nil {
-		return "", false, err
-	}
-	if lines.Printable(head) {
-		return "", false, nil
+	if reg.unit != 0 {
+		whole, err := headOf(reg.wholeReader)
+		if err != nil || lines.Printable(whole) {
+			return "", false, err
+		}
 	}
 	return text.Sniff(head), true, nil
+}
+
+// headOf is the first evidence.HeadSize bytes open gives.
+func headOf(open func() (io.Reader, error)) ([]byte, error) {
+	r, err := open()
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(io.LimitReader(r, evidence.HeadSize))
+}
+
+// wholeReader reads the whole stream or blob the region is part of.
+func (reg *Region) wholeReader() (io.Reader, error) {
+	if reg.openMerged != nil {
+		return reg.openMerged()
+	}
+	return reg.blob.Reader(), nil
 }
 
 // BinaryError is Print's refusal to print a region that is not text as

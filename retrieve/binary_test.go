@@ -7,9 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ctxhq/ctx/store"
 )
 
 // TestBinaryIsNotPrintedAsText: an executable's bytes (with a carriage
@@ -93,5 +96,41 @@ func TestGrepLongLineSaysWhereNotHowMuch(t *testing.T) {
 	// A line clipped only for display still says exactly how much was cut.
 	if !strings.HasSuffix(lines[1], fmt.Sprintf("… [+%d B]", len("2:short ERROR ")+2000-len("2:")-1024)) {
 		t.Errorf("clipped line: %q", lines[1][max(0, len(lines[1])-60):])
+	}
+}
+
+// TestLatin1LineInTextStream: a text output holding one Latin-1 line (an
+// old tool's message, "échec" as \xe9chec) is text; the whole stream prints
+// as stored, and so must the line, or any range around it. Before, the
+// region was judged on its own bytes: a few invalid UTF-8 bytes are more than
+// 1% of one line, so the handle the digest gave for the failure
+// (run:…#stdout:L2001) was refused as "not text" and exited 1.
+func TestLatin1LineInTextStream(t *testing.T) {
+	var b strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&b, "%d\n", i+1)
+	}
+	bad := "error: failed \xe9t\xe9 caf\xe9\n"
+	b.WriteString(bad)
+	b.WriteString("done\n")
+	st, tg := stored(t, b.String(), "")
+	for _, rng := range []store.Range{{}, {Unit: 'L', From: 2001, To: 2001}, {Unit: 'L', From: 1990, To: 2002}} {
+		var out bytes.Buffer
+		if _, err := Get(context.Background(), st, tg, &out, Options{Form: Plain, RefuseBinary: true, Range: rng, Full: true}); err != nil {
+			t.Errorf("%v: %v", rng, err)
+			continue
+		}
+		if !strings.Contains(out.String(), bad) {
+			t.Errorf("%v: the line is not printed as stored: %q", rng, out.String())
+		}
+	}
+	// A binary stream stays refused, in part as in whole.
+	elf := "\x7fELF\x02\x01\x01\x00\x00\x00abc\rdef\x1b[2J\x00\x00\n\x00\x01\x02\n"
+	st, tg = stored(t, elf, "")
+	for _, rng := range []store.Range{{}, {Unit: 'L', From: 1, To: 1}} {
+		var be *BinaryError
+		if _, err := Get(context.Background(), st, tg, io.Discard, Options{Form: Plain, RefuseBinary: true, Range: rng}); !errors.As(err, &be) {
+			t.Errorf("binary %v: %v, want a BinaryError", rng, err)
+		}
 	}
 }

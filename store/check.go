@@ -73,10 +73,11 @@ func (s *Store) Check(opts CheckOptions) (*CheckReport, error) {
 		c.runs(tx)
 		return c.execs(tx)
 	})
-	if isEmpty(err) {
-		return c.rep, nil
-	}
-	if err != nil {
+	// A store with no database yet (or one moved aside) has nothing to
+	// walk, but its pack files and spools may hold the only copy of
+	// outputs: they are checked all the same.
+	empty := isEmpty(err)
+	if err != nil && !empty {
 		return nil, s.unreadable(err)
 	}
 	orphans := c.packs()
@@ -84,7 +85,7 @@ func (s *Store) Check(opts CheckOptions) (*CheckReport, error) {
 		c.readAll()
 	}
 	s.checkSpools(c.note, c.bad)
-	if opts.Repair {
+	if opts.Repair && !empty {
 		s.repair(c.rep, c.missing, orphans, c.badRuns, c.runIDs, c.deadExecs)
 	}
 	sort.Slice(c.rep.Problems, func(i, j int) bool { return c.rep.Problems[i].Handle < c.rep.Problems[j].Handle })

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -77,5 +78,37 @@ func TestCheckReadDataFindsDamage(t *testing.T) {
 	}
 	if rep.OK() || rep.Problems[0].Handle != "blob:"+run.Manifest.Stdout.Blob.Short() {
 		t.Fatalf("problems %+v", rep.Problems)
+	}
+}
+
+// TestCheckWithoutDatabaseNamesPacks: a store whose database was moved aside
+// (what the hint for a database too damaged to read says to do) still holds
+// the pack files of its large outputs, the only copy of those bytes. `ctx
+// check` must name them, as that hint promises, not report "0 pack files, no
+// damage found".
+func TestCheckWithoutDatabaseNamesPacks(t *testing.T) {
+	s := newStore(t)
+	capture(t, s, []string{"big"}, 0, randomBytes(t, 10<<20), nil)
+	files := packFiles(t, s)
+	if len(files) != 1 {
+		t.Fatalf("pack files %v", files)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(s.dbPath(), s.dbPath()+".aside"); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := Open(Location{Dir: s.dir, Root: filepath.Dir(s.dir)}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	rep, err := s2.Check(CheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Packs != 1 || len(rep.Notes) != 1 || rep.Notes[0].Handle != files[0] {
+		t.Fatalf("packs %d, notes %+v; want the one pack file %s named", rep.Packs, rep.Notes, files[0])
 	}
 }

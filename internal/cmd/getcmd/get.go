@@ -179,7 +179,11 @@ func runGet(ctx context.Context, ios *cli.IO, o *getOptions) error {
 	var be *retrieve.BinaryError
 	switch {
 	case errors.As(err, &be):
-		return cli.WithCode(cli.ExitBad, &store.Error{Err: err, Hint: binaryHint(be, o.handle)})
+		handle := o.handle
+		if o.lines != "" || o.bytes != "" {
+			handle = be.Handle // the range the selector chose, not the whole stream
+		}
+		return cli.WithCode(cli.ExitBad, &store.Error{Err: err, Hint: binaryHint(be, handle)})
 	case errors.Is(err, retrieve.ErrZoomed):
 		return &cli.ExitError{Code: exitZoom}
 	case errors.Is(err, retrieve.ErrNoMatch):
