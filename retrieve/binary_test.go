@@ -134,3 +134,46 @@ func TestLatin1LineInTextStream(t *testing.T) {
 		}
 	}
 }
+
+// TestGrepSaysWhatLongLinesHide: grep matches a line in its first
+// lines.Max bytes; a match past them (an error at the end of a 200 KiB JSON
+// line) is not found. Grep must say so, with the line's handle, rather than
+// print "no line matches" as if the whole output had been searched.
+func TestGrepSaysWhatLongLinesHide(t *testing.T) {
+	data := "short line\n" + strings.Repeat("x", 200<<10) + ` "error": "disk full"` + "\nanother\n"
+	for _, minFrames := range []int{2, 1 << 30} {
+		parallelMinFrames = minFrames
+		st, tg := stored(t, data, "")
+		var out bytes.Buffer
+		_, err := Get(context.Background(), st, tg, &out, Options{Grep: regexp.MustCompile("disk full"), Range: store.Range{Unit: 'L', From: 1}})
+		if !errors.Is(err, ErrNoMatch) {
+			t.Errorf("frames %d: %v, want ErrNoMatch", minFrames, err)
+		}
+		want := "1 line longer than 64.0 KiB was searched only in its first 64.0 KiB: ctx get " + tg.Run.Handle() + "#stdout:L2 --raw"
+		if !strings.Contains(out.String(), want) || strings.HasPrefix(out.String(), "no line of") {
+			t.Errorf("frames %d: grep says %q, want it to name %q", minFrames, out.String(), want)
+		}
+		// A match elsewhere: the long line is still named.
+		out.Reset()
+		if _, err := Get(context.Background(), st, tg, &out, Options{Grep: regexp.MustCompile("another")}); err != nil || !strings.Contains(out.String(), want) {
+			t.Errorf("frames %d: %v %q", minFrames, err, out.String())
+		}
+	}
+	// Three long lines, one crossing frames: counted once each, in both paths.
+	data = strings.Repeat("y", 600<<10) + "\nok\n" + strings.Repeat("z", 100<<10) + "\n" + strings.Repeat("w", 70<<10) + "\n"
+	var got []string
+	for _, minFrames := range []int{2, 1 << 30} {
+		parallelMinFrames = minFrames
+		st, tg := stored(t, data, "")
+		var out bytes.Buffer
+		_, err := Get(context.Background(), st, tg, &out, Options{Grep: regexp.MustCompile("ok"), Range: store.Range{Unit: 'L', From: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, strings.ReplaceAll(out.String(), tg.Run.Handle(), "H"))
+	}
+	parallelMinFrames = 2
+	if want := "2:ok\n3 lines longer than 64.0 KiB were searched only in their first 64.0 KiB (the first: ctx get H#stdout:L1 --raw holds it whole)\n"; got[0] != want || got[1] != want {
+		t.Errorf("parallel %q, sequential %q, want %q", got[0], got[1], want)
+	}
+}

@@ -27,6 +27,7 @@ type frameJob struct {
 	out          []byte        // the redacted body, when redacting changed it
 	lines        int64         // lines in the body
 	fed          []fedLine     // matches and the lines around them, in order
+	long         []int64       // body lines longer than lines.Max, as shown, that did not match (their idx)
 }
 
 // fedLine is a line of the body for the printer: idx counts from 0 at the
@@ -75,7 +76,7 @@ func (j *frameJob) load(b *store.Blob, off, end int64, first bool) {
 // the context printed around them) are redacted: a line without it cannot
 // match once redacted. Otherwise the whole body is redacted first.
 func (j *frameJob) run(m *frameMatcher, st secrets.State) {
-	j.assumed, j.end, j.fed = st, st, j.fed[:0]
+	j.assumed, j.end, j.fed, j.long = st, st, j.fed[:0], j.long[:0]
 	j.lines = int64(bytes.Count(j.body, []byte{'\n'}))
 	if m.reveal {
 		m.find(j, j.body, nil)
@@ -125,6 +126,7 @@ func (m *frameMatcher) find(j *frameJob, text []byte, red *secrets.Redactor) {
 	} else {
 		m.findEach(j, text)
 	}
+	m.findLong(j, text, red)
 	if len(j.fed) > 0 || m.around > 0 {
 		m.addContext(j, text)
 	}
@@ -132,6 +134,25 @@ func (m *frameMatcher) find(j *frameJob, text []byte, red *secrets.Redactor) {
 		if f := &j.fed[i]; f.line == nil {
 			f.line = shown(text[f.off:f.end], red)
 		}
+	}
+}
+
+// findLong records the body's lines longer than lines.Max as shown that do
+// not match in their first lines.Max bytes (all grep searches of a line).
+// Such a line holds an aligned block of lines.Max/2 bytes without a
+// newline, so only blocks are probed: a few IndexByte calls a frame.
+func (m *frameMatcher) findLong(j *frameJob, text []byte, red *secrets.Redactor) {
+	const h = lines.Max / 2
+	for b := 0; b+h <= len(text); b += h {
+		if bytes.IndexByte(text[b:b+h], '\n') >= 0 {
+			continue
+		}
+		s := bytes.LastIndexByte(text[:b], '\n') + 1
+		e := b + h + bytes.IndexByte(text[b+h:], '\n') + 1 // a body ends with a newline
+		if l, long := asScanned(shown(text[s:e], red)); long && !m.re.Match(lines.Clean(l)) {
+			j.long = append(j.long, int64(bytes.Count(text[:s], []byte{'\n'})))
+		}
+		b = (e+h-1)/h*h - h // the next block starts at or after the line's end
 	}
 }
 

@@ -137,6 +137,9 @@ func (g *frameGrep) take(j *frameJob) error {
 		line, long := asScanned(f.line)
 		g.p.line(g.n+1+f.idx, line, long, f.matched)
 	}
+	for _, idx := range j.long {
+		g.p.partial(g.n + 1 + idx)
+	}
 	g.n += j.lines
 	if !g.reg.Reveal {
 		g.red.SetState(j.end)
@@ -161,7 +164,11 @@ func (g *frameGrep) endCross(nl bool, red *secrets.Redactor) {
 	text := g.cross.end(nl, red)
 	line, long := asScanned(text)
 	g.n++
-	g.p.line(g.n, line, long, g.m.re.Match(lines.Clean(line)))
+	matched := g.m.re.Match(lines.Clean(line))
+	g.p.line(g.n, line, long, matched)
+	if long && !matched {
+		g.p.partial(g.n)
+	}
 }
 
 // finish feeds a last line without a newline and checks the blob's id.

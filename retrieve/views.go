@@ -168,7 +168,11 @@ func grepStream(ctx context.Context, reg *Region, re *regexp.Regexp, p *grepPrin
 	n := max(reg.from-1, 0)
 	return lines.Scan(ctx, r, func(_ int, line []byte, long bool) error {
 		n++
-		p.line(n, line, long, re.Match(lines.Clean(line)))
+		matched := re.Match(lines.Clean(line))
+		p.line(n, line, long, matched)
+		if long && !matched {
+			p.partial(n)
+		}
 		return nil
 	})
 }
@@ -188,6 +192,8 @@ type grepPrinter struct {
 	written       int    // bytes printed
 	firstUnprint  int64  // the first match not printed, 0 if none
 	handle        string // the stream's handle, for a line too long to scan whole
+	partials      int    // lines longer than lines.Max that did not match in their first lines.Max bytes
+	firstPartial  int64  // the first of them
 }
 
 type heldLine struct {
@@ -262,18 +268,42 @@ func (p *grepPrinter) line(n int64, line []byte, long, matched bool) {
 	}
 }
 
-// finish prints the last word: no match, or where the output stopped.
+// partial takes line n, longer than lines.Max, that did not match in its
+// first lines.Max bytes: a match further on is not found, and finish says so.
+func (p *grepPrinter) partial(n int64) {
+	p.partials++
+	if p.firstPartial == 0 || n < p.firstPartial {
+		p.firstPartial = n
+	}
+}
+
+// finish prints the last word: no match, or where the output stopped, and
+// which long lines were searched only in part.
 func (p *grepPrinter) finish(reg *Region, re *regexp.Regexp) error {
 	switch {
+	case p.matches == 0 && p.partials > 0:
+		fmt.Fprintf(p.w, "no match for %q in what was searched of %s\n", re.String(), reg.Describe())
 	case p.matches == 0:
 		fmt.Fprintf(p.w, "no line of %s matches %q\n", reg.Describe(), re.String())
+	case p.firstUnprint > 0:
+		fmt.Fprintf(p.w, "… %d matches in all; output stopped at %d lines (%s). next: ctx get %s:L%d- --grep %q\n",
+			p.matches, p.printed, contract.Size(int64(p.written)), reg.handle, p.firstUnprint, re.String())
+	}
+	if p.partials > 0 {
+		lim := contract.Size(lines.Max)
+		if p.partials == 1 {
+			fmt.Fprintf(p.w, "1 line longer than %s was searched only in its first %s: ctx get %s:L%d --raw holds it whole\n",
+				lim, lim, reg.handle, p.firstPartial)
+		} else {
+			fmt.Fprintf(p.w, "%d lines longer than %s were searched only in their first %s (the first: ctx get %s:L%d --raw holds it whole)\n",
+				p.partials, lim, lim, reg.handle, p.firstPartial)
+		}
+	}
+	if p.matches == 0 {
 		if err := p.w.Flush(); err != nil {
 			return err
 		}
 		return ErrNoMatch
-	case p.firstUnprint > 0:
-		fmt.Fprintf(p.w, "… %d matches in all; output stopped at %d lines (%s). next: ctx get %s:L%d- --grep %q\n",
-			p.matches, p.printed, contract.Size(int64(p.written)), reg.handle, p.firstUnprint, re.String())
 	}
 	return nil
 }
