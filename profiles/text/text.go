@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"sort"
 	"strings"
@@ -89,7 +90,13 @@ func errorLines(ctx context.Context, g *evidence.Graph, st evidence.Stream) erro
 	dropped := 0
 	rare := newRarity()
 	var key []byte // the masked line being looked up, reused
-	onLine := func(n int, line []byte) {
+	long, firstLong := 0, 0
+	onLine := func(n int, line []byte, cut bool) {
+		if cut {
+			if long++; long == 1 {
+				firstLong = n
+			}
+		}
 		rare.see(n, line)
 		if len(line) == 0 || !lines.MayLookLikeError(line) {
 			return
@@ -129,6 +136,16 @@ func errorLines(ctx context.Context, g *evidence.Graph, st evidence.Stream) erro
 				Span: evidence.Span{Stream: st.Name, From: l.n, To: l.n}})
 		}
 	}
+	if long > 0 {
+		// What lies past lines.Max was not looked at: say so, so that a
+		// receipt with nothing unrepresented does not vouch for it.
+		what := fmt.Sprintf("%d lines", long)
+		if long == 1 {
+			what = "1 line"
+		}
+		g.Lose("long-line", "%s: %s longer than %d KiB read for errors only in their first %d KiB (the first is line %d; the run's handle with #%s:L%d and --raw returns it whole)",
+			st.Name, what, lines.Max>>10, lines.Max>>10, firstLong, st.Name, firstLong)
+	}
 	if dropped > 0 {
 		g.Lose("item-cap", "%s: %d more distinct error-looking lines beyond the first %d groups", st.Name, dropped, MaxErrorGroups)
 	}
@@ -136,20 +153,38 @@ func errorLines(ctx context.Context, g *evidence.Graph, st evidence.Stream) erro
 }
 
 // scanChunks calls fn for each line (numbered from 1, without its newline or
-// trailing CR, cut at lines.Max), reading r in large chunks: a chunk without a
-// single letter cannot hold an error word, so its lines are only counted —
-// the fast path for floods of numbers, hex and punctuation.
-func scanChunks(ctx context.Context, r io.Reader, fn func(n int, line []byte)) error {
+// trailing CR, cut at lines.Max, with cut set when it was), reading r in
+// large chunks: a chunk without a single letter cannot hold an error word, so
+// its lines are only counted — the fast path for floods of numbers, hex and
+// punctuation.
+func scanChunks(ctx context.Context, r io.Reader, fn func(n int, line []byte, cut bool)) error {
 	buf := make([]byte, 256<<10)
-	var carry []byte // an unfinished line from the previous chunk
+	var carry []byte // an unfinished line from the previous chunk, cut at lines.Max
+	whole := 0       // the unfinished line's length before the cut
+	var end byte     // and its last byte
+	extend := func(p []byte) {
+		if len(carry) < lines.Max {
+			carry = append(carry, p[:min(len(p), lines.Max-len(carry))]...)
+		}
+		if len(p) > 0 {
+			whole, end = whole+len(p), p[len(p)-1]
+		}
+	}
 	n := 0
-	emit := func(line []byte) {
+	emit := func(line []byte, whole int, end byte) {
 		n++
+		if end == '\r' {
+			whole--
+		}
 		line = bytes.TrimSuffix(line, []byte{'\r'})
 		if len(line) > lines.Max {
 			line = line[:lines.Max]
 		}
-		fn(n, line)
+		fn(n, line, whole > lines.Max)
+	}
+	emitCarry := func() {
+		emit(carry, whole, end)
+		carry, whole = carry[:0], 0
 	}
 	for {
 		k, err := io.ReadFull(r, buf)
@@ -162,27 +197,25 @@ func scanChunks(ctx context.Context, r io.Reader, fn func(n int, line []byte)) e
 				// No letters: no line here can be an error line. Count them.
 				n += bytes.Count(chunk, []byte{'\n'})
 				if last := bytes.LastIndexByte(chunk, '\n'); last >= 0 {
-					carry = append(carry[:0], chunk[last+1:]...)
-				} else if len(carry) < lines.Max {
-					carry = append(carry, chunk[:min(len(chunk), lines.Max-len(carry))]...)
+					carry, whole = carry[:0], 0
+					extend(chunk[last+1:])
+				} else {
+					extend(chunk)
 				}
 			} else {
 				for len(chunk) > 0 {
 					i := bytes.IndexByte(chunk, '\n')
 					if i < 0 {
-						if len(carry) < lines.Max {
-							carry = append(carry, chunk[:min(len(chunk), lines.Max-len(carry))]...)
-						}
+						extend(chunk)
 						break
 					}
 					if len(carry) > 0 {
-						if len(carry) < lines.Max {
-							carry = append(carry, chunk[:min(i, lines.Max-len(carry))]...)
-						}
-						emit(carry)
-						carry = carry[:0]
+						extend(chunk[:i])
+						emitCarry()
+					} else if i > 0 {
+						emit(chunk[:i], i, chunk[i-1])
 					} else {
-						emit(chunk[:i])
+						emit(nil, 0, 0)
 					}
 					chunk = chunk[i+1:]
 				}
@@ -190,7 +223,7 @@ func scanChunks(ctx context.Context, r io.Reader, fn func(n int, line []byte)) e
 		}
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			if len(carry) > 0 {
-				emit(carry)
+				emitCarry()
 			}
 			return nil
 		}

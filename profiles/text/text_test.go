@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/lines"
 )
 
 func parse(t *testing.T, stdout []byte) *evidence.Graph {
@@ -129,6 +130,39 @@ func TestHasLetter(t *testing.T) {
 			if got := hasLetter(b); got != want {
 				t.Fatalf("hasLetter with byte %#x at %d = %v, want %v", c, pos, got, want)
 			}
+		}
+	}
+}
+
+// TestLongLineSaid: what lies past lines.Max of a line is not looked at, so
+// the graph says which line was read only in part; a line of exactly
+// lines.Max bytes (with or without its CR) is read whole and says nothing.
+func TestLongLineSaid(t *testing.T) {
+	long := strings.Repeat("A", 100_000) + " error: the end"
+	cases := []struct {
+		name, stdout string
+		want         string // the loss's detail, "" for none
+	}{
+		{"past the cut", "ok\n" + long + "\nok\n", "stdout: 1 line longer than 64 KiB read for errors only in their first 64 KiB (the first is line 2;"},
+		{"letters only past a flood", "1\n" + strings.Repeat("9", 300_000) + " error\n", "stdout: 1 line longer than 64 KiB read for errors only in their first 64 KiB (the first is line 2;"},
+		{"two, no newline at the end", long + "\n" + long, "stdout: 2 lines longer than"},
+		{"exactly the cut", strings.Repeat("b", lines.Max) + "\n", ""},
+		{"exactly the cut and a CR", strings.Repeat("b", lines.Max) + "\r\n", ""},
+		{"short", "error: short\n", ""},
+	}
+	for _, c := range cases {
+		g, err := Parse(context.Background(), evidence.BytesSource([]string{"x"}, 0, []byte(c.stdout), nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		for _, l := range g.Losses {
+			if l.Code == "long-line" {
+				got = l.Detail
+			}
+		}
+		if c.want == "" && got != "" || !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s: long-line loss %q, want it to start %q", c.name, got, c.want)
 		}
 	}
 }
