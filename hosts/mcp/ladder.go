@@ -76,7 +76,9 @@ func (d *Deps) seq(ctx context.Context, _ *sdk.CallToolRequest, in seqInput) (*s
 	for i, s := range in.Steps {
 		steps[i] = seq.Step{Name: s.Name, Argv: s.Argv, Shell: s.Shell, Cwd: s.Cwd, Env: s.Env, Timeout: s.Timeout, ContinueOnFailure: s.ContinueOnFailure}
 	}
-	if err := seq.Check(steps); err != nil {
+	if err := seq.Check(steps); errors.Is(err, seq.ErrEmpty) {
+		return Error(fmt.Errorf(`%w: give steps as {"steps": [{"shell": "go build ./..."}, {"argv": ["go", "test", "./..."]}]}`, err), ""), ladderOutput{}, nil
+	} else if err != nil {
 		return Error(err, ""), ladderOutput{}, nil
 	}
 	st, dir, dopts, err := d.ladderStore(in.Budget)

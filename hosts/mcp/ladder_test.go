@@ -39,6 +39,10 @@ func TestSeqAndPy(t *testing.T) {
 			t.Errorf("%s %v: no error: %s", name, args, text)
 		}
 	}
+	// An empty sequence says how to give steps, as the command line does.
+	if res, text := call(t, cs, "ctx_seq", map[string]any{"steps": []map[string]any{}}); !res.IsError || !strings.Contains(text, `the sequence has no steps: give steps as {"steps": [{"shell"`) {
+		t.Errorf("ctx_seq with no steps: %v %s", res.IsError, text)
+	}
 	// A zero wait timeout meant no limit at all, past the tool's 10m cap; a
 	// bad wall names the wall, not a timeout.
 	if res, text := call(t, cs, "ctx_job_wait", map[string]any{"job": "job:ffffffffffff", "timeout": "0"}); !res.IsError || !strings.Contains(text, "want a positive duration, at most 10m") {
