@@ -171,19 +171,19 @@ func scanChunks(ctx context.Context, r io.Reader, fn func(n int, line []byte, cu
 		}
 	}
 	n := 0
-	emit := func(line []byte, whole int, end byte) {
+	emit := func(line []byte, cut bool) {
 		n++
-		if end == '\r' {
-			whole--
-		}
 		line = bytes.TrimSuffix(line, []byte{'\r'})
 		if len(line) > lines.Max {
 			line = line[:lines.Max]
 		}
-		fn(n, line, whole > lines.Max)
+		fn(n, line, cut)
 	}
 	emitCarry := func() {
-		emit(carry, whole, end)
+		if end == '\r' {
+			whole--
+		}
+		emit(carry, whole > lines.Max)
 		carry, whole = carry[:0], 0
 	}
 	for {
@@ -193,8 +193,10 @@ func scanChunks(ctx context.Context, r io.Reader, fn func(n int, line []byte, cu
 			if cerr := ctx.Err(); cerr != nil {
 				return cerr
 			}
-			if !hasLetter(carry) && !hasLetter(chunk) {
+			if whole <= lines.Max && !hasLetter(carry) && !hasLetter(chunk) {
 				// No letters: no line here can be an error line. Count them.
+				// (A carried line cut at lines.Max may have had letters in
+				// what was cut, and must be emitted as cut: not here.)
 				n += bytes.Count(chunk, []byte{'\n'})
 				if last := bytes.LastIndexByte(chunk, '\n'); last >= 0 {
 					carry, whole = carry[:0], 0
@@ -212,10 +214,9 @@ func scanChunks(ctx context.Context, r io.Reader, fn func(n int, line []byte, cu
 					if len(carry) > 0 {
 						extend(chunk[:i])
 						emitCarry()
-					} else if i > 0 {
-						emit(chunk[:i], i, chunk[i-1])
 					} else {
-						emit(nil, 0, 0)
+						line := bytes.TrimSuffix(chunk[:i], []byte{'\r'})
+						emit(line, len(line) > lines.Max)
 					}
 					chunk = chunk[i+1:]
 				}

@@ -146,6 +146,8 @@ func TestLongLineSaid(t *testing.T) {
 		{"past the cut", "ok\n" + long + "\nok\n", "stdout: 1 line longer than 64 KiB read for errors only in their first 64 KiB (the first is line 2;"},
 		{"letters only past a flood", "1\n" + strings.Repeat("9", 300_000) + " error\n", "stdout: 1 line longer than 64 KiB read for errors only in their first 64 KiB (the first is line 2;"},
 		{"two, no newline at the end", long + "\n" + long, "stdout: 2 lines longer than"},
+		// The cut part has letters; the line ends in a chunk without any.
+		{"ends in a chunk without letters", strings.Repeat("9", 70_000) + " error " + strings.Repeat("9", 400_000) + "\n1\n", "stdout: 1 line longer than 64 KiB read for errors only in their first 64 KiB (the first is line 1;"},
 		{"exactly the cut", strings.Repeat("b", lines.Max) + "\n", ""},
 		{"exactly the cut and a CR", strings.Repeat("b", lines.Max) + "\r\n", ""},
 		{"short", "error: short\n", ""},
