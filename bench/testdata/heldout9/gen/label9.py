@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""The heldout9 systems: each one's header expression and the event templates
+written from its program's format strings (README.md names the call sites).
+The labelling, checking and word checking are the shared module's
+(bench/testdata/hogen):
+
+    label9.py label SYSTEM RAW.log OUTDIR
+    label9.py check DIR
+    label9.py words SYSTEM STRINGS.txt
+"""
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from hogen import cli
+
+SYSTEMS = {}
+
+# coturn 4.6.1 turnserver, log-file with simple-log, verbose:
+# turn_log_func_default (src/apps/common/ns_turn_utils.c) writes "%lu: " (the
+# seconds since start, log_time()) then ": " or, at TURN_LOG_LEVEL_ERROR,
+# ": ERROR: ", then the message. A message's embedded newlines start lines
+# with no header (the start-up banner in mainrelay.c), so the header is
+# optional, and a message without a final newline runs into the next record
+# on one line (ns_ioalib_engine_impl.c's "SSL read error: " and the
+# "%s (%d)\n" of ERR_error_string after it; the second record's header is a
+# value in the middle of the line). addr_debug_print's "IPv4. %s: %s:%d"
+# takes a literal from its call site, one event per literal; log_method's
+# method name and socket_type_name's type are values; a reason set as a
+# literal at a call site (the STUN error reasons, shutdown reasons) is event
+# text, one event per reason; check_stun_auth's "%s: " is __FUNCTION__.
+S = "session <*>: "
+M = "realm <<*>> user <<*>>: incoming packet <*> processed, "   # log_method, ns_turn_server.c
+O = S + "origin <<*>> " + M
+M = S + M
+CL = S + "closed (2nd stage), user <<*>> realm <<*>> origin <<*>>, local <*>, remote <*>, reason: %s"   # ns_turn_server.c
+USAGE = "usage: realm=<<*>>, username=<<*>>, rp=<*>, rb=<*>, sp=<*>, sb=<*>"   # ns_ioalib_engine_impl.c
+REASONS = ["Unauthorized", "Allocation Quota Reached", "Peer Address Family Mismatch (3)", "Peer Address Family Mismatch (4)"]
+SYSTEMS["coturn"] = (r"^(?P<h>(?:\d+: : (?:ERROR: )?)?)(?P<m>.*)$", [
+  "",   # the empty first or last line of a banner message ("\n...")
+  # mainrelay.c print_features and start-up
+  "RFC 3489/5389/5766/5780/6062/6156 STUN/TURN Server", "Version Coturn-4.6.1 'Gorst'",   # TURN_SOFTWARE, a literal
+  "Max number of open files/sockets allowed for this process: <*>", "Due to the open files/sockets limitation,",
+  "max supported number of TURN Sessions possible is: <*> (approximately)",
+  "==== Show him the instruments, Practical Frost: ====", "=====================================================",
+  "TLS supported", "DTLS supported", "DTLS 1.2 supported", "TURN/STUN ALPN supported",
+  "Third-party authorization (oAuth) supported", "GCM (AEAD) supported",
+  "OpenSSL compile-time version: <*> (<*>)", "SQLite supported, default database location is <*>",
+  "Redis supported", "PostgreSQL supported", "MySQL supported", "MongoDB is not supported",
+  "Default Net Engine version: <*> (<*>)", "Domain name: <*>", "Default realm: <*>",
+  "CONFIG WARNING: allow_loopback_peers opens a possible security vulnerability. Do not use in production!!",
+  "Black listing: <*>", "log file opened: <*>", "pid file created: <*>",
+  "New GID: <*>(<*>)", "New UID: <*>(<*>)", "TLS cipher suite: <*>", "DTLS cipher suite: <*>",
+  # ns_turn_utils / mainrelay.c set_ctx: "%s: Certificate file found: %s" with the context's protocol name
+  "<*>: Certificate file found: <*>", "<*>: Private key file found: <*>",
+  # netengine.c
+  "Listener address to use: <*>", "Relay address to use: <*>", "Wait for relay ports initialization...",
+  "  relay <*> initialization...", "  relay <*> initialization done", "Relay ports initialization done",
+  "IO method (main listener thread): <*>", "IO method (general relay thread): <*>", "IO method (auth thread): <*>",
+  "IO method (admin thread): <*>", "Total General servers: <*>", "turn server id=<*> created",
+  "WARNING: I cannot support STUN CHANGE_REQUEST functionality because only one IP address is provided",
+  "SQLite DB connection success: <*>",   # dbd_sqlite.c
+  # addr_debug_print (ns_turn_utils.c "IPv4. %s: %s:%d") with its callers' literals
+  "IPv4. TLS/TCP listener opened on : <*>:<*>", "IPv4. DTLS/UDP listener opened on: <*>:<*>",
+  "IPv4. tcp or tls connected to: <*>:<*>", "IPv4. Accepted connection from: <*>:<*>",
+  "IPv4. Local relay addr: <*>:<*>", "IPv4. Local reserved relay addr: <*>:<*>", "IPv4. Local relay addr (RTCP): <*>:<*>",
+  # ns_turn_server.c
+  M + "success", O + "success",
+] + [M + "error <*>: " + w for w in REASONS] + [O + "error <*>: " + w for w in REASONS[:2]] + [
+  "check_stun_auth: user <*> credentials are incorrect", "check_stun_auth: Cannot find credentials of user <<*>>",
+  S + "peer <*> lifetime updated: <*>", S + "client socket to be closed in client handler: ss=<*>",
+  CL % "SSL read error", CL % "general", CL % "<*> connection closed by client (callback)",
+  CL % "<*> socket buffer operation error (callback)",
+  S + "peer <*> deleted",   # ns_turn_allocation.c
+  # ns_ioalib_engine_impl.c; "new"/"refreshed" is chosen at the call site
+  S + "new, realm=<<*>>, username=<<*>>, lifetime=<*>", S + "refreshed, realm=<<*>>, username=<<*>>, lifetime=<*>",
+  S + "new, realm=<<*>>, username=<<*>>, lifetime=<*>, cipher=<*>, method=<*>",
+  S + "refreshed, realm=<<*>>, username=<<*>>, lifetime=<*>, cipher=<*>, method=<*>",
+  S + "delete: realm=<<*>>, username=<<*>>", S + USAGE, S + "peer " + USAGE,
+  S + "<*> socket closed remotely <*>", S + "<*> socket disconnected: <*>", S + "<*> socket error: Connection reset by peer <*>",
+  S + "SSL shutdown received, socket to be closed (local <*>, remote <*>)",   # log_socket_event
+  "SSL read error: <*>: : error:<*>:SSL routines::no suitable signature algorithm (<*>)", "SSL connection closed.",
+])
+
+if __name__ == "__main__":
+    cli.main(SYSTEMS)
