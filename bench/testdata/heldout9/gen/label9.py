@@ -80,5 +80,40 @@ SYSTEMS["coturn"] = (r"^(?P<h>(?:\d+: : (?:ERROR: )?)?)(?P<m>.*)$", [
   "SSL read error: <*>: : error:<*>:SSL routines::no suitable signature algorithm (<*>)", "SSL connection closed.",
 ])
 
+# MPD 0.23.12, log_file at log_level verbose: LogBackend.cxx's FileLog
+# writes log_date()'s strftime "%b %d %H:%M : " (minutes, no seconds), the
+# domain's name and ": ", then the message (lines MPD logs before it opens
+# the file go to its stderr and are not in the log). Templates from the
+# FmtDebug/FmtInfo/FmtNotice/LogDebug calls in src/ (client/Process.cxx,
+# client/New.cxx, client/Expire.cxx, db/update/*.cxx, queue/Playlist*.cxx,
+# player/Thread.cxx, decoder/Thread.cxx, decoder/Bridge.cxx,
+# output/Filtered.cxx, StateFile.cxx, LogInit.cxx, unix/SignalHandlers.cxx,
+# event/Thread.cxx, output/Thread.cxx); the domain "exception" is
+# LogError(std::exception_ptr)'s, whose message is the thrown text: a literal
+# at its throw site (one event each), FormatErrno's "%s: strerror" and
+# MakeArgError's "%s: %s" with the argument a value. An output's log name
+# is Init.cxx's "\"%s\" (%s)" of its name and plugin, both values; a
+# client command and a song URI are values.
+SYSTEMS["mpd"] = (r"^(?P<h>[A-Z][a-z]{2} \d\d \d\d:\d\d : [a-z_]+: )(?P<m>.*)$", [
+  "[<*>] opened from <*>", "[<*>] closed", "[<*>] timeout", "[<*>] process command \"<*>\"", "[<*>] command returned <*>",
+  "[<*>] process command list", "[<*>] process command list returned <*>", "process command \"<*>\"", "command returned <*>",
+  "[<*>] malformed command \"<*>\"",
+  "spawned thread for update job id <*>", "starting", "finished", "starting: <*>", "finished: <*>",
+  "reading <*>/<*>", "added <*>/<*>", "updating <*>/<*>", "no read permissions on <*>/<*>",
+  "writing DB", "sorting DB", "removing empty directories from DB",
+  "Loading state file <*>", "Saving state file <*>",
+  "queue song <*>:\"<*>\"", "play <*>:\"<*>\"", "stop", "played \"<*>\"",
+  "probing plugin <*>", "audio_format=<*>, seekable=<*>",
+  "opened \"<*>\" (<*>) audio_format=<*>", "closed \"<*>\" (<*>)",
+  "got SIGHUP, reopening log files and flushing caches", "Cycling log files", "error re-opening log file: <*>",
+  "RTIOThread could not get realtime scheduling, continuing anyway: sched_setscheduler failed: Operation not permitted",
+  "OutputThread could not get realtime scheduling, continuing anyway: sched_setscheduler failed: Operation not permitted",
+  # exception messages
+  "Failed to create Avahi client: Daemon not running", "Failed to open '<*>': No such file or directory",
+  "No such song", "No such directory", "No such playlist", "Bad song index", "Not playing", "No mixer",
+  "Missing closing '\"'", "Number too large: <*>", "Integer expected: <*>",
+  "All audio outputs are disabled", "Failed to open audio output", "Decoder failed to seek",
+])
+
 if __name__ == "__main__":
     cli.main(SYSTEMS)
