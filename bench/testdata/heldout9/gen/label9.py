@@ -115,5 +115,79 @@ SYSTEMS["mpd"] = (r"^(?P<h>[A-Z][a-z]{2} \d\d \d\d:\d\d : [a-z_]+: )(?P<m>.*)$",
   "All audio outputs are disabled", "Failed to open audio output", "Decoder failed to seek",
 ])
 
+# Prosody 0.12.3 (Lua 5.4), a file sink at info and above:
+# core/loggingmanager.lua's log_to_file writes os.date's default_timestamp
+# "%b %d %H:%M:%S ", the logger's name (a session's id, "c2s" and a hex
+# address, a module's name or "host:module"), "\t", the level, "\t", then
+# util.format's format(message, ...). Templates from the log(...) calls in
+# the installed sources (/usr/lib/prosody: util/startup.lua,
+# core/portmanager.lua, core/sessionmanager.lua, core/stanza_router.lua,
+# modules/mod_c2s.lua, mod_tls.lua, mod_http.lua, mod_bosh.lua,
+# mod_register_ibr.lua, mod_posix.lua, mod_cron.lua). "Client
+# disconnected: %s" takes the error of the connection, prosody's literal
+# "connection closed" or OpenSSL's reason text: one event per reason;
+# portmanager's "no ports" is chosen at the call site; a shutdown reason is
+# the literal its caller passes.
+SYSTEMS["prosody"] = (r"^(?P<h>[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d [^\t]+\t(?:debug|info|warn|error)\t)(?P<m>.*)$", [
+  "Hello and welcome to Prosody version <*>", "Prosody is using the <*> backend for connection handling",
+  "Activated service '<*>' on <*>", "Activated service '<*>' on no ports", "Deactivated service '<*>'",
+  "Serving '<*>' at <*>", "Certificates loaded", "Certificates reloaded", "Running periodic tasks",
+  "Received SIGHUP", "Reloading configuration file", "Received SIGTERM", "Shutting down: Received SIGTERM",
+  "Waiting for sessions to close", "Shutdown status: Cleaning up", "Shutting down...", "Shutdown complete",
+  "Client connected", "Stream encrypted (<*> with <*>)", "Authenticated as <*>@<*>",
+  "Client disconnected: connection closed", "Client disconnected: unexpected eof while reading",
+  "Client disconnected: wrong version number",
+  "Unhandled <*> stream element or stanza: <*>; xmlns=<*>: <*>",
+  "User account created: <*>@<*>",
+  "New BOSH session, assigned it sid '<*>'", "Client tried to use sid '<*>' which we don't know about",
+  "Error parsing BOSH payload; syntax error",
+])
+
+# uWSGI 2.0.21 (Debian's uwsgi-core, the python3 plugin), logto a file
+# with log-date: core/logging.c's uwsgi_log and uwsgi_log_verbose write
+# ctime_r's first 24 characters and " - " before the message; the request
+# logger (uwsgi_logit_simple, the same file) writes its line with no date,
+# so the header is optional. Its format is one event: tsize is the literal
+# "msecs" (log-micros is off) and via the literal " " (no sendfile, route
+# or offload). Templates from the uwsgi_log, uwsgi_log_initial and
+# uwsgi_log_verbose calls in core/ (uwsgi.c, utils.c, init.c, lock.c,
+# socket.c, master.c, master_utils.c, master_checks.c, ini.c), proto/
+# (uwsgi.c, http.c) and plugins/python/ (python_plugin.c, pyloader.c);
+# uwsgi_error(x) is uwsgi.h's "%s: %s [%s line %d]" of its literal, strerror,
+# __FILE__ and __LINE__ (compile-time, event text); UWSGI_VERSION and
+# UWSGI_LOCK_ENGINE_NAME are compile-time literals; uwsgi_dump_worker's
+# "%s" is the literal its caller passes ("HARAKIRI").
+SYSTEMS["uwsgi"] = (r"^(?P<h>(?:[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4} - )?)(?P<m>.*)$", [
+  "[pid: <*>|app: <*>|req: <*>/<*>] <*> (<*>) {<*> vars in <*> bytes} [<*>] <*> <*> => generated <*> bytes in <*> msecs (<*> <*>) <*> headers in <*> bytes (<*> switches on core <*>)",
+  "[uWSGI] getting INI configuration from <*>",
+  "*** Starting uWSGI 2.0.21-debian (<*>bit) on [<*>] ***", "compiled with version: <*> on <*>",
+  "os: <*>-<*> <*>", "nodename: <*>", "machine: <*>", "clock source: <*>", "pcre jit disabled",
+  "detected number of CPU cores: <*>", "current working directory: <*>", "writing pidfile to <*>",
+  "detected binary path: <*>", "setgid() to <*>", "setuid() to <*>", "chdir() to <*>",
+  "your processes number limit is <*>", "your memory page size is <*> bytes", "detected max file descriptor number: <*>",
+  "lock engine: pthread robust mutexes", "thunder lock: disabled (you can enable it with --thunder-lock)",
+  "uwsgi socket <*> bound to TCP address <*> fd <*>", "uwsgi socket <*> inherited INET address <*> fd <*>",
+  "Python version: <*> <*>", "*** Python threads support is disabled. You can enable it with --enable-threads ***",
+  "Python main interpreter initialized at <*>", "your server socket listen backlog is limited to <*> connections",
+  "your mercy for graceful operations on workers is <*> seconds", "mapped <*> bytes (<*> KB) for <*> cores",
+  "*** Operational MODE: preforking ***",
+  "WSGI app <*> (mountpoint='<*>') ready in <*> seconds on interpreter <*> pid: <*> (default app)",
+  "*** uWSGI is running in multiple interpreter mode ***",
+  "spawned uWSGI master process (pid: <*>)", "gracefully (RE)spawned uWSGI master process (pid: <*>)",
+  "spawned uWSGI worker <*> (pid: <*>, cores: <*>)", "Respawned uWSGI worker <*> (new pid: <*>)",
+  "*** uWSGI listen queue of socket \"<*>\" (fd: <*>) full !!! (<*>/<*>) ***",
+  "*** HARAKIRI ON WORKER <*> (pid: <*>, try: <*>) ***", "HARAKIRI !!! worker <*> status !!!",
+  "HARAKIRI [core <*>] <*> - <*> <*> since <*>", "HARAKIRI !!! end of worker <*> status !!!",
+  "DAMN ! worker <*> (pid: <*>) died, killed by signal <*> :( trying respawn ...",
+  "worker <*> killed successfully (pid: <*>)", "worker <*> buried after <*> seconds",
+  "Gracefully killing worker <*> (pid: <*>)...", "...The work of process <*> is done. Seeya!",
+  "...gracefully killing workers...", "binary reloading uWSGI...", "closing all non-uwsgi socket fds > 2 (max_fd = <*>)...",
+  "found fd <*> mapped to socket <*> (<*>)", "running <*>",
+  "SIGINT/SIGTERM received...killing workers...", "goodbye to uWSGI.",
+  "invalid request block size: <*> (max <*>)...skip", "invalid HTTP request size (max <*>)...skip",
+  "uwsgi_proto_http_parser() -> client closed connection", "uwsgi_proto_uwsgi_parser(): Success [proto/uwsgi.c line 40]",
+  "uwsgi_proto_uwsgi_parser(): Resource temporarily unavailable [proto/uwsgi.c line 40]",
+])
+
 if __name__ == "__main__":
     cli.main(SYSTEMS)
