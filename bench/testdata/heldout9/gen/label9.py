@@ -125,7 +125,8 @@ SYSTEMS["mpd"] = (r"^(?P<h>[A-Z][a-z]{2} \d\d \d\d:\d\d : [a-z_]+: )(?P<m>.*)$",
 # modules/mod_c2s.lua, mod_tls.lua, mod_http.lua, mod_bosh.lua,
 # mod_register_ibr.lua, mod_posix.lua, mod_cron.lua). "Client
 # disconnected: %s" takes the error of the connection, prosody's literal
-# "connection closed" or OpenSSL's reason text: one event per reason;
+# "connection closed", LuaSocket's "closed" or OpenSSL's reason text: one
+# event per reason;
 # portmanager's "no ports" is chosen at the call site; a shutdown reason is
 # the literal its caller passes.
 SYSTEMS["prosody"] = (r"^(?P<h>[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d [^\t]+\t(?:debug|info|warn|error)\t)(?P<m>.*)$", [
@@ -133,10 +134,10 @@ SYSTEMS["prosody"] = (r"^(?P<h>[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d [^\t]+\t(?:debu
   "Activated service '<*>' on <*>", "Activated service '<*>' on no ports", "Deactivated service '<*>'",
   "Serving '<*>' at <*>", "Certificates loaded", "Certificates reloaded", "Running periodic tasks",
   "Received SIGHUP", "Reloading configuration file", "Received SIGTERM", "Shutting down: Received SIGTERM",
-  "Waiting for sessions to close", "Shutdown status: Cleaning up", "Shutting down...", "Shutdown complete",
+  "Shutdown status: Cleaning up", "Shutting down...", "Shutdown complete",
   "Client connected", "Stream encrypted (<*> with <*>)", "Authenticated as <*>@<*>",
   "Client disconnected: connection closed", "Client disconnected: unexpected eof while reading",
-  "Client disconnected: wrong version number",
+  "Client disconnected: wrong version number", "Client disconnected: closed",
   "Unhandled <*> stream element or stanza: <*>; xmlns=<*>: <*>",
   "User account created: <*>@<*>",
   "New BOSH session, assigned it sid '<*>'", "Client tried to use sid '<*>' which we don't know about",
