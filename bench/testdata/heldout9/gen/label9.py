@@ -155,7 +155,8 @@ SYSTEMS["prosody"] = (r"^(?P<h>[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d [^\t]+\t(?:debu
 # socket.c, master.c, master_utils.c, master_checks.c, ini.c), proto/
 # (uwsgi.c, http.c) and plugins/python/ (python_plugin.c, pyloader.c);
 # uwsgi_error(x) is uwsgi.h's "%s: %s [%s line %d]" of its literal, strerror,
-# __FILE__ and __LINE__ (compile-time, event text); UWSGI_VERSION and
+# __FILE__ and __LINE__ (compile-time, event text; uwsgi_req_error adds the
+# request's method, URI and address); UWSGI_VERSION and
 # UWSGI_LOCK_ENGINE_NAME are compile-time literals; uwsgi_dump_worker's
 # "%s" is the literal its caller passes ("HARAKIRI").
 SYSTEMS["uwsgi"] = (r"^(?P<h>(?:[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4} - )?)(?P<m>.*)$", [
@@ -188,6 +189,11 @@ SYSTEMS["uwsgi"] = (r"^(?P<h>(?:[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d
   "invalid request block size: <*> (max <*>)...skip", "invalid HTTP request size (max <*>)...skip",
   "uwsgi_proto_http_parser() -> client closed connection", "uwsgi_proto_uwsgi_parser(): Success [proto/uwsgi.c line 40]",
   "uwsgi_proto_uwsgi_parser(): Resource temporarily unavailable [proto/uwsgi.c line 40]",
+  # uwsgi.h's uwsgi_req_error(x): "%s: %s [%s line %d] during %.*s %.*s (%.*s)", method, URI and address
+  "uwsgi_response_write_body_do(): Connection reset by peer [core/writer.c line 341] during <*> <*> (<*>)",
+  # plugins/python/uwsgi_python.h's uwsgi_py_write_set_exception sets PyExc_IOError (OSError) with the
+  # literal "write error"; uwsgi_manage_exception's PyErr_Print writes it with no header
+  "OSError: write error",
 ])
 
 if __name__ == "__main__":
