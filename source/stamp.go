@@ -451,6 +451,11 @@ func readSmall(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer syscall.Close(fd)
+	return readAll(fd)
+}
+
+// readAll reads fd to its end, refusing over 64 MiB.
+func readAll(fd int) ([]byte, error) {
 	var out []byte
 	buf := make([]byte, 16<<10)
 	for {
