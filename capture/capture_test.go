@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 func run(t *testing.T, o Options) (Result, string, string, error) {
@@ -187,5 +189,49 @@ func TestGatheredReadsKeepEveryByte(t *testing.T) {
 		}
 		// 22.9 MB of seq: one write per few KiB read would be thousands.
 		t.Logf("pipe=%v: %d bytes in %d writes", pipe, w.data.Len(), w.writes)
+	}
+}
+
+// TestPtyTerminals: in pty mode stdout and stderr are terminals of the size
+// asked, raw (no echo, no output processing, no line editing), and stdout
+// is the command's controlling terminal.
+func TestPtyTerminals(t *testing.T) {
+	script := `stty size <&1; stty size <&2
+stty -a <&2 | tr ' ' '\n' | grep -x -e -echo -e -opost -e -icanon | tr '\n' ' '; echo
+stty size </dev/tty
+test -t 2 && echo err-tty >&2`
+	res, out, errs, err := run(t, Options{Argv: []string{"sh", "-c", script}, Cols: 123, Rows: 45})
+	if err != nil || res.Exit != 0 {
+		t.Fatalf("%+v %v\nstdout %q stderr %q", res, err, out, errs)
+	}
+	if want := "45 123\n45 123\n-opost -icanon -echo \n45 123\n"; out != want {
+		t.Errorf("stdout %q, want %q", out, want)
+	}
+	if errs != "err-tty\n" {
+		t.Errorf("stderr %q, want err-tty", errs)
+	}
+}
+
+// TestPtyByName: the fallback for kernels without TIOCGPTPEER gives the
+// same terminal: sized, raw, its parent side non-blocking.
+func TestPtyByName(t *testing.T) {
+	for name, open := range map[string]func(uint16, uint16) (*os.File, *os.File, error){"peer": openPty, "by name": openPtyByName} {
+		m, s, err := open(80, 24)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		ws, err := unix.IoctlGetWinsize(int(s.Fd()), unix.TIOCGWINSZ)
+		if err != nil || ws.Col != 80 || ws.Row != 24 {
+			t.Errorf("%s: size %+v %v", name, ws, err)
+		}
+		tio, err := unix.IoctlGetTermios(int(s.Fd()), unix.TCGETS)
+		if err != nil || tio.Lflag&(unix.ECHO|unix.ICANON) != 0 || tio.Oflag&unix.OPOST != 0 {
+			t.Errorf("%s: not raw: %+v %v", name, tio, err)
+		}
+		if fl, err := unix.FcntlInt(m.Fd(), unix.F_GETFL, 0); err != nil || fl&unix.O_NONBLOCK == 0 {
+			t.Errorf("%s: parent flags %#x %v, want non-blocking", name, fl, err)
+		}
+		m.Close()
+		s.Close()
 	}
 }

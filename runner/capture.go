@@ -137,7 +137,7 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 	live := digest.NewLive(req.Argv, req.Digest.Profile, capBytes)
 	defer live.Abandon()
 	started = true
-	gen, genNote := deferAtStart(env, startGeneration(ctx, env, req), sp.Meta.Exec)
+	gen, genNote := startGeneration(ctx, env, req, sp.Meta.Exec)
 	watch := req.Watch
 	if watch == nil {
 		watch = noWatch{}

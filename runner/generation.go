@@ -94,11 +94,17 @@ func handOff(env *Env, d Deferral) string {
 // runs in this process and ctx does not wait for one. It returns the
 // pending generation still to wait for (nil when handed off) and the note.
 func deferAtStart(env *Env, gen *source.Pending, key string) (*source.Pending, string) {
-	if gen == nil || env.Defer == nil || env.DeferAtStart == nil || !env.DeferAtStart(gen.Root()) {
+	if gen == nil || !deferred(env, gen.Root()) {
 		return gen, ""
 	}
 	gen.Stop()
 	return nil, handOff(env, Deferral{Exec: key, Root: gen.Root()})
+}
+
+// deferred reports whether the generation of the work tree at root is
+// handed to Env.Defer as the command starts (Env.DeferAtStart).
+func deferred(env *Env, root string) bool {
+	return env.Defer != nil && env.DeferAtStart != nil && env.DeferAtStart(root)
 }
 
 // joinNote appends b to an execution's note a.
@@ -112,17 +118,26 @@ func joinNote(a, b string) string {
 // startGeneration is the generation the request brings (ctx run starts it
 // before the store opens), else one started now for the work tree holding
 // the command's directory, so every front end's executions record one (the
-// MCP server, seq, scripts, jobs). None for a run recorded under another
-// directory (Where: a benchmark's copied fixture) or with
-// CTX_NO_GENERATION=1 in the environment the command gets.
-func startGeneration(ctx context.Context, env *Env, req *Request) *source.Pending {
+// MCP server, seq, scripts, jobs), with the note the execution keeps. None
+// for a run recorded under another directory (Where: a benchmark's copied
+// fixture) or with CTX_NO_GENERATION=1 in the environment the command gets.
+// A work tree whose generation is handed off at the start (deferred) is
+// handed off before any git status starts here: a sequence's steps in a
+// large tree start and stop none, and look up git for none.
+func startGeneration(ctx context.Context, env *Env, req *Request, key string) (*source.Pending, string) {
 	if req.Generation != nil || req.Where != "" || getenv(env.Environ, "CTX_NO_GENERATION") == "1" {
-		return req.Generation
+		return deferAtStart(env, req.Generation, key)
 	}
-	if req.Generations != nil {
-		return req.Generations.start(ctx, req.Dir, env.DeferAtStart)
+	top, ok := source.Top(req.Dir)
+	switch {
+	case !ok:
+		return nil, ""
+	case deferred(env, top):
+		return nil, handOff(env, Deferral{Exec: key, Root: top})
+	case req.Generations != nil:
+		return req.Generations.start(ctx, req.Dir, top), ""
 	}
-	return source.Start(ctx, req.Dir)
+	return source.Start(ctx, req.Dir), ""
 }
 
 // getenv is the value of key in environ (the last one wins, as in exec).

@@ -113,3 +113,37 @@ func slowGit(t *testing.T) {
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
+
+// TestDeferredStartsNoGit: in a work tree marked late, neither a capture
+// nor the steps of a sequence sharing generations start a git process of
+// their own (a git first on PATH logs each start), and each is handed off.
+func TestDeferredStartsNoGit(t *testing.T) {
+	env, dir := gitEnv(t)
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "git.log")
+	script := "#!/bin/sh\necho \"$@\" >> " + log + "\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	var got []Deferral
+	env.Defer = func(d Deferral) error { got = append(got, d); return nil }
+	env.DeferAtStart = func(string) bool { return true }
+	gens := NewGenerations(env.Store)
+	defer gens.Close()
+	for i, g := range []*Generations{nil, gens, gens, gens} {
+		if _, err := Capture(context.Background(), env, &Request{Argv: []string{"true"}, Dir: dir, Pipe: true, Generations: g}); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != i+1 {
+			t.Fatalf("capture %d: %d deferrals, want %d", i, len(got), i+1)
+		}
+	}
+	time.Sleep(100 * time.Millisecond) // a git started and stopped would have logged by now
+	if b, err := os.ReadFile(log); err == nil {
+		t.Errorf("git ran in a marked tree:\n%s", b)
+	}
+}

@@ -49,16 +49,12 @@ func (g *Generations) Close() {
 	}
 }
 
-// start is the generation for a capture in dir: the last one when the
-// tree is unchanged since it was started, else a new git status. A tree
-// whose generation will be handed off as the command starts (deferred:
-// Env.DeferAtStart) gets no watch: its git status runs elsewhere, so
+// start is the generation for a capture in dir, in the work tree at top:
+// the last one when the tree is unchanged since it was started, else a new
+// git status. A tree whose generation is handed off as the command starts
+// (Env.DeferAtStart) never comes here: its git status runs elsewhere, so
 // there is no generation here to share and a watch would cost for nothing.
-func (g *Generations) start(ctx context.Context, dir string, deferred func(root string) bool) *source.Pending {
-	top, ok := source.Top(dir)
-	if !ok {
-		return nil
-	}
+func (g *Generations) start(ctx context.Context, dir, top string) *source.Pending {
 	if g.root != top {
 		g.Close()
 		g.root, g.last, g.stamp, g.off, g.watched = top, nil, nil, false, false
@@ -70,9 +66,7 @@ func (g *Generations) start(ctx context.Context, dir string, deferred func(root 
 	}
 	if !g.watched {
 		g.watched, g.last = true, nil // the stamp's generation is not the watch's to vouch for
-		if deferred == nil || !deferred(top) {
-			g.watch = source.WatchTree(top, g.skip)
-		}
+		g.watch = source.WatchTree(top, g.skip)
 	}
 	if g.watch == nil {
 		return source.Start(ctx, dir)

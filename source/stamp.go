@@ -321,13 +321,11 @@ func (w *stampWalk) checkIndex() error {
 		return nil
 	}
 	if w.skip != "" {
-		idx, err := readSmall(filepath.Join(w.root, ".git", "index"))
+		head, found, err := scanFile(filepath.Join(w.root, ".git", "index"), []byte(w.skip+"/"))
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 			return nil
-		case err != nil, len(idx) < 12, string(idx[:4]) != "DIRC", idx[7] > 3:
-			return errNoStamp
-		case bytes.Contains(idx, []byte(w.skip+"/")):
+		case err != nil, len(head) < 12, string(head[:4]) != "DIRC", head[7] > 3, found:
 			return errNoStamp
 		}
 	}
@@ -451,6 +449,46 @@ func readSmall(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer syscall.Close(fd)
+	return readAll(fd)
+}
+
+// scanFile reports whether the file at path holds needle (shorter than
+// scanChunk), reading it through one buffer: an index of a large tree
+// (hundreds of KB) is searched without being held whole. head is its
+// first bytes (up to scanChunk).
+func scanFile(path string, needle []byte) (head []byte, found bool, err error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false, err
+	}
+	defer syscall.Close(fd)
+	buf := make([]byte, scanChunk+len(needle))
+	kept := 0 // bytes carried over from the last read: a match may straddle reads
+	for {
+		n, err := syscall.Read(fd, buf[kept:])
+		if err != nil {
+			return nil, false, err
+		}
+		if head == nil {
+			head = slices.Clone(buf[:n])
+		}
+		if n <= 0 {
+			return head, false, nil
+		}
+		if bytes.Contains(buf[:kept+n], needle) {
+			return head, true, nil
+		}
+		end := kept + n
+		kept = min(len(needle)-1, end)
+		copy(buf, buf[end-kept:end])
+	}
+}
+
+// scanChunk is scanFile's read size.
+const scanChunk = 64 << 10
+
+// readAll reads fd to its end, refusing over 64 MiB.
+func readAll(fd int) ([]byte, error) {
 	var out []byte
 	buf := make([]byte, 16<<10)
 	for {

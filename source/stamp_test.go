@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -127,5 +128,26 @@ func TestStampRefused(t *testing.T) {
 				t.Errorf("%s: got a stamp after the one before the change", name)
 			}
 		})
+	}
+}
+
+// TestScanFile: a needle is found wherever it lies, across the boundary of
+// two reads too, and not found where it is not; head is the file's start.
+func TestScanFile(t *testing.T) {
+	needle := []byte(".ctx/")
+	path := filepath.Join(t.TempDir(), "index")
+	for _, at := range []int{0, 100, scanChunk - 3, scanChunk - 5, scanChunk, 3*scanChunk - 1, -1} {
+		data := bytes.Repeat([]byte("a"), 3*scanChunk+7)
+		copy(data, "DIRC")
+		if at >= 0 {
+			copy(data[at:], needle)
+		}
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		head, found, err := scanFile(path, needle)
+		if err != nil || found != (at >= 0) || !bytes.HasPrefix(data, head) || len(head) < 12 {
+			t.Errorf("needle at %d: found %v, head %d bytes, err %v", at, found, len(head), err)
+		}
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // A Watch tells a sequence's next step whether anything git status's answer
@@ -54,6 +56,9 @@ type Watch struct {
 	// subdirectories in their link count (ext2/3/4, xfs, tmpfs; not
 	// btrfs): a directory with 2 links is not read for subdirectories.
 	leaves bool
+	// mounts is /proc/self/mountinfo, open since the watch began: a step's
+	// look reads it again only once a poll says it changed (remounted).
+	mounts int
 }
 
 const (
@@ -78,14 +83,23 @@ var watchedFS = []int64{0xEF53, 0x58465342, 0x9123683E, 0x01021994}
 // caller closes it.
 func WatchTree(root, skip string) *Watch {
 	var fs syscall.Statfs_t
-	if syscall.Statfs(root, &fs) != nil || !slices.Contains(watchedFS, int64(fs.Type)) || mountedUnder(root) {
+	if syscall.Statfs(root, &fs) != nil || !slices.Contains(watchedFS, int64(fs.Type)) {
+		return nil
+	}
+	mounts, err := syscall.Open("/proc/self/mountinfo", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	if mountedUnder(mounts, root) {
+		syscall.Close(mounts)
 		return nil
 	}
 	fd, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
 	if err != nil {
+		syscall.Close(mounts)
 		return nil
 	}
-	w := &Watch{fd: fd, root: root, dirs: map[int32]string{}, leaves: int64(fs.Type) != 0x9123683E}
+	w := &Watch{fd: fd, root: root, dirs: map[int32]string{}, leaves: int64(fs.Type) != 0x9123683E, mounts: mounts}
 	if w.setUp(skip) != nil {
 		w.Close()
 		return nil
@@ -222,7 +236,7 @@ func (w *Watch) Changed() bool {
 	}
 	changed, redo, made, err := w.read()
 	outside, racy, oerr := w.outsideStamp()
-	if oerr != nil || err != nil || mountedUnder(w.root) {
+	if oerr != nil || err != nil || w.remounted() {
 		w.Close()
 		return true
 	}
@@ -309,7 +323,8 @@ func (w *Watch) Dead() bool { return w == nil || w.fd < 0 }
 func (w *Watch) Close() {
 	if w != nil && w.fd >= 0 {
 		syscall.Close(w.fd)
-		w.fd = -1
+		syscall.Close(w.mounts)
+		w.fd, w.mounts = -1, -1
 	}
 }
 
@@ -333,10 +348,13 @@ func (w *Watch) outsideStamp() ([]byte, bool, error) {
 	return sw.buf.Bytes(), sw.racy, nil
 }
 
-// mountedUnder reports whether a mount point lies under root (or whether
-// the mount table could not be read).
-func mountedUnder(root string) bool {
-	data, err := readSmall("/proc/self/mountinfo")
+// mountedUnder reports whether a mount point lies under root in the mount
+// table open at fd (or whether it could not be read).
+func mountedUnder(fd int, root string) bool {
+	if _, err := syscall.Seek(fd, 0, 0); err != nil {
+		return true
+	}
+	data, err := readAll(fd)
 	if err != nil {
 		return true
 	}
@@ -349,6 +367,26 @@ func mountedUnder(root string) bool {
 		}
 	}
 	return false
+}
+
+// remounted reports whether a mount point may lie under the tree since the
+// watch began. The mount table is pollable (proc(5): POLLPRI once a mount
+// or unmount changed it since the last poll), so it is read again only
+// after a change: a step's look at a large tree polls, where it read and
+// parsed the whole table (tens of KB in a container) every time.
+func (w *Watch) remounted() bool {
+	fds := []unix.PollFd{{Fd: int32(w.mounts), Events: unix.POLLPRI}}
+	n, err := unix.Poll(fds, 0)
+	for errors.Is(err, syscall.EINTR) {
+		n, err = unix.Poll(fds, 0)
+	}
+	switch {
+	case err != nil || fds[0].Revents&unix.POLLNVAL != 0:
+		return true
+	case n == 0:
+		return false
+	}
+	return mountedUnder(w.mounts, w.root)
 }
 
 // subdirs are the names of the directories in the directory at path, from

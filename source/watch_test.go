@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -163,5 +164,37 @@ func TestWatchRefused(t *testing.T) {
 				t.Fatalf("%s made during the watch: it must report a change and stop (dead %v)", name, w.Dead())
 			}
 		})
+	}
+}
+
+// TestWatchSeesMounts: a mount made under the tree after the watch began
+// (which inotify does not report) ends the watch, a mount elsewhere does
+// not, and an unchanged mount table is not read again (it is polled).
+func TestWatchSeesMounts(t *testing.T) {
+	root, store := watchRepo(t)
+	w := WatchTree(root, store)
+	if w == nil {
+		t.Fatal("no watch of a local work tree")
+	}
+	defer w.Close()
+	if w.Changed() || w.remounted() {
+		t.Fatal("an unchanged tree and mount table reported")
+	}
+	mount := func(dir string) {
+		if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=1m"); err != nil {
+			t.Skipf("cannot mount here: %v", err)
+		}
+		t.Cleanup(func() { _ = syscall.Unmount(dir, syscall.MNT_DETACH) })
+	}
+	mount(t.TempDir())
+	if w.Changed() || w.Dead() {
+		t.Fatal("a mount outside the tree ended the watch")
+	}
+	mount(filepath.Join(root, "pkg7"))
+	if !w.Changed() || !w.Dead() {
+		t.Fatal("a mount under the tree not seen")
+	}
+	if WatchTree(root, store) != nil {
+		t.Error("a tree with a mount under it watched")
 	}
 }
