@@ -149,3 +149,35 @@ func expandBraces(glob string) []string {
 	}
 	return out
 }
+
+// BenchmarkLineChecks measures the per-line checks the profile makes
+// beside templating (level and failure) on the raw loghub lines, cleaned,
+// on one core; with BenchmarkTemplate it shows where a line's time goes.
+func BenchmarkLineChecks(b *testing.B) {
+	lines := loghubRaw(b)
+	benchLines(b, lines, func(l []byte) { lineWhy(l) })
+}
+
+// BenchmarkTemplate measures the tokenizer alone (clean, split, frame,
+// classify, context, render) on the raw loghub lines, with the frame each
+// system's first lines give.
+func BenchmarkTemplate(b *testing.B) {
+	lines := loghubRaw(b)
+	var t tokenizer
+	t.frame = learnFrame(lines[:frameSampleLines], 0)
+	benchLines(b, lines, func(l []byte) { t.template(l) })
+}
+
+func benchLines(b *testing.B, lines [][]byte, fn func([]byte)) {
+	var n int64
+	for _, l := range lines {
+		n += int64(len(l)) + 1
+	}
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range lines {
+			fn(l)
+		}
+	}
+}

@@ -518,6 +518,9 @@ func appendExcept(dst, src []byte, c byte) []byte {
 // variable part, or 0. A key is an identifier; before ':' it must not look
 // like a host name before a port ("proxy.example.org:5070", "localhost:8080").
 func keyEnd(w []byte) int {
+	if len(w) == 0 || !isLetter(w[0]) {
+		return 0 // before the walk: a time or a number ("18:04:34,894") is no key
+	}
 	j, sepEnd := -1, -1
 	for i, c := range w {
 		if c == '=' || c == ':' {
@@ -532,7 +535,7 @@ func keyEnd(w []byte) int {
 			break
 		}
 	}
-	if j <= 0 || sepEnd >= len(w) || !isLetter(w[0]) {
+	if j <= 0 || sepEnd >= len(w) {
 		return 0
 	}
 	key := w[:j]
