@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -104,6 +105,32 @@ func BenchmarkParse(b *testing.B) {
 			profiletest.BenchParse(b, Parse, src, func(g *evidence.Graph) bool { return len(g.Items) > 1 })
 		})
 	}
+}
+
+// BenchmarkParseFile is BenchmarkParse on the file CTX_BENCH_LOG names
+// (skipped when unset), read from disk as a capture's spool is, not held
+// in memory: the process's peak RSS is then the profile's own, with the
+// runtime's.
+func BenchmarkParseFile(b *testing.B) {
+	path := os.Getenv("CTX_BENCH_LOG")
+	if path == "" {
+		b.Skip("CTX_BENCH_LOG names no log file")
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	head := make([]byte, evidence.HeadSize)
+	n, _ := io.ReadFull(f, head)
+	f.Close()
+	open := func() (io.ReadCloser, error) { return os.Open(path) }
+	st := evidence.NewStream("stdout", fi.Size(), 0, head[:n], open)
+	src := evidence.NewSource([]string{"cat", "app.log"}, 0, []evidence.Stream{st})
+	profiletest.BenchParse(b, Parse, src, func(g *evidence.Graph) bool { return len(g.Items) > 1 })
 }
 
 // readInputs reads the files of pattern, which may list several
