@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -106,6 +107,32 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
+// BenchmarkParseFile is BenchmarkParse on the file CTX_BENCH_LOG names
+// (skipped when unset), read from disk as a capture's spool is, not held
+// in memory: the process's peak RSS is then the profile's own, with the
+// runtime's.
+func BenchmarkParseFile(b *testing.B) {
+	path := os.Getenv("CTX_BENCH_LOG")
+	if path == "" {
+		b.Skip("CTX_BENCH_LOG names no log file")
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	head := make([]byte, evidence.HeadSize)
+	n, _ := io.ReadFull(f, head)
+	f.Close()
+	open := func() (io.ReadCloser, error) { return os.Open(path) }
+	st := evidence.NewStream("stdout", fi.Size(), 0, head[:n], open)
+	src := evidence.NewSource([]string{"cat", "app.log"}, 0, []evidence.Stream{st})
+	profiletest.BenchParse(b, Parse, src, func(g *evidence.Graph) bool { return len(g.Items) > 1 })
+}
+
 // readInputs reads the files of pattern, which may list several
 // space-separated globs with {a,b} alternatives, in order; it skips when
 // none is readable.
@@ -148,4 +175,36 @@ func expandBraces(glob string) []string {
 		out = append(out, glob[:i]+alt+glob[j+1:])
 	}
 	return out
+}
+
+// BenchmarkLineChecks measures the per-line checks the profile makes
+// beside templating (level and failure) on the raw loghub lines, cleaned,
+// on one core; with BenchmarkTemplate it shows where a line's time goes.
+func BenchmarkLineChecks(b *testing.B) {
+	lines := loghubRaw(b)
+	benchLines(b, lines, func(l []byte) { lineWhy(l) })
+}
+
+// BenchmarkTemplate measures the tokenizer alone (clean, split, frame,
+// classify, context, render) on the raw loghub lines, with the frame each
+// system's first lines give.
+func BenchmarkTemplate(b *testing.B) {
+	lines := loghubRaw(b)
+	var t tokenizer
+	t.frame = learnFrame(lines[:frameSampleLines], 0)
+	benchLines(b, lines, func(l []byte) { t.template(l) })
+}
+
+func benchLines(b *testing.B, lines [][]byte, fn func([]byte)) {
+	var n int64
+	for _, l := range lines {
+		n += int64(len(l)) + 1
+	}
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range lines {
+			fn(l)
+		}
+	}
 }

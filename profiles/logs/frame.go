@@ -499,17 +499,20 @@ func (t *tokenizer) markFrame() {
 	if fr.n == 0 {
 		return
 	}
-	t.fs = t.fields(t.fs)
-	for j, f := range t.fs {
+	// The fields are found one at a time, as far as the frame reaches:
+	// the first that does not fit ends the walk.
+	for i, j := 0, 0; i < len(t.toks) && j < maxFrame; j++ {
+		f := field{i, t.fieldEnd(i)}
+		i = f.end
 		if j >= fr.n || t.shapeOf(f) != fr.shape[j] {
 			return
 		}
 		if fr.variable[j] && !(fr.shape[j] == shapeNumber && t.isKeyValue(f)) {
 			// A "key=value" field is left to the token rules, which keep
 			// its key ("lock=<*>,").
-			for i := f.start; i < f.end; i++ {
-				t.toks[i].header = true
-				t.toks[i].kind = variable
+			for k := f.start; k < f.end; k++ {
+				t.toks[k].header = true
+				t.toks[k].kind = variable
 			}
 		}
 	}

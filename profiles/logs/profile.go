@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/ctxhq/ctx/cmdline"
@@ -216,7 +215,7 @@ func parseStream(ctx context.Context, g *evidence.Graph, st evidence.Stream) err
 		return err
 	}
 	defer r.Close()
-	sc := &streamScan{stream: st.Name, m: NewMiner(Options{}), info: map[int]*tmplInfo{}}
+	sc := &streamScan{stream: st.Name, m: NewMiner(Options{})}
 	if err := lines.Scan(ctx, r, sc.line); err != nil {
 		return err
 	}
@@ -266,7 +265,7 @@ func parseStream(ctx context.Context, g *evidence.Graph, st evidence.Stream) err
 type streamScan struct {
 	stream                         string
 	m                              *Miner
-	info                           map[int]*tmplInfo
+	info                           infoTable
 	errLines, warnLines, failLines int
 	overflowItems                  []evidence.Item
 	overflowDropped                int
@@ -291,10 +290,11 @@ func (sc *streamScan) line(n int, line []byte, long bool) error {
 		sc.overflow(n, line, why)
 		return nil
 	}
-	in := sc.info[id]
+	slot := sc.info.at(id)
+	in := *slot
 	if in == nil {
 		in = &tmplInfo{firstText: clipText(line)}
-		sc.info[id] = in
+		*slot = in
 	}
 	switch {
 	case lvl == "error":
@@ -335,25 +335,22 @@ func (sc *streamScan) overflow(n int, line []byte, why string) {
 // foldMerged folds the per-group facts of merged groups into their
 // representatives.
 func (sc *streamScan) foldMerged() {
-	info := sc.info
-	merged := map[int]*tmplInfo{}
-	for id, in := range info {
-		rep := sc.m.Resolve(id)
-		if rep == id {
-			continue
+	var merged []int // in increasing order, as the ids were sorted
+	sc.info.each(func(id int, _ *tmplInfo) {
+		if sc.m.Resolve(id) != id {
+			merged = append(merged, id)
 		}
-		merged[id] = in
-	}
-	for _, id := range sortedIDs(merged) {
-		in := merged[id]
-		r := sc.m.Resolve(id)
-		rep := info[r]
+	})
+	for _, id := range merged {
+		in := *sc.info.at(id)
+		slot := sc.info.at(sc.m.Resolve(id))
+		rep := *slot
 		if rep == nil {
 			// Its group got no line of its own: lines given a provisional
 			// id while the miner sampled, or a group merged into one that
 			// came later.
 			c := *in
-			info[r] = &c
+			*slot = &c
 			continue
 		}
 		rep.errCount += in.errCount
@@ -368,12 +365,50 @@ func (sc *streamScan) foldMerged() {
 	}
 }
 
+// infoTable holds the per-group facts by group id: a slice, not a map,
+// as the ids are dense (a lookup per line). Provisional ids (the sample's
+// lines, below OverflowID) are kept apart.
+type infoTable struct {
+	groups []*tmplInfo // by id
+	prov   []*tmplInfo // by sample line: provisional(i) at i
+	over   *tmplInfo   // OverflowID's, which no template reads
+}
+
+// at returns the slot of id's facts, growing the table to hold it.
+func (t *infoTable) at(id int) **tmplInfo {
+	if id == OverflowID {
+		return &t.over
+	}
+	tab, i := &t.groups, id
+	if id < 0 {
+		tab, i = &t.prov, OverflowID-1-id
+	}
+	for len(*tab) <= i {
+		*tab = append(*tab, nil)
+	}
+	return &(*tab)[i]
+}
+
+// each calls fn for every id with facts, in increasing order of id.
+func (t *infoTable) each(fn func(id int, in *tmplInfo)) {
+	for i := len(t.prov) - 1; i >= 0; i-- {
+		if t.prov[i] != nil {
+			fn(provisional(i), t.prov[i])
+		}
+	}
+	for id, in := range t.groups {
+		if in != nil {
+			fn(id, in)
+		}
+	}
+}
+
 // addTemplates adds each template and its anomalies: rare lines, error
 // levels and failures.
 func (sc *streamScan) addTemplates(g *evidence.Graph, tmpls []Template, rarity bool) {
 	st := sc.stream
 	for i, t := range tmpls {
-		in := sc.info[t.ID]
+		in := *sc.info.at(t.ID)
 		if in == nil {
 			continue
 		}
@@ -404,13 +439,4 @@ func clipText(line []byte) string {
 		c = c[:textCap]
 	}
 	return strings.ToValidUTF8(string(bytes.TrimRight(c, " \t")), "\uFFFD")
-}
-
-func sortedIDs(m map[int]*tmplInfo) []int {
-	ids := make([]int, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	sort.Ints(ids)
-	return ids
 }

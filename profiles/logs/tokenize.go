@@ -56,7 +56,6 @@ type tokenizer struct {
 	truncated bool    // the line was cut at maxLineBytes or maxTokens
 	off       Rules   // rules switched off, for measurement
 	frame     frame   // the log's header, once learnt
-	fs        []field // scratch for the line's header fields
 }
 
 // template cleans and tokenizes line and returns its template key. The
@@ -169,7 +168,7 @@ func skipEscape(line []byte, i int) int {
 // split fills t.toks from t.buf, splitting at spaces and at '|', which logs
 // use as a field separator far more often than as text.
 func (t *tokenizer) split() {
-	t.toks = t.toks[:0]
+	toks := t.toks[:0] // a local slice: not written back on every token
 	b := t.buf
 	var sep byte
 	for i := 0; i < len(b); {
@@ -181,7 +180,7 @@ func (t *tokenizer) split() {
 			i++
 			continue
 		}
-		if len(t.toks) >= maxTokens {
+		if len(toks) >= maxTokens {
 			t.truncated = true
 			break
 		}
@@ -189,14 +188,15 @@ func (t *tokenizer) split() {
 		for j < len(b) && b[j] == '|' && t.valueBar(i, j) {
 			j, has = t.tokenEnd(j+1, has)
 		}
-		if len(t.toks) == 0 {
+		if len(toks) == 0 {
 			sep = 0
 		}
 		cs, ce := trimPunct(b, i, j)
-		t.toks = append(t.toks, token{start: int32(i), end: int32(j), cs: int32(cs), ce: int32(ce), sep: sep, has: has})
+		toks = append(toks, token{start: int32(i), end: int32(j), cs: int32(cs), ce: int32(ce), sep: sep, has: has})
 		sep = 0
 		i = j
 	}
+	t.toks = toks
 }
 
 // valueBar reports whether the '|' at b[j] is part of the value of the
@@ -464,7 +464,7 @@ func (t *tokenizer) render() []byte {
 	b := t.buf
 	toks := t.toks
 	for i := 0; i < len(toks); i++ {
-		tk := toks[i]
+		tk := &toks[i]
 		if tk.sep != 0 {
 			k = append(k, tk.sep)
 		}
@@ -518,6 +518,9 @@ func appendExcept(dst, src []byte, c byte) []byte {
 // variable part, or 0. A key is an identifier; before ':' it must not look
 // like a host name before a port ("proxy.example.org:5070", "localhost:8080").
 func keyEnd(w []byte) int {
+	if len(w) == 0 || !isLetter(w[0]) {
+		return 0 // before the walk: a time or a number ("18:04:34,894") is no key
+	}
 	j, sepEnd := -1, -1
 	for i, c := range w {
 		if c == '=' || c == ':' {
@@ -532,7 +535,7 @@ func keyEnd(w []byte) int {
 			break
 		}
 	}
-	if j <= 0 || sepEnd >= len(w) || !isLetter(w[0]) {
+	if j <= 0 || sepEnd >= len(w) {
 		return 0
 	}
 	key := w[:j]
