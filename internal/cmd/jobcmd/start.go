@@ -96,6 +96,31 @@ func Get(ios *cli.IO, handle string) (run string, done bool, err error) {
 	return "", true, printLive(ios, j, h)
 }
 
+// Run is the run an ended job committed, for ctx show job:ID to print
+// its digest; a job still running, or one that ended without a run, is an
+// error saying what to read instead.
+func Run(ios *cli.IO, handle string) (run string, err error) {
+	id, rest, _ := strings.Cut(strings.TrimPrefix(handle, "job:"), "#")
+	if rest != "" {
+		return "", cli.Usagef("ctx show %s: show takes the whole job (job:ID); ctx get %s reads that part of its output", handle, handle)
+	}
+	j, err := open(ios, "job:"+id)
+	if err != nil {
+		return "", err
+	}
+	h := j.Handle()
+	switch {
+	case j.Result != nil && j.Result.Error != "":
+		return "", fmt.Errorf("%s ended without a run: ctx: %s", h, j.Result.Error)
+	case j.Result != nil && j.Result.Run != "":
+		return j.Result.Run, nil
+	case j.State == job.StateDead:
+		return "", fmt.Errorf("%s: %s", h, job.DeadNote(j))
+	}
+	return "", &store.Error{Err: fmt.Errorf("%s is still %s, so it has no digest yet", h, j.State),
+		Hint: fmt.Sprintf("ctx job tail %s shows its output so far; ctx job wait %s prints its digest when it ends", h, h)}
+}
+
 // printLive prints a line range of a running job's stream from its tail.
 func printLive(ios *cli.IO, j *job.Job, h store.Handle) error {
 	stream := h.Stream
