@@ -57,6 +57,12 @@ type Deps struct {
 	Env func(st *store.Store) *runner.Env
 	// List prints the n most recent runs (ctx_ls).
 	List func(w io.Writer, n int) error
+	// Record, when set, prints what ctx_get (show false) or ctx_show (show
+	// true) returns for a record that is not a run (seq:, py:, job:) and
+	// reports done; a handle that stands for a run (seq:ID#2, an ended
+	// job) comes back as run, for the tool to read as any run handle, as
+	// does every other handle, unchanged.
+	Record func(w io.Writer, handle string, show bool) (run string, done bool, err error)
 	// Repo, when set, prints what a repo: address names (ctx_get).
 	Repo func(ctx context.Context, w io.Writer, handle string) error
 	// Compact, when set, is called after a run stored some frames raw.
@@ -90,7 +96,7 @@ from the digest instead of rerunning the command.`,
 	}, d.ls)
 	sdk.AddTool(s, &sdk.Tool{
 		Name:        "ctx_show",
-		Description: "Return a run's digest again (byte for byte what ctx_run returned), by run or receipt handle.",
+		Description: "Return a digest again (byte for byte what the tool returned), by its handle: run:, receipt:, seq: (ctx_seq), py: (ctx_py) or job: (ctx_job_start, once the job ended).",
 	}, d.show)
 	d.addLadder(s)
 	if d.Extra != nil {
@@ -108,7 +114,9 @@ every byte stays retrievable.`
 
 const getDescription = `Return exact bytes that a handle names: a run's stream (run:ID#stdout,
 run:ID#stderr, run:ID#merged), a line range (run:ID#stdout:L40-52), a byte
-range (:B0-4096), a blob (blob:ID) or a span (span:ID). A region over 240 lines
+range (:B0-4096), a blob (blob:ID) or a span (span:ID); seq:ID#2 or py:ID#2
+is step 2's run (seq:ID alone its record), job:ID an ended job's run (a
+running job's lines so far). A region over 240 lines
 or 64 KiB comes back as a zoom view — its first and last lines, the
 error-looking lines inside, and handles to its two halves — so ask again with
 a narrower range, or use grep to find lines. Text comes back plain (escape
@@ -213,7 +221,7 @@ func (d *Deps) run(ctx context.Context, _ *sdk.CallToolRequest, in runInput) (*s
 }
 
 type getInput struct {
-	Handle string `json:"handle" jsonschema:"a handle from a digest: run:ID, run:ID#stderr, run:ID#stdout:L40-52, blob:ID, span:ID"`
+	Handle string `json:"handle" jsonschema:"a handle from a digest: run:ID, run:ID#stderr, run:ID#stdout:L40-52, blob:ID, span:ID, seq:ID#2, py:ID#2, job:ID"`
 	Lines  string `json:"lines,omitempty" jsonschema:"lines A:B (1-based, inclusive)"`
 	Bytes  string `json:"bytes,omitempty" jsonschema:"bytes A:B (0-based, end excluded)"`
 	Grep   string `json:"grep,omitempty" jsonschema:"only lines matching this regular expression, numbered like grep -n"`
@@ -239,6 +247,13 @@ func (d *Deps) get(ctx context.Context, _ *sdk.CallToolRequest, in getInput) (*s
 func (d *Deps) retrieve(ctx context.Context, w io.Writer, in getInput) (string, error) {
 	if strings.HasPrefix(in.Handle, "repo:") && d.Repo != nil {
 		return "", d.Repo(ctx, w, in.Handle)
+	}
+	if d.Record != nil {
+		run, done, err := d.Record(w, in.Handle, false)
+		if done {
+			return "", err
+		}
+		in.Handle = run
 	}
 	h, err := store.ParseHandle(in.Handle)
 	if err != nil {
@@ -299,10 +314,20 @@ func (d *Deps) ls(_ context.Context, _ *sdk.CallToolRequest, in lsInput) (*sdk.C
 }
 
 type showInput struct {
-	Handle string `json:"handle" jsonschema:"a run or receipt handle"`
+	Handle string `json:"handle" jsonschema:"a run, receipt, seq:, py: or job: handle"`
 }
 
 func (d *Deps) show(ctx context.Context, _ *sdk.CallToolRequest, in showInput) (*sdk.CallToolResult, any, error) {
+	if d.Record != nil {
+		var out strings.Builder
+		run, done, err := d.Record(&out, in.Handle, true)
+		if done && err != nil {
+			return Error(err, ""), nil, nil
+		} else if done {
+			return Text(out.String()), nil, nil
+		}
+		in.Handle = run
+	}
 	h, err := store.ParseHandle(in.Handle)
 	if err != nil {
 		return Error(err, ""), nil, nil
