@@ -198,3 +198,18 @@ func TestGetStepHandles(t *testing.T) {
 		t.Errorf("a whole seq handle: %q", x.Error)
 	}
 }
+
+// TestEmptyScript: a script of white space only runs nothing and stores
+// nothing: it is ErrEmpty, naming the script.
+func TestEmptyScript(t *testing.T) {
+	env, dir := newEnv(t)
+	for _, src := range []string{"", " \n\t\n"} {
+		x, err := Run(context.Background(), env, []byte(src), Options{Name: "-c", Dir: dir})
+		if !errors.Is(err, ErrEmpty) || x != nil || !strings.HasPrefix(err.Error(), "-c: ") {
+			t.Errorf("Run(%q) = %v, %v; want ErrEmpty naming -c", src, x, err)
+		}
+	}
+	if err := Check("ok.star", []byte("# a comment\n")); err != nil {
+		t.Errorf("a script of a comment is not empty: %v", err)
+	}
+}

@@ -145,7 +145,9 @@ func (d *Deps) py(ctx context.Context, _ *sdk.CallToolRequest, in pyInput) (*sdk
 	defer st.Close()
 	x, err := script.Run(ctx, d.Env(st), []byte(in.Code), script.Options{Name: "code", Dir: dir, Session: d.Session,
 		Digest: dopts, Timeout: 10 * time.Minute, Grace: 2 * time.Second, Limits: lim})
-	if err == nil {
+	if errors.Is(err, script.ErrEmpty) {
+		err = fmt.Errorf(`%w: give the script as {"code": "r = run(\"go test ./...\"); emit(r.headline)"}`, err)
+	} else if err == nil {
 		_, err = script.Save(st, x)
 	}
 	if err != nil {
