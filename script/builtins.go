@@ -110,11 +110,11 @@ func (x *Execution) capture(s *seq.Step) (starlark.Value, error) {
 	var se *capture.StartError
 	switch {
 	case errors.As(err, &se):
-		rec.Exit, rec.Status, rec.Error = se.Exit, "not-started", se.Error()
+		rec.Exit, rec.Status, rec.Error = se.Exit, "not-started", validText(se.Error())
 	case err != nil:
 		return nil, fmt.Errorf("run %s: %w", s.Name, err)
 	default:
-		rec.Exit, rec.Status, rec.Run, rec.Headline = res.Exit, string(res.Status), res.Run.ID.String(), seq.Headline(res)
+		rec.Exit, rec.Status, rec.Run, rec.Headline = res.Exit, string(res.Status), res.Run.ID.String(), validText(seq.Headline(res))
 		x.results[rec.Run] = res
 	}
 	x.Runs = append(x.Runs, rec)
@@ -227,11 +227,18 @@ func (x *Execution) emit(kind, text string) {
 		x.Dropped++
 		return
 	}
+	text = validText(text)
 	if r := []rune(text); len(r) > maxEmitLen {
 		text = string(r[:maxEmitLen-1]) + "…"
 	}
 	x.Emits = append(x.Emits, Emit{Kind: kind, Text: text})
 }
+
+// validText is s as valid UTF-8: a script's strings may hold any bytes
+// (a command's output read with get), but the record is JSON and the
+// digest text, so each run of invalid bytes becomes U+FFFD, the same way
+// every time.
+func validText(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
 
 // fail(msg): stop the script; the digest still lists what ran.
 func (x *Execution) fail(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

@@ -154,6 +154,7 @@ func (x *Execution) finish(err error, l Limits) {
 	default:
 		x.Error = err.Error()
 	}
+	x.Error = validText(x.Error)
 	x.Exit = 1
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/seq"
@@ -211,5 +212,41 @@ func TestEmptyScript(t *testing.T) {
 	}
 	if err := Check("ok.star", []byte("# a comment\n")); err != nil {
 		t.Errorf("a script of a comment is not empty: %v", err)
+	}
+}
+
+// TestInvalidUTF8IsSanitised: bytes that are not UTF-8 (a command's output
+// read with get, its headline, a fail message) reach the record and the
+// digest as U+FFFD, the same bytes every time, never as invalid text.
+func TestInvalidUTF8IsSanitised(t *testing.T) {
+	env, dir := newEnv(t)
+	src := `r = run("printf 'error: a\\377b\\200\\n'; exit 1")
+emit(get(r.handle + "#stdout"))
+emit(r.headline, kind="headline")
+print(r.headline)
+fail(get(r.handle + "#stdout"))
+`
+	var digests []string
+	for range 2 {
+		x, err := Run(context.Background(), env, []byte(src), Options{Dir: dir, Pipe: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(x.Emits) != 3 || !strings.Contains(x.Emits[0].Text, "a\uFFFDb\uFFFD") {
+			t.Fatalf("emits %q", x.Emits)
+		}
+		fields := []string{x.Digest, x.Error, x.Runs[0].Headline}
+		for _, e := range x.Emits {
+			fields = append(fields, e.Text)
+		}
+		for _, f := range fields {
+			if !utf8.ValidString(f) {
+				t.Errorf("not UTF-8: %q", f)
+			}
+		}
+		digests = append(digests, x.Digest)
+	}
+	if digests[0] != digests[1] {
+		t.Errorf("two runs differ:\n%s\n%s", digests[0], digests[1])
 	}
 }
