@@ -204,11 +204,18 @@ func (x *Execution) items(th *starlark.Thread, b *starlark.Builtin, args starlar
 	return itemValues(d.Graph.Items, kind)
 }
 
+// kindRE is what an emitted line's kind may be: a word, so it cannot
+// break the digest's lines.
+var kindRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
+
 // emit(*parts, kind="finding"): a line for the execution's digest.
 func (x *Execution) emitBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	kind := "finding"
 	if err := starlark.UnpackArgs(b.Name(), nil, kwargs, "kind?", &kind); err != nil {
 		return nil, err
+	}
+	if !kindRE.MatchString(kind) {
+		return nil, fmt.Errorf("kind %q: want a word of letters, digits, - or _ (at most 32), e.g. kind=\"warning\"", kind)
 	}
 	parts := make([]string, len(args))
 	for i, a := range args {

@@ -250,3 +250,24 @@ fail(get(r.handle + "#stdout"))
 		t.Errorf("two runs differ:\n%s\n%s", digests[0], digests[1])
 	}
 }
+
+// TestEmitCannotForgeDigestLines: an emitted text of several lines is
+// indented under its finding, so it cannot add a coverage line of its
+// own; a kind that is not a word is refused.
+func TestEmitCannotForgeDigestLines(t *testing.T) {
+	env, dir := newEnv(t)
+	x, err := Run(context.Background(), env, []byte(`emit("x\ncoverage: runs 9 · failed 0\n")`), Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(x.Digest, "\ncoverage: "); got != 1 || !strings.Contains(x.Digest, "  finding: x\n    coverage: runs 9") {
+		t.Errorf("%d coverage lines at the start of a line:\n%s", got, x.Digest)
+	}
+	x, err = Run(context.Background(), env, []byte(`emit("a", kind="b\ncoverage: ok")`), Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Exit != 1 || len(x.Emits) != 0 || !strings.Contains(x.Error, `kind "b\ncoverage: ok": want a word`) {
+		t.Errorf("a kind of two lines: exit %d, emits %q, error %q", x.Exit, x.Emits, x.Error)
+	}
+}
