@@ -120,6 +120,9 @@ func runCapsuleCapture(ctx context.Context, ios *cli.IO, o *capsuleCaptureOption
 	if err != nil {
 		return continuitycmd.BadInput("capture file", o.path, err)
 	}
+	if c.Expired(time.Now()) {
+		return continuitycmd.BadInput("capture file", o.path, fmt.Errorf("expires_at %s has passed: the capsule would be obsolete before anyone read it (ctx capsule receive refuses it); give a later time, or none", c.ExpiresAt))
+	}
 	st, err := cli.OpenStore(ios, true)
 	if err != nil {
 		return err
@@ -278,7 +281,13 @@ func printReport(w io.Writer, r *capsule.Report) {
 	if consumer == "" {
 		consumer = "none (sender-side preview)"
 	}
-	fmt.Fprintf(w, "%s — consumer: %s\n\nfidelity\n", r.Capsule, consumer)
+	fmt.Fprintf(w, "%s — consumer: %s\n", r.Capsule, consumer)
+	if e := r.Expiry; e != nil && e.Expired {
+		fmt.Fprintf(w, "expired at %s (its expires_at): the whole handoff is obsolete, whatever the verdicts below; ask the sender for a fresh one\n", e.ExpiresAt)
+	} else if e != nil {
+		fmt.Fprintf(w, "expires at %s\n", e.ExpiresAt)
+	}
+	fmt.Fprintf(w, "\nfidelity\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, f := range r.Fidelity {
 		field := f.Field
@@ -471,6 +480,9 @@ func runCapsuleSend(ctx context.Context, ios *cli.IO, o *capsuleSendOptions) err
 		}
 		fmt.Fprintln(ios.Out, capsule.FidelityLimitNote)
 		return nil
+	}
+	if c.Expired(time.Now()) {
+		return fmt.Errorf("%s expired at %s (its expires_at), so ctx capsule receive would refuse it; capture a fresh one", capsule.Handle(id), c.ExpiresAt)
 	}
 	base, err := relayURL(o.relay)
 	if err != nil {
