@@ -132,8 +132,10 @@ func newTaskNewCmd(ios *cli.IO) *cobra.Command {
 		Short: "Add a task and print its handle, task:ID",
 		Long: `Add a task. --accept names a command whose passing run proves the task done
 (repeat it for several: each must pass); a run proves it when its words are
-the command's words (split at white space), or when it ran the command with
-ctx run --shell, in the directory where the task was added (a run in
+the command's words (as sh splits them, quotes removed: --accept "go test
+-run 'TestA|TestB' ./..." is proved by ctx run -- go test -run 'TestA|TestB'
+./...; a command with $, globs or ~ only through --shell), or when it ran
+the command with ctx run --shell, in the directory where the task was added (a run in
 another directory proves something else). --turns, --cost and --wall are the budgets (0: none).
 The id is derived from the title and the row's position, so it is the same
 for the same ledger.
