@@ -12,7 +12,6 @@ import (
 
 	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/job"
-	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/script"
 	"github.com/ctxhq/ctx/seq"
 	"github.com/ctxhq/ctx/store"
@@ -175,7 +174,7 @@ func (d *Deps) jobStart(_ context.Context, _ *sdk.CallToolRequest, in jobStartIn
 		return Error(err, ""), ladderOutput{}, nil
 	}
 	defer st.Close()
-	dir, err := runner.ResolveDir(cwd, in.Cwd)
+	dir, err := resolveCwd(cwd, in.Cwd)
 	if err != nil {
 		return Error(err, ""), ladderOutput{}, nil
 	}

@@ -167,7 +167,7 @@ func (d *Deps) run(ctx context.Context, _ *sdk.CallToolRequest, in runInput) (*s
 	}
 	cwd, err := d.Getwd()
 	if err == nil {
-		req.Dir, err = runner.ResolveDir(cwd, in.Cwd)
+		req.Dir, err = resolveCwd(cwd, in.Cwd)
 	}
 	if err != nil {
 		return Error(err, ""), runOutput{}, nil
@@ -196,7 +196,7 @@ func (d *Deps) run(ctx context.Context, _ *sdk.CallToolRequest, in runInput) (*s
 	res, err := runner.Capture(ctx, d.Env(st), req)
 	var se *capture.StartError
 	if errors.As(err, &se) {
-		return Error(fmt.Errorf("exit %d", se.Exit), fmt.Sprintf("ctx: %v\n  hint: %s", se, runner.StartHint(se))), runOutput{Exit: se.Exit}, nil
+		return Error(fmt.Errorf("exit %d", se.Exit), fmt.Sprintf("ctx: %v\n  hint: %s", se, startHint(se))), runOutput{Exit: se.Exit}, nil
 	}
 	if err != nil {
 		return Error(err, ""), runOutput{}, nil
@@ -381,12 +381,34 @@ func Error(err error, stderr string) *sdk.CallToolResult {
 // value names the variable, which the agent's host set and the agent never
 // sees.
 func (d *Deps) digestOptions(st *store.Store, budget int) (digest.Options, error) {
+	if budget < 0 {
+		return digest.Options{}, fmt.Errorf("budget %d: want a positive number of tokens, or leave budget out for the evidence contract's choice", budget)
+	}
 	p := d.Getenv("CTX_PRESSURE")
 	if _, err := plan.ParsePressure(p); err != nil {
 		return digest.Options{}, fmt.Errorf("the server's $CTX_PRESSURE: %v; fix or unset CTX_PRESSURE where ctx mcp is configured", err)
 	}
 	return runner.DigestOptions(st, budget, p, "")
 }
+
+// resolveCwd is the directory a tool's cwd argument names, relative to the
+// server's working directory; the error names the argument, not the
+// command line's --cwd.
+func resolveCwd(cwd, dir string) (string, error) {
+	abs, err := runner.ResolveDir(cwd, dir)
+	if err != nil {
+		return "", fmt.Errorf("cwd %q is not a directory: give an existing one, absolute or relative to the server's working directory", dir)
+	}
+	return abs, nil
+}
+
+// toolWords are the tool arguments that stand for the command line's flags
+// in the runner's hints.
+var toolWords = strings.NewReplacer("--shell", "shell (a command line) instead of argv", "--cwd", "cwd")
+
+// startHint is the runner's hint for a command that did not start, in the
+// tool's words.
+func startHint(se *capture.StartError) string { return toolWords.Replace(runner.StartHint(se)) }
 
 // parseTimeout parses the duration argument name ("timeout", "wall"): a
 // number of seconds or a Go duration, 0 or more.
