@@ -100,7 +100,7 @@ func (x *Execution) capture(s *seq.Step) (starlark.Value, error) {
 	rec := RunRecord{N: len(x.Runs) + 1, Argv: secrets.Argv(s.Command())}
 	dir, err := runner.ResolveDir(x.opts.Dir, s.Cwd)
 	if err != nil {
-		return nil, fmt.Errorf("run: %w", err)
+		return nil, fmt.Errorf("run: cwd %q is not a directory: give one relative to the directory the script runs in (ctx py --cwd), or absolute, or make it in an earlier run()", s.Cwd)
 	}
 	rec.Dir = runner.RelDir(x.env.Store.Root(), dir)
 	env := *x.env

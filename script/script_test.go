@@ -271,3 +271,16 @@ func TestEmitCannotForgeDigestLines(t *testing.T) {
 		t.Errorf("a kind of two lines: exit %d, emits %q, error %q", x.Exit, x.Emits, x.Error)
 	}
 }
+
+// TestRunBadCwd: a run() whose cwd is not a directory stops the script with
+// an error naming run's cwd argument (it named ctx's --cwd flag).
+func TestRunBadCwd(t *testing.T) {
+	env, dir := newEnv(t)
+	x, err := Run(context.Background(), env, []byte(`run("true", cwd="nowhere")`), Options{Dir: dir, Pipe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Exit != 1 || !strings.Contains(x.Error, `run: cwd "nowhere" is not a directory: give one relative to`) || strings.Contains(x.Error, "--cwd nowhere") {
+		t.Errorf("exit %d, error %q", x.Exit, x.Error)
+	}
+}
