@@ -87,13 +87,28 @@ func Get(ios *cli.IO, handle string) (run string, done bool, err error) {
 	if err != nil {
 		return "", true, cli.Usagef("%s: %v", handle, err)
 	}
-	if j.Result != nil && j.Result.Run != "" {
-		return j.Result.Run + rest, false, nil
-	}
-	if j.State == job.StateDead {
-		return "", true, fmt.Errorf("%s: %s", j.Handle(), job.DeadNote(j))
+	run, err = runOf(j)
+	switch {
+	case err != nil:
+		return "", true, err
+	case run != "":
+		return run + rest, false, nil
 	}
 	return "", true, printLive(ios, j, h)
+}
+
+// runOf is the run a job committed; "" while it runs, an error when it
+// ended without one (ctx failed, or its supervisor died).
+func runOf(j *job.Job) (string, error) {
+	switch {
+	case j.Result != nil && j.Result.Error != "":
+		return "", fmt.Errorf("%s ended without a run: ctx: %s", j.Handle(), j.Result.Error)
+	case j.Result != nil && j.Result.Run != "":
+		return j.Result.Run, nil
+	case j.State == job.StateDead:
+		return "", fmt.Errorf("%s: %s", j.Handle(), job.DeadNote(j))
+	}
+	return "", nil
 }
 
 // Run is the run an ended job committed, for ctx show job:ID to print
@@ -109,13 +124,8 @@ func Run(ios *cli.IO, handle string) (run string, err error) {
 		return "", err
 	}
 	h := j.Handle()
-	switch {
-	case j.Result != nil && j.Result.Error != "":
-		return "", fmt.Errorf("%s ended without a run: ctx: %s", h, j.Result.Error)
-	case j.Result != nil && j.Result.Run != "":
-		return j.Result.Run, nil
-	case j.State == job.StateDead:
-		return "", fmt.Errorf("%s: %s", h, job.DeadNote(j))
+	if run, err := runOf(j); run != "" || err != nil {
+		return run, err
 	}
 	return "", &store.Error{Err: fmt.Errorf("%s is still %s, so it has no digest yet", h, j.State),
 		Hint: fmt.Sprintf("ctx job tail %s shows its output so far; ctx job wait %s prints its digest when it ends", h, h)}
