@@ -15,6 +15,7 @@ import (
 	"github.com/ctxhq/ctx/capture"
 	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/job"
 	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/secrets"
@@ -351,9 +352,13 @@ func (l *limited) Write(p []byte) (int, error) {
 }
 
 // parseHandle parses a handle as ctx get reads it: seq:ID#N and py:ID#N
-// (with a stream and range after N) stand for step N's run.
+// (with a stream and range after N) stand for step N's run, job:ID (with a
+// stream and range) for the run an ended job committed.
 func (x *Execution) parseHandle(handle string) (store.Handle, error) {
 	scheme, _, _ := strings.Cut(handle, ":")
+	if scheme == "job" {
+		return x.jobHandle(handle)
+	}
 	if scheme != "seq" && scheme != "py" {
 		return store.ParseHandle(handle)
 	}
@@ -378,6 +383,31 @@ func (x *Execution) parseHandle(handle string) (store.Handle, error) {
 	}
 	if err != nil {
 		return store.Handle{}, err
+	}
+	return store.ParseHandle(run)
+}
+
+// jobHandle is the run an ended job committed, with the stream and range
+// the job: handle gives; a job still running has none yet.
+func (x *Execution) jobHandle(handle string) (store.Handle, error) {
+	id, rest, _ := strings.Cut(handle, "#")
+	jid, err := job.ParseID(id)
+	if err != nil {
+		return store.Handle{}, err
+	}
+	j, err := job.Open(x.env.Store, jid)
+	if err != nil {
+		return store.Handle{}, err
+	}
+	run, err := j.Committed()
+	if err != nil {
+		return store.Handle{}, err
+	}
+	if run == "" {
+		return store.Handle{}, fmt.Errorf("%s is still %s: it has a run once it ends (ctx job wait %s)", j.Handle(), j.State, j.Handle())
+	}
+	if rest != "" {
+		run += "#" + rest
 	}
 	return store.ParseHandle(run)
 }

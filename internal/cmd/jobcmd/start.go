@@ -87,7 +87,7 @@ func Get(ios *cli.IO, handle string) (run string, done bool, err error) {
 	if err != nil {
 		return "", true, cli.Usagef("%s: %v", handle, err)
 	}
-	run, err = runOf(j)
+	run, err = j.Committed()
 	switch {
 	case err != nil:
 		return "", true, err
@@ -95,20 +95,6 @@ func Get(ios *cli.IO, handle string) (run string, done bool, err error) {
 		return run + rest, false, nil
 	}
 	return "", true, printLive(ios, j, h)
-}
-
-// runOf is the run a job committed; "" while it runs, an error when it
-// ended without one (ctx failed, or its supervisor died).
-func runOf(j *job.Job) (string, error) {
-	switch {
-	case j.Result != nil && j.Result.Error != "":
-		return "", fmt.Errorf("%s ended without a run: ctx: %s", j.Handle(), j.Result.Error)
-	case j.Result != nil && j.Result.Run != "":
-		return j.Result.Run, nil
-	case j.State == job.StateDead:
-		return "", fmt.Errorf("%s: %s", j.Handle(), job.DeadNote(j))
-	}
-	return "", nil
 }
 
 // Run is the run an ended job committed, for ctx show job:ID to print
@@ -124,7 +110,7 @@ func Run(ios *cli.IO, handle string) (run string, err error) {
 		return "", err
 	}
 	h := j.Handle()
-	if run, err := runOf(j); run != "" || err != nil {
+	if run, err := j.Committed(); run != "" || err != nil {
 		return run, err
 	}
 	return "", &store.Error{Err: fmt.Errorf("%s is still %s, so it has no digest yet", h, j.State),

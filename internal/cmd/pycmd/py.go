@@ -44,7 +44,7 @@ captures. Its builtins:
       returns a result with exit, ok, status, handle, headline, counts (items by
       kind), items (dicts) and digest; a failing command is a result, not an error
   get(handle, grep=None, limit=240)  the text a handle names, as ctx get prints it
-      (seq:ID#N and py:ID#N read step N's run)
+      (seq:ID#N and py:ID#N read step N's run, job:ID an ended job's run)
   items(handle, kind=None)           a run's evidence items as dicts
   emit(*parts, kind="finding")       a line for the final digest (print() too)
   fail(msg)                          stop the script; the digest lists what ran
