@@ -89,8 +89,16 @@ func (x *Execution) run(th *starlark.Thread, b *starlark.Builtin, args starlark.
 			step.Env[k] = v
 		}
 	}
+	if len(step.Argv) == 0 && strings.TrimSpace(step.Shell) == "" {
+		return nil, errors.New(`run: cmd is empty: give an argv list, run(["go", "test", "./..."]), or a shell command line, run("go test ./...")`)
+	}
 	steps := []seq.Step{step}
 	if err := seq.Check(steps); err != nil {
+		// A run is no numbered step of a sequence: its argument is named.
+		var se *seq.StepError
+		if errors.As(err, &se) {
+			err = se.Err
+		}
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	return x.capture(&steps[0])
@@ -178,11 +186,23 @@ func (x *Execution) get(th *starlark.Thread, b *starlark.Builtin, args starlark.
 	return starlark.String(buf.String()), nil
 }
 
+// kindList is the evidence kinds items() takes, for its error.
+func kindList() string {
+	names := make([]string, len(evidence.Kinds))
+	for i, k := range evidence.Kinds {
+		names[i] = string(k)
+	}
+	return strings.Join(names, ", ")
+}
+
 // items(handle, kind=None): the evidence items of a run, as dicts.
 func (x *Execution) items(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var handle, kind string
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "handle", &handle, "kind?", &kind); err != nil {
 		return nil, err
+	}
+	if kind != "" && !slices.Contains(evidence.Kinds, evidence.Kind(kind)) {
+		return nil, fmt.Errorf("items: kind %q: want one of %s", kind, kindList())
 	}
 	h, err := x.parseHandle(handle)
 	if err != nil {

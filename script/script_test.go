@@ -284,3 +284,25 @@ func TestRunBadCwd(t *testing.T) {
 		t.Errorf("exit %d, error %q", x.Exit, x.Error)
 	}
 }
+
+// TestBuiltinErrorsNameTheirArguments: run() with no command and a bad
+// timeout, and items() with a kind that does not exist, say what the
+// builtin takes (run's errors were a sequence's "step 1: … argv = […]" in
+// TOML, and an unknown kind was an empty list).
+func TestBuiltinErrorsNameTheirArguments(t *testing.T) {
+	env, dir := newEnv(t)
+	for src, want := range map[string]string{
+		`run([])`:                    `run: cmd is empty: give an argv list, run(["go", "test", "./..."])`,
+		`run("  ")`:                  `run: cmd is empty`,
+		`run("true", timeout="abc")`: `run: timeout "abc": want a duration`,
+		`items(run("true").handle, kind="tests")`: `items: kind "tests": want one of test, diagnostic,`,
+	} {
+		x, err := Run(context.Background(), env, []byte(src), Options{Dir: dir, Pipe: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x.Exit != 1 || !strings.Contains(x.Error, want) || strings.Contains(x.Error, "step 1") {
+			t.Errorf("%s: exit %d, error %q, want %q", src, x.Exit, x.Error, want)
+		}
+	}
+}
