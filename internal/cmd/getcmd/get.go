@@ -57,7 +57,10 @@ Handles: run:ID (the run's output: stdout, stderr, or both merged in arrival
 order when both have output), run:ID#stdout, run:ID#stderr, run:ID#merged,
 with :L40-52 (lines, 1-based, inclusive), :L40- (to the end) or :B100-200
 (bytes, 0-based, end excluded); blob:ID; span:ID (a span a digest named);
-receipt:ID. IDs may be shortened to any unique prefix of 6+ hex digits.
+receipt:ID; seq:ID#N and py:ID#N (step N's run, with a stream and range
+after N as for a run; seq:ID or py:ID alone prints the record as JSON);
+job:ID (an ended job's run; a running job's lines so far). IDs may be
+shortened to any unique prefix of 6+ hex digits.
 
 Secrets (keys, tokens, passwords: see docs/secrets.md) print as
 [REDACTED:rule:hash], on every form of output. --reveal prints them as
