@@ -23,7 +23,12 @@ import (
 	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/continuitycmd"
+	"github.com/ctxhq/ctx/internal/cmd/getcmd"
+	"github.com/ctxhq/ctx/internal/cmd/pycmd"
+	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
+	"github.com/ctxhq/ctx/job"
 	"github.com/ctxhq/ctx/retrieve"
+	"github.com/ctxhq/ctx/seq"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -123,14 +128,32 @@ func runCapsuleCapture(ctx context.Context, ios *cli.IO, o *capsuleCaptureOption
 	if c.Expired(time.Now()) {
 		return continuitycmd.BadInput("capture file", o.path, fmt.Errorf("expires_at %s has passed: the capsule would be obsolete before anyone read it (ctx capsule receive refuses it); give a later time, or none", c.ExpiresAt))
 	}
+	// A record's handle (seq:, py:, job:) is read as ctx get reads it,
+	// before this command holds the store open: it stands for a run, or
+	// for the record itself.
+	handles := make([]string, len(c.Evidence))
+	for i, e := range c.Evidence {
+		run, done, err := getcmd.GetRecord(cli.Buffered(ios, io.Discard, io.Discard), e)
+		if err != nil {
+			return fmt.Errorf("capture file %s: evidence %d (%s) is not in this store: %w", o.path, i, e, err)
+		} else if !done {
+			handles[i] = run
+		}
+	}
 	st, err := cli.OpenStore(ios, true)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	for i, e := range c.Evidence {
-		h, _ := store.ParseHandle(e)
-		if _, err := st.Resolve(h); err != nil {
+		if handles[i] == "" {
+			continue // a record, read above
+		}
+		h, err := store.ParseHandle(handles[i])
+		if err == nil {
+			_, err = st.Resolve(h)
+		}
+		if err != nil {
 			return fmt.Errorf("capture file %s: evidence %d (%s) is not in this store: %w", o.path, i, e, err)
 		}
 	}
@@ -165,7 +188,14 @@ func orBackground(ctx context.Context) context.Context {
 
 // describeEvidence gives each evidence handle a one-line digest from st.
 func describeEvidence(st *store.Store) capsule.Evidence {
-	return func(handle string) string {
+	var describe capsule.Evidence
+	describe = func(handle string) string {
+		if run, desc, ok := describeRecord(st, handle); ok {
+			if run != "" {
+				return describe(run)
+			}
+			return desc
+		}
 		h, err := store.ParseHandle(handle)
 		if err != nil {
 			return ""
@@ -186,6 +216,57 @@ func describeEvidence(st *store.Store) capsule.Evidence {
 		}
 		return string(t.Kind)
 	}
+	return describe
+}
+
+// describeRecord reads a record's evidence handle (seq:, py:, job:) from
+// st: the run it stands for (a step, an ended job), or a line saying what
+// the record is; ok is false for any other handle. Nothing time-dependent
+// enters the line: the rendering is deterministic.
+func describeRecord(st *store.Store, handle string) (run, desc string, ok bool) {
+	scheme, _, _ := strings.Cut(handle, ":")
+	var kind seqcmd.Kind
+	switch scheme {
+	case "job":
+		id, rest, _ := strings.Cut(handle, "#")
+		jid, err := job.ParseID(id)
+		if err != nil {
+			return "", "", true
+		}
+		j, err := job.Open(st, jid)
+		if err != nil {
+			return "", "", true
+		}
+		if run, err := j.Committed(); run != "" {
+			if rest != "" {
+				run += "#" + rest
+			}
+			return run, "", true
+		} else if err != nil {
+			return "", "background job, ended without a run", true
+		}
+		return "", "background job, still " + j.State + " when rendered", true
+	case "seq":
+		kind = seqcmd.Sequences
+	case "py":
+		kind = pycmd.Executions
+	default:
+		return "", "", false
+	}
+	ref, err := seq.ParseRefOf(scheme, handle)
+	if err != nil {
+		return "", "", true
+	}
+	rec, err := kind.Load(st, ref)
+	if err != nil {
+		return "", "", true
+	}
+	if ref.Step > 0 {
+		run, _ := rec.StepHandle(ref)
+		return run, "", true
+	}
+	head, _, _ := strings.Cut(rec.Text(), "\n")
+	return "", retrieve.ClipLine([]byte(head), 100), true
 }
 
 func checkConsumer(name string) error {
