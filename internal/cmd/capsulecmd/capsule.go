@@ -24,11 +24,7 @@ import (
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/continuitycmd"
 	"github.com/ctxhq/ctx/internal/cmd/getcmd"
-	"github.com/ctxhq/ctx/internal/cmd/pycmd"
-	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
-	"github.com/ctxhq/ctx/job"
 	"github.com/ctxhq/ctx/retrieve"
-	"github.com/ctxhq/ctx/seq"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -128,32 +124,13 @@ func runCapsuleCapture(ctx context.Context, ios *cli.IO, o *capsuleCaptureOption
 	if c.Expired(time.Now()) {
 		return continuitycmd.BadInput("capture file", o.path, fmt.Errorf("expires_at %s has passed: the capsule would be obsolete before anyone read it (ctx capsule receive refuses it); give a later time, or none", c.ExpiresAt))
 	}
-	// A record's handle (seq:, py:, job:) is read as ctx get reads it,
-	// before this command holds the store open: it stands for a run, or
-	// for the record itself.
-	handles := make([]string, len(c.Evidence))
-	for i, e := range c.Evidence {
-		run, done, err := getcmd.GetRecord(cli.Buffered(ios, io.Discard, io.Discard), e)
-		if err != nil {
-			return fmt.Errorf("capture file %s: evidence %d (%s) is not in this store: %w", o.path, i, e, err)
-		} else if !done {
-			handles[i] = run
-		}
-	}
 	st, err := cli.OpenStore(ios, true)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	for i, e := range c.Evidence {
-		if handles[i] == "" {
-			continue // a record, read above
-		}
-		h, err := store.ParseHandle(handles[i])
-		if err == nil {
-			_, err = st.Resolve(h)
-		}
-		if err != nil {
+		if err := evidenceExists(st, e); err != nil {
 			return fmt.Errorf("capture file %s: evidence %d (%s) is not in this store: %w", o.path, i, e, err)
 		}
 	}
@@ -184,6 +161,25 @@ func orBackground(ctx context.Context) context.Context {
 		return context.Background()
 	}
 	return ctx
+}
+
+// evidenceExists checks that an evidence handle names something in st: a
+// record (seq:, py:, job:) as ctx get reads it, or what the handle names.
+func evidenceExists(st *store.Store, e string) error {
+	run, _, ok, err := getcmd.RecordRun(st, e)
+	switch {
+	case err != nil:
+		return err
+	case ok && run == "":
+		return nil // the record itself
+	case ok:
+		e = run
+	}
+	h, err := store.ParseHandle(e)
+	if err == nil {
+		_, err = st.Resolve(h)
+	}
+	return err
 }
 
 // describeEvidence gives each evidence handle a one-line digest from st.
@@ -221,52 +217,14 @@ func describeEvidence(st *store.Store) capsule.Evidence {
 
 // describeRecord reads a record's evidence handle (seq:, py:, job:) from
 // st: the run it stands for (a step, an ended job), or a line saying what
-// the record is; ok is false for any other handle. Nothing time-dependent
-// enters the line: the rendering is deterministic.
+// the record is ("" when it names nothing); ok is false for any other
+// handle.
 func describeRecord(st *store.Store, handle string) (run, desc string, ok bool) {
-	scheme, _, _ := strings.Cut(handle, ":")
-	var kind seqcmd.Kind
-	switch scheme {
-	case "job":
-		id, rest, _ := strings.Cut(handle, "#")
-		jid, err := job.ParseID(id)
-		if err != nil {
-			return "", "", true
-		}
-		j, err := job.Open(st, jid)
-		if err != nil {
-			return "", "", true
-		}
-		if run, err := j.Committed(); run != "" {
-			if rest != "" {
-				run += "#" + rest
-			}
-			return run, "", true
-		} else if err != nil {
-			return "", "background job, ended without a run", true
-		}
-		return "", "background job, still " + j.State + " when rendered", true
-	case "seq":
-		kind = seqcmd.Sequences
-	case "py":
-		kind = pycmd.Executions
-	default:
-		return "", "", false
-	}
-	ref, err := seq.ParseRefOf(scheme, handle)
+	run, about, ok, err := getcmd.RecordRun(st, handle)
 	if err != nil {
-		return "", "", true
+		return "", "", ok
 	}
-	rec, err := kind.Load(st, ref)
-	if err != nil {
-		return "", "", true
-	}
-	if ref.Step > 0 {
-		run, _ := rec.StepHandle(ref)
-		return run, "", true
-	}
-	head, _, _ := strings.Cut(rec.Text(), "\n")
-	return "", retrieve.ClipLine([]byte(head), 100), true
+	return run, retrieve.ClipLine([]byte(about), 100), ok
 }
 
 func checkConsumer(name string) error {
