@@ -20,6 +20,10 @@ import (
 type Ledger struct {
 	St  *store.Store
 	Now func() time.Time // the clock stamped into rows and compared with leases; time.Now when nil
+	// Record, when set, reads a record's evidence handle (seq:, py:,
+	// job:) from St: the run it stands for, or "" for the record itself;
+	// ok is false for a handle of another scheme.
+	Record func(handle string) (run string, ok bool, err error)
 }
 
 // ErrRefused: the ledger refused a row (a claim while another lease is live,
@@ -261,6 +265,17 @@ func (l *Ledger) Handback(id string, in HandbackInput) (Row, error) {
 
 // resolves checks that a ctx handle names something stored.
 func (l *Ledger) resolves(handle string) error {
+	if l.Record != nil {
+		run, ok, err := l.Record(handle)
+		switch {
+		case err != nil:
+			return err
+		case ok && run == "":
+			return nil // the record itself
+		case ok:
+			handle = run
+		}
+	}
 	h, err := store.ParseHandle(handle)
 	if err != nil {
 		return err

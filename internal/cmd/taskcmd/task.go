@@ -16,6 +16,7 @@ import (
 	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/continuity"
 	"github.com/ctxhq/ctx/internal/cli"
+	"github.com/ctxhq/ctx/internal/cmd/getcmd"
 	"github.com/ctxhq/ctx/internal/cmd/continuitycmd"
 	"github.com/ctxhq/ctx/ledger"
 	"github.com/ctxhq/ctx/runner"
@@ -77,7 +78,11 @@ func openLedger(ios *cli.IO, create bool) (*ledger.Ledger, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &ledger.Ledger{St: st}, func() { st.Close() }, nil
+	record := func(handle string) (string, bool, error) {
+		run, _, ok, err := getcmd.RecordRun(st, handle)
+		return run, ok, err
+	}
+	return &ledger.Ledger{St: st, Record: record}, func() { st.Close() }, nil
 }
 
 // withLedger runs fn on the ledger and maps its error.
