@@ -20,10 +20,10 @@ import (
 type Ledger struct {
 	St  *store.Store
 	Now func() time.Time // the clock stamped into rows and compared with leases; time.Now when nil
-	// Record, when set, reads a record's evidence handle (seq:, py:,
-	// job:) from St: the run it stands for, or "" for the record itself;
-	// ok is false for a handle of another scheme.
-	Record func(handle string) (run string, ok bool, err error)
+	// Exists, when set, checks that an evidence handle names something in
+	// St, records (seq:, py:, job:) included; else only store handles
+	// (run:, blob:, span:, receipt:) are evidence.
+	Exists func(handle string) error
 }
 
 // ErrRefused: the ledger refused a row (a claim while another lease is live,
@@ -265,16 +265,8 @@ func (l *Ledger) Handback(id string, in HandbackInput) (Row, error) {
 
 // resolves checks that a ctx handle names something stored.
 func (l *Ledger) resolves(handle string) error {
-	if l.Record != nil {
-		run, ok, err := l.Record(handle)
-		switch {
-		case err != nil:
-			return err
-		case ok && run == "":
-			return nil // the record itself
-		case ok:
-			handle = run
-		}
+	if l.Exists != nil {
+		return l.Exists(handle)
 	}
 	h, err := store.ParseHandle(handle)
 	if err != nil {

@@ -130,7 +130,7 @@ func runCapsuleCapture(ctx context.Context, ios *cli.IO, o *capsuleCaptureOption
 	}
 	defer st.Close()
 	for i, e := range c.Evidence {
-		if err := evidenceExists(st, e); err != nil {
+		if err := getcmd.EvidenceExists(st, e); err != nil {
 			return fmt.Errorf("capture file %s: evidence %d (%s) is not in this store: %w", o.path, i, e, err)
 		}
 	}
@@ -161,25 +161,6 @@ func orBackground(ctx context.Context) context.Context {
 		return context.Background()
 	}
 	return ctx
-}
-
-// evidenceExists checks that an evidence handle names something in st: a
-// record (seq:, py:, job:) as ctx get reads it, or what the handle names.
-func evidenceExists(st *store.Store, e string) error {
-	run, _, ok, err := getcmd.RecordRun(st, e)
-	switch {
-	case err != nil:
-		return err
-	case ok && run == "":
-		return nil // the record itself
-	case ok:
-		e = run
-	}
-	h, err := store.ParseHandle(e)
-	if err == nil {
-		_, err = st.Resolve(h)
-	}
-	return err
 }
 
 // describeEvidence gives each evidence handle a one-line digest from st.

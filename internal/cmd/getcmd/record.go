@@ -68,3 +68,23 @@ func jobRun(st *store.Store, handle string) (run, about string, err error) {
 	}
 	return run, about, err
 }
+
+// EvidenceExists checks that an evidence handle names something in st: a
+// record (seq:, py:, job:) as RecordRun reads it, or what the handle names
+// (capsules and ledger handbacks cite evidence).
+func EvidenceExists(st *store.Store, e string) error {
+	run, _, ok, err := RecordRun(st, e)
+	switch {
+	case err != nil:
+		return err
+	case ok && run == "":
+		return nil // the record itself
+	case ok:
+		e = run
+	}
+	h, err := store.ParseHandle(e)
+	if err == nil {
+		_, err = st.Resolve(h)
+	}
+	return err
+}

@@ -16,8 +16,8 @@ import (
 	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/continuity"
 	"github.com/ctxhq/ctx/internal/cli"
-	"github.com/ctxhq/ctx/internal/cmd/getcmd"
 	"github.com/ctxhq/ctx/internal/cmd/continuitycmd"
+	"github.com/ctxhq/ctx/internal/cmd/getcmd"
 	"github.com/ctxhq/ctx/ledger"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
@@ -78,11 +78,8 @@ func openLedger(ios *cli.IO, create bool) (*ledger.Ledger, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	record := func(handle string) (string, bool, error) {
-		run, _, ok, err := getcmd.RecordRun(st, handle)
-		return run, ok, err
-	}
-	return &ledger.Ledger{St: st, Record: record}, func() { st.Close() }, nil
+	exists := func(handle string) error { return getcmd.EvidenceExists(st, handle) }
+	return &ledger.Ledger{St: st, Exists: exists}, func() { st.Close() }, nil
 }
 
 // withLedger runs fn on the ledger and maps its error.
