@@ -251,7 +251,7 @@ func (c *Capsule) Validate() error {
 		return invalid("%d negative knowledge items: at most %d per capsule", len(c.NegativeKnowledge), MaxNegativeKnowledge)
 	}
 	for i, e := range c.Evidence {
-		if _, err := store.ParseHandle(e); err != nil {
+		if err := checkEvidence(e); err != nil {
 			return invalid("evidence %d: %v", i, err)
 		}
 	}
@@ -417,6 +417,24 @@ func Decode(data []byte) (*Capsule, error) {
 func isHex(s string) bool {
 	_, err := hex.DecodeString(s)
 	return err == nil && len(s)%2 == 0 || (len(s)%2 == 1 && isHex(s+"0"))
+}
+
+// checkEvidence checks the shape of an evidence handle: one ctx get reads,
+// a stored one (run:, blob:, span:, receipt:) or a record's (seq:ID[#N…],
+// py:ID[#N…], job:ID[#…], as ctx seq, py and run --bg print them). Whether
+// it exists is the capturing store's to say.
+func checkEvidence(e string) error {
+	scheme, rest, _ := strings.Cut(e, ":")
+	switch scheme {
+	case "seq", "py", "job":
+		id, _, _ := strings.Cut(rest, "#")
+		if len(id) < 6 || len(id) > 64 || strings.Trim(id, "0123456789abcdef") != "" {
+			return fmt.Errorf("handle %q: the id is not 6 to 64 hex digits (want %s:ID as ctx printed it)", e, scheme)
+		}
+		return nil
+	}
+	_, err := store.ParseHandle(e)
+	return err
 }
 
 // Expired reports whether the capsule's expires_at has passed at now. TTL

@@ -50,6 +50,16 @@ type Report struct {
 	NegativeKnowledge []NKResult       `json:"negative_knowledge"`
 	NKNote            string           `json:"negative_knowledge_note"`
 	Lineage           *LineageReport   `json:"lineage"`
+	// Expiry is the capsule's TTL read against env.Now (nil without
+	// expires_at): it obsoletes the whole capsule, unlike validity.
+	Expiry *Expiry `json:"expiry,omitempty"`
+}
+
+// Expiry is whether a capsule's expires_at has passed on the reading
+// machine's clock.
+type Expiry struct {
+	ExpiresAt string `json:"expires_at"`
+	Expired   bool   `json:"expired"`
 }
 
 // FidelityResult is one critical unit's verdict.
@@ -100,6 +110,9 @@ func Inspect(ctx context.Context, c *Capsule, id store.ID, consumer string, env 
 	r.NegativeKnowledge = Standing(c, r.Validity)
 	if c.Parent != "" && loader != nil {
 		r.Lineage = Lineage(c, loader)
+	}
+	if c.ExpiresAt != "" {
+		r.Expiry = &Expiry{ExpiresAt: c.ExpiresAt, Expired: c.Expired(env.Now)}
 	}
 	return r, nil
 }

@@ -26,6 +26,20 @@ func Summary(j *Job) string {
 	return s
 }
 
+// Committed is the run handle a job committed: "" while it runs, an error
+// when it ended without one (ctx failed, or its supervisor died).
+func (j *Job) Committed() (string, error) {
+	switch {
+	case j.Result != nil && j.Result.Error != "":
+		return "", fmt.Errorf("%s ended without a run: ctx: %s", j.Handle(), j.Result.Error)
+	case j.Result != nil && j.Result.Run != "":
+		return j.Result.Run, nil
+	case j.State == StateDead:
+		return "", fmt.Errorf("%s: %s", j.Handle(), DeadNote(j))
+	}
+	return "", nil
+}
+
 // DeadNote says what became of a job whose supervisor died.
 func DeadNote(j *Job) string {
 	pid := 0

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -19,6 +20,10 @@ import (
 type Ledger struct {
 	St  *store.Store
 	Now func() time.Time // the clock stamped into rows and compared with leases; time.Now when nil
+	// Exists, when set, checks that an evidence handle names something in
+	// St, records (seq:, py:, job:) included; else only store handles
+	// (run:, blob:, span:, receipt:) are evidence.
+	Exists func(handle string) error
 }
 
 // ErrRefused: the ledger refused a row (a claim while another lease is live,
@@ -260,6 +265,9 @@ func (l *Ledger) Handback(id string, in HandbackInput) (Row, error) {
 
 // resolves checks that a ctx handle names something stored.
 func (l *Ledger) resolves(handle string) error {
+	if l.Exists != nil {
+		return l.Exists(handle)
+	}
 	h, err := store.ParseHandle(handle)
 	if err != nil {
 		return err
@@ -315,7 +323,7 @@ func (l *Ledger) Verdict(id string, pass bool, runHandle string) (Row, error) {
 			}
 		}
 		if cmd == "" {
-			return nil, refused(id, "%s ran %q, which is none of the acceptance commands (%s)", run.Handle(), strings.Join(m.Argv, " "), strings.Join(t.Accept, "; "))
+			return nil, refused(id, "%s ran %q, which is none of the acceptance commands (%s)", run.Handle(), cmdline.Display(m.Argv), strings.Join(t.Accept, "; "))
 		}
 		if m.Dir != t.Dir {
 			return nil, refused(id, "%s ran in %s, but the task's acceptance commands run in %s", run.Handle(), m.Dir, t.Dir)
@@ -329,11 +337,20 @@ func (l *Ledger) Verdict(id string, pass bool, runHandle string) (Row, error) {
 }
 
 // Proves reports whether a run of argv is a run of the acceptance command
-// cmd: the same words (cmd split at white space), or cmd given to sh -c
+// cmd: the words sh splits cmd into (quotes removed, so go test -run
+// 'TestA|TestB' is proved by ctx run -- go test -run 'TestA|TestB'), cmd
+// split at white space (as rows recorded before), or cmd given to sh -c
 // (ctx run --shell).
 func Proves(cmd string, argv []string) bool {
 	if len(argv) == 3 && argv[0] == "sh" && argv[1] == "-c" && argv[2] == cmd {
 		return true
+	}
+	// Expansions and patterns depend on the shell that would run them:
+	// such a command is proved only through sh -c.
+	if !strings.ContainsAny(cmd, "$`*?[~") {
+		if words, err := cmdline.Split(cmd); err == nil && slices.Equal(words, argv) {
+			return true
+		}
 	}
 	return slices.Equal(strings.Fields(cmd), argv)
 }

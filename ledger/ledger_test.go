@@ -507,3 +507,31 @@ func TestRowJSONKeepsFalseAndZero(t *testing.T) {
 		}
 	}
 }
+
+// TestProvesQuotedAcceptance: an acceptance command with quotes is proved
+// by the argv sh would run it as (before, only its white-space split was,
+// which keeps the quotes, so ctx run -- could never prove it); one whose
+// words depend on expansion is proved only through sh -c.
+func TestProvesQuotedAcceptance(t *testing.T) {
+	cases := []struct {
+		cmd  string
+		argv []string
+		want bool
+	}{
+		{"go test -run 'TestA|TestB' ./...", []string{"go", "test", "-run", "TestA|TestB", "./..."}, true},
+		{`sh -c 'exit 0'`, []string{"sh", "-c", "exit 0"}, true},
+		{`pytest -k "not slow"`, []string{"pytest", "-k", "not slow"}, true},
+		{"go test ./store/...", []string{"go", "test", "./store/..."}, true},
+		{"go test ./store/...", []string{"sh", "-c", "go test ./store/..."}, true},
+		{"go test -run 'TestA|TestB' ./...", []string{"go", "test", "-run", "TestA", "./..."}, false},
+		{"echo $HOME", []string{"echo"}, false},
+		{"echo $HOME", []string{"sh", "-c", "echo $HOME"}, true},
+		{"ls *.go", []string{"ls"}, false},
+		{"ls 'unterminated", []string{"ls", "unterminated"}, false},
+	}
+	for _, c := range cases {
+		if got := Proves(c.cmd, c.argv); got != c.want {
+			t.Errorf("Proves(%q, %q) = %v, want %v", c.cmd, c.argv, got, c.want)
+		}
+	}
+}

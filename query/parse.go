@@ -211,7 +211,9 @@ func parseStage(q string, p part, first bool) (Stage, error) {
 			return bad(p.col, "want group by FIELD[, FIELD] count")
 		}
 		f, err := fields(by, false)
-		if err != nil || len(f) == 0 {
+		if err != nil {
+			return bad(restCol, "group by: %v", err)
+		} else if len(f) == 0 {
 			return bad(restCol, "want group by FIELD[, FIELD] count")
 		}
 		st.Fields = f
@@ -271,6 +273,11 @@ func fields(s string, signed bool) ([]string, error) {
 		for _, c := range name {
 			if !(c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
 				return nil, fmt.Errorf("field %q: names are letters, digits, _ and . (r.file)", f)
+			}
+		}
+		for _, o := range out {
+			if strings.TrimPrefix(o, "-") == name {
+				return nil, fmt.Errorf("field %q given twice", name)
 			}
 		}
 		out = append(out, f)

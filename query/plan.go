@@ -138,6 +138,10 @@ func Compile(q string) (*Plan, error) {
 					return nil, err
 				}
 			}
+			if slices.Contains(st.Fields, "count") {
+				// The group's own column would overwrite the key.
+				return nil, &SyntaxError{Col: st.Col, Src: q, Msg: `group by count … count: the count column group adds would overwrite the field count; group by other fields (a count of counts needs ctx py)`}
+			}
 			fields = append(slices.Clone(st.Fields), "count")
 			ps.Cost = uint64(rows)
 		case "since":

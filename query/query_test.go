@@ -152,6 +152,12 @@ func TestSyntaxErrorsHavePositions(t *testing.T) {
 		{"from runs | since HEAD", "since run:ID or since gen:ID", 19},
 		{"  ", "empty query: start with from SOURCE", 1},
 		{"from runs | | limit 1", "empty stage: remove the extra |", 13},
+		// A second column of one name, and a group count that would be
+		// added onto a count field it groups by (it summed them).
+		{"from runs | select n, n", `field "n" given twice`, 20},
+		{"from runs | sort -n, n", `field "n" given twice`, 18},
+		{"from runs | group by exit, exit count", `group by: field "exit" given twice`, 19},
+		{"from templates | group by count count", "the count column group adds would overwrite the field count", 18},
 	}
 	for _, c := range cases {
 		_, err := Compile(c.q)

@@ -15,6 +15,7 @@ import (
 	"github.com/ctxhq/ctx/capture"
 	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/job"
 	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/secrets"
@@ -88,8 +89,16 @@ func (x *Execution) run(th *starlark.Thread, b *starlark.Builtin, args starlark.
 			step.Env[k] = v
 		}
 	}
+	if len(step.Argv) == 0 && strings.TrimSpace(step.Shell) == "" {
+		return nil, errors.New(`run: cmd is empty: give an argv list, run(["go", "test", "./..."]), or a shell command line, run("go test ./...")`)
+	}
 	steps := []seq.Step{step}
 	if err := seq.Check(steps); err != nil {
+		// A run is no numbered step of a sequence: its argument is named.
+		var se *seq.StepError
+		if errors.As(err, &se) {
+			err = se.Err
+		}
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	return x.capture(&steps[0])
@@ -100,7 +109,7 @@ func (x *Execution) capture(s *seq.Step) (starlark.Value, error) {
 	rec := RunRecord{N: len(x.Runs) + 1, Argv: secrets.Argv(s.Command())}
 	dir, err := runner.ResolveDir(x.opts.Dir, s.Cwd)
 	if err != nil {
-		return nil, fmt.Errorf("run: %w", err)
+		return nil, fmt.Errorf("run: cwd %q is not a directory: give one relative to the directory the script runs in (ctx py --cwd), or absolute, or make it in an earlier run()", s.Cwd)
 	}
 	rec.Dir = runner.RelDir(x.env.Store.Root(), dir)
 	env := *x.env
@@ -110,11 +119,11 @@ func (x *Execution) capture(s *seq.Step) (starlark.Value, error) {
 	var se *capture.StartError
 	switch {
 	case errors.As(err, &se):
-		rec.Exit, rec.Status, rec.Error = se.Exit, "not-started", se.Error()
+		rec.Exit, rec.Status, rec.Error = se.Exit, "not-started", validText(se.Error())
 	case err != nil:
 		return nil, fmt.Errorf("run %s: %w", s.Name, err)
 	default:
-		rec.Exit, rec.Status, rec.Run, rec.Headline = res.Exit, string(res.Status), res.Run.ID.String(), seq.Headline(res)
+		rec.Exit, rec.Status, rec.Run, rec.Headline = res.Exit, string(res.Status), res.Run.ID.String(), validText(seq.Headline(res))
 		x.results[rec.Run] = res
 	}
 	x.Runs = append(x.Runs, rec)
@@ -177,11 +186,23 @@ func (x *Execution) get(th *starlark.Thread, b *starlark.Builtin, args starlark.
 	return starlark.String(buf.String()), nil
 }
 
+// kindList is the evidence kinds items() takes, for its error.
+func kindList() string {
+	names := make([]string, len(evidence.Kinds))
+	for i, k := range evidence.Kinds {
+		names[i] = string(k)
+	}
+	return strings.Join(names, ", ")
+}
+
 // items(handle, kind=None): the evidence items of a run, as dicts.
 func (x *Execution) items(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var handle, kind string
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "handle", &handle, "kind?", &kind); err != nil {
 		return nil, err
+	}
+	if kind != "" && !slices.Contains(evidence.Kinds, evidence.Kind(kind)) {
+		return nil, fmt.Errorf("items: kind %q: want one of %s", kind, kindList())
 	}
 	h, err := x.parseHandle(handle)
 	if err != nil {
@@ -204,11 +225,18 @@ func (x *Execution) items(th *starlark.Thread, b *starlark.Builtin, args starlar
 	return itemValues(d.Graph.Items, kind)
 }
 
+// kindRE is what an emitted line's kind may be: a word, so it cannot
+// break the digest's lines.
+var kindRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
+
 // emit(*parts, kind="finding"): a line for the execution's digest.
 func (x *Execution) emitBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	kind := "finding"
 	if err := starlark.UnpackArgs(b.Name(), nil, kwargs, "kind?", &kind); err != nil {
 		return nil, err
+	}
+	if !kindRE.MatchString(kind) {
+		return nil, fmt.Errorf("kind %q: want a word of letters, digits, - or _ (at most 32), e.g. kind=\"warning\"", kind)
 	}
 	parts := make([]string, len(args))
 	for i, a := range args {
@@ -227,11 +255,18 @@ func (x *Execution) emit(kind, text string) {
 		x.Dropped++
 		return
 	}
+	text = validText(text)
 	if r := []rune(text); len(r) > maxEmitLen {
 		text = string(r[:maxEmitLen-1]) + "…"
 	}
 	x.Emits = append(x.Emits, Emit{Kind: kind, Text: text})
 }
+
+// validText is s as valid UTF-8: a script's strings may hold any bytes
+// (a command's output read with get), but the record is JSON and the
+// digest text, so each run of invalid bytes becomes U+FFFD, the same way
+// every time.
+func validText(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
 
 // fail(msg): stop the script; the digest still lists what ran.
 func (x *Execution) fail(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -337,9 +372,13 @@ func (l *limited) Write(p []byte) (int, error) {
 }
 
 // parseHandle parses a handle as ctx get reads it: seq:ID#N and py:ID#N
-// (with a stream and range after N) stand for step N's run.
+// (with a stream and range after N) stand for step N's run, job:ID (with a
+// stream and range) for the run an ended job committed.
 func (x *Execution) parseHandle(handle string) (store.Handle, error) {
 	scheme, _, _ := strings.Cut(handle, ":")
+	if scheme == "job" {
+		return x.jobHandle(handle)
+	}
 	if scheme != "seq" && scheme != "py" {
 		return store.ParseHandle(handle)
 	}
@@ -364,6 +403,31 @@ func (x *Execution) parseHandle(handle string) (store.Handle, error) {
 	}
 	if err != nil {
 		return store.Handle{}, err
+	}
+	return store.ParseHandle(run)
+}
+
+// jobHandle is the run an ended job committed, with the stream and range
+// the job: handle gives; a job still running has none yet.
+func (x *Execution) jobHandle(handle string) (store.Handle, error) {
+	id, rest, _ := strings.Cut(handle, "#")
+	jid, err := job.ParseID(id)
+	if err != nil {
+		return store.Handle{}, err
+	}
+	j, err := job.Open(x.env.Store, jid)
+	if err != nil {
+		return store.Handle{}, err
+	}
+	run, err := j.Committed()
+	if err != nil {
+		return store.Handle{}, err
+	}
+	if run == "" {
+		return store.Handle{}, fmt.Errorf("%s is still %s: it has a run once it ends (ctx job wait %s)", j.Handle(), j.State, j.Handle())
+	}
+	if rest != "" {
+		run += "#" + rest
 	}
 	return store.ParseHandle(run)
 }

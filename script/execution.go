@@ -117,7 +117,11 @@ func (x *Execution) render() {
 	if len(x.Emits) > 0 {
 		b.WriteString("emitted:\n")
 		for _, e := range x.Emits {
-			fmt.Fprintf(&b, "  %s: %s\n", e.Kind, e.Text)
+			// Continuation lines are indented under their finding, so
+			// no emitted text can pose as a line of ctx's own (a
+			// coverage line, an error).
+			text := strings.ReplaceAll(strings.TrimRight(e.Text, "\n"), "\n", "\n    ")
+			fmt.Fprintf(&b, "  %s: %s\n", e.Kind, text)
 		}
 	}
 	if x.Error != "" {

@@ -1,6 +1,7 @@
 package script
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -63,6 +64,9 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("%s:%d:%d: syntax error: %s", e.Name, e.Line, e.Col, e.Msg)
 }
 
+// ErrEmpty is a script with nothing in it but white space: nothing to run.
+var ErrEmpty = errors.New("the script is empty")
+
 // LimitError says which bound stopped the script.
 type LimitError struct{ Limit, Detail string }
 
@@ -70,11 +74,15 @@ func (e *LimitError) Error() string { return e.Limit + " limit reached: " + e.De
 
 // Run executes src. A script error (fail(), a runtime error, a limit) is
 // not returned: it is in the execution (Error), whose digest lists what ran
-// before it. Errors are a *SyntaxError (nothing ran) or ctx's own.
+// before it. Errors are ErrEmpty or a *SyntaxError (nothing ran) or ctx's
+// own.
 func Run(ctx context.Context, env *runner.Env, src []byte, o Options) (*Execution, error) {
 	o.Limits = o.Limits.orDefaults()
 	if o.Name == "" {
 		o.Name = "script.star"
+	}
+	if err := Check(o.Name, src); err != nil {
+		return nil, err
 	}
 	fopts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true}
 	f, err := fopts.Parse(o.Name, src, 0)
@@ -111,6 +119,15 @@ func Run(ctx context.Context, env *runner.Env, src []byte, o Options) (*Executio
 	return x, nil
 }
 
+// Check refuses a script with nothing to run (ErrEmpty), before anything
+// is opened for it.
+func Check(name string, src []byte) error {
+	if len(bytes.TrimSpace(src)) == 0 {
+		return fmt.Errorf("%s: %w", name, ErrEmpty)
+	}
+	return nil
+}
+
 // builtins are the names a script sees besides Starlark's own.
 var builtins = []string{"run", "get", "items", "emit", "fail"}
 
@@ -137,6 +154,7 @@ func (x *Execution) finish(err error, l Limits) {
 	default:
 		x.Error = err.Error()
 	}
+	x.Error = validText(x.Error)
 	x.Exit = 1
 }
 

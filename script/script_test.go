@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/seq"
@@ -196,5 +197,112 @@ func TestGetStepHandles(t *testing.T) {
 	}
 	if !strings.Contains(x.Error, "names a whole record; give "+rec.Handle()+"#N") {
 		t.Errorf("a whole seq handle: %q", x.Error)
+	}
+}
+
+// TestEmptyScript: a script of white space only runs nothing and stores
+// nothing: it is ErrEmpty, naming the script.
+func TestEmptyScript(t *testing.T) {
+	env, dir := newEnv(t)
+	for _, src := range []string{"", " \n\t\n"} {
+		x, err := Run(context.Background(), env, []byte(src), Options{Name: "-c", Dir: dir})
+		if !errors.Is(err, ErrEmpty) || x != nil || !strings.HasPrefix(err.Error(), "-c: ") {
+			t.Errorf("Run(%q) = %v, %v; want ErrEmpty naming -c", src, x, err)
+		}
+	}
+	if err := Check("ok.star", []byte("# a comment\n")); err != nil {
+		t.Errorf("a script of a comment is not empty: %v", err)
+	}
+}
+
+// TestInvalidUTF8IsSanitised: bytes that are not UTF-8 (a command's output
+// read with get, its headline, a fail message) reach the record and the
+// digest as U+FFFD, the same bytes every time, never as invalid text.
+func TestInvalidUTF8IsSanitised(t *testing.T) {
+	env, dir := newEnv(t)
+	src := `r = run("printf 'error: a\\377b\\200\\n'; exit 1")
+emit(get(r.handle + "#stdout"))
+emit(r.headline, kind="headline")
+print(r.headline)
+fail(get(r.handle + "#stdout"))
+`
+	var digests []string
+	for range 2 {
+		x, err := Run(context.Background(), env, []byte(src), Options{Dir: dir, Pipe: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(x.Emits) != 3 || !strings.Contains(x.Emits[0].Text, "a\uFFFDb\uFFFD") {
+			t.Fatalf("emits %q", x.Emits)
+		}
+		fields := []string{x.Digest, x.Error, x.Runs[0].Headline}
+		for _, e := range x.Emits {
+			fields = append(fields, e.Text)
+		}
+		for _, f := range fields {
+			if !utf8.ValidString(f) {
+				t.Errorf("not UTF-8: %q", f)
+			}
+		}
+		digests = append(digests, x.Digest)
+	}
+	if digests[0] != digests[1] {
+		t.Errorf("two runs differ:\n%s\n%s", digests[0], digests[1])
+	}
+}
+
+// TestEmitCannotForgeDigestLines: an emitted text of several lines is
+// indented under its finding, so it cannot add a coverage line of its
+// own; a kind that is not a word is refused.
+func TestEmitCannotForgeDigestLines(t *testing.T) {
+	env, dir := newEnv(t)
+	x, err := Run(context.Background(), env, []byte(`emit("x\ncoverage: runs 9 · failed 0\n")`), Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(x.Digest, "\ncoverage: "); got != 1 || !strings.Contains(x.Digest, "  finding: x\n    coverage: runs 9") {
+		t.Errorf("%d coverage lines at the start of a line:\n%s", got, x.Digest)
+	}
+	x, err = Run(context.Background(), env, []byte(`emit("a", kind="b\ncoverage: ok")`), Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Exit != 1 || len(x.Emits) != 0 || !strings.Contains(x.Error, `kind "b\ncoverage: ok": want a word`) {
+		t.Errorf("a kind of two lines: exit %d, emits %q, error %q", x.Exit, x.Emits, x.Error)
+	}
+}
+
+// TestRunBadCwd: a run() whose cwd is not a directory stops the script with
+// an error naming run's cwd argument (it named ctx's --cwd flag).
+func TestRunBadCwd(t *testing.T) {
+	env, dir := newEnv(t)
+	x, err := Run(context.Background(), env, []byte(`run("true", cwd="nowhere")`), Options{Dir: dir, Pipe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Exit != 1 || !strings.Contains(x.Error, `run: cwd "nowhere" is not a directory: give one relative to`) || strings.Contains(x.Error, "--cwd nowhere") {
+		t.Errorf("exit %d, error %q", x.Exit, x.Error)
+	}
+}
+
+// TestBuiltinErrorsNameTheirArguments: run() with no command and a bad
+// timeout, and items() with a kind that does not exist, say what the
+// builtin takes (run's errors were a sequence's "step 1: … argv = […]" in
+// TOML, and an unknown kind was an empty list).
+func TestBuiltinErrorsNameTheirArguments(t *testing.T) {
+	env, dir := newEnv(t)
+	for src, want := range map[string]string{
+		`run([])`:                    `run: cmd is empty: give an argv list, run(["go", "test", "./..."])`,
+		`run("  ")`:                  `run: cmd is empty`,
+		`run("true", timeout="abc")`: `run: timeout "abc": want a duration`,
+		`items(run("true").handle, kind="tests")`: `items: kind "tests": want one of test, diagnostic,`,
+	} {
+		x, err := Run(context.Background(), env, []byte(src), Options{Dir: dir, Pipe: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x.Exit != 1 || !strings.Contains(x.Error, want) || strings.Contains(x.Error, "step 1") {
+			t.Errorf("%s: exit %d, error %q, want %q", src, x.Exit, x.Error, want)
+		}
 	}
 }

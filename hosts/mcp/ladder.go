@@ -12,7 +12,6 @@ import (
 
 	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/job"
-	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/script"
 	"github.com/ctxhq/ctx/seq"
 	"github.com/ctxhq/ctx/store"
@@ -145,7 +144,9 @@ func (d *Deps) py(ctx context.Context, _ *sdk.CallToolRequest, in pyInput) (*sdk
 	defer st.Close()
 	x, err := script.Run(ctx, d.Env(st), []byte(in.Code), script.Options{Name: "code", Dir: dir, Session: d.Session,
 		Digest: dopts, Timeout: 10 * time.Minute, Grace: 2 * time.Second, Limits: lim})
-	if err == nil {
+	if errors.Is(err, script.ErrEmpty) {
+		err = fmt.Errorf(`%w: give the script as {"code": "r = run(\"go test ./...\"); emit(r.headline)"}`, err)
+	} else if err == nil {
 		_, err = script.Save(st, x)
 	}
 	if err != nil {
@@ -173,7 +174,7 @@ func (d *Deps) jobStart(_ context.Context, _ *sdk.CallToolRequest, in jobStartIn
 		return Error(err, ""), ladderOutput{}, nil
 	}
 	defer st.Close()
-	dir, err := runner.ResolveDir(cwd, in.Cwd)
+	dir, err := resolveCwd(cwd, in.Cwd)
 	if err != nil {
 		return Error(err, ""), ladderOutput{}, nil
 	}

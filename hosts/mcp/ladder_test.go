@@ -43,6 +43,10 @@ func TestSeqAndPy(t *testing.T) {
 	if res, text := call(t, cs, "ctx_seq", map[string]any{"steps": []map[string]any{}}); !res.IsError || !strings.Contains(text, `the sequence has no steps: give steps as {"steps": [{"shell"`) {
 		t.Errorf("ctx_seq with no steps: %v %s", res.IsError, text)
 	}
+	// An empty script says so and how to give one.
+	if res, text := call(t, cs, "ctx_py", map[string]any{"code": " \n"}); !res.IsError || !strings.Contains(text, `the script is empty: give the script as {"code": `) {
+		t.Errorf("ctx_py with no code: %v %s", res.IsError, text)
+	}
 	// A zero wait timeout meant no limit at all, past the tool's 10m cap; a
 	// bad wall names the wall, not a timeout.
 	if res, text := call(t, cs, "ctx_job_wait", map[string]any{"job": "job:ffffffffffff", "timeout": "0"}); !res.IsError || !strings.Contains(text, "want a positive duration, at most 10m") {

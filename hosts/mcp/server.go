@@ -57,6 +57,12 @@ type Deps struct {
 	Env func(st *store.Store) *runner.Env
 	// List prints the n most recent runs (ctx_ls).
 	List func(w io.Writer, n int) error
+	// Record, when set, prints what ctx_get (show false) or ctx_show (show
+	// true) returns for a record that is not a run (seq:, py:, job:) and
+	// reports done; a handle that stands for a run (seq:ID#2, an ended
+	// job) comes back as run, for the tool to read as any run handle, as
+	// does every other handle, unchanged.
+	Record func(w io.Writer, handle string, show bool) (run string, done bool, err error)
 	// Repo, when set, prints what a repo: address names (ctx_get).
 	Repo func(ctx context.Context, w io.Writer, handle string) error
 	// Compact, when set, is called after a run stored some frames raw.
@@ -90,7 +96,7 @@ from the digest instead of rerunning the command.`,
 	}, d.ls)
 	sdk.AddTool(s, &sdk.Tool{
 		Name:        "ctx_show",
-		Description: "Return a run's digest again (byte for byte what ctx_run returned), by run or receipt handle.",
+		Description: "Return a digest again (byte for byte what the tool returned), by its handle: run:, receipt:, seq: (ctx_seq), py: (ctx_py) or job: (ctx_job_start, once the job ended).",
 	}, d.show)
 	d.addLadder(s)
 	if d.Extra != nil {
@@ -108,7 +114,9 @@ every byte stays retrievable.`
 
 const getDescription = `Return exact bytes that a handle names: a run's stream (run:ID#stdout,
 run:ID#stderr, run:ID#merged), a line range (run:ID#stdout:L40-52), a byte
-range (:B0-4096), a blob (blob:ID) or a span (span:ID). A region over 240 lines
+range (:B0-4096), a blob (blob:ID) or a span (span:ID); seq:ID#2 or py:ID#2
+is step 2's run (seq:ID alone its record), job:ID an ended job's run (a
+running job's lines so far). A region over 240 lines
 or 64 KiB comes back as a zoom view — its first and last lines, the
 error-looking lines inside, and handles to its two halves — so ask again with
 a narrower range, or use grep to find lines. Text comes back plain (escape
@@ -159,7 +167,7 @@ func (d *Deps) run(ctx context.Context, _ *sdk.CallToolRequest, in runInput) (*s
 	}
 	cwd, err := d.Getwd()
 	if err == nil {
-		req.Dir, err = runner.ResolveDir(cwd, in.Cwd)
+		req.Dir, err = resolveCwd(cwd, in.Cwd)
 	}
 	if err != nil {
 		return Error(err, ""), runOutput{}, nil
@@ -188,7 +196,7 @@ func (d *Deps) run(ctx context.Context, _ *sdk.CallToolRequest, in runInput) (*s
 	res, err := runner.Capture(ctx, d.Env(st), req)
 	var se *capture.StartError
 	if errors.As(err, &se) {
-		return Error(fmt.Errorf("exit %d", se.Exit), fmt.Sprintf("ctx: %v\n  hint: %s", se, runner.StartHint(se))), runOutput{Exit: se.Exit}, nil
+		return Error(fmt.Errorf("exit %d", se.Exit), fmt.Sprintf("ctx: %v\n  hint: %s", se, startHint(se))), runOutput{Exit: se.Exit}, nil
 	}
 	if err != nil {
 		return Error(err, ""), runOutput{}, nil
@@ -213,7 +221,7 @@ func (d *Deps) run(ctx context.Context, _ *sdk.CallToolRequest, in runInput) (*s
 }
 
 type getInput struct {
-	Handle string `json:"handle" jsonschema:"a handle from a digest: run:ID, run:ID#stderr, run:ID#stdout:L40-52, blob:ID, span:ID"`
+	Handle string `json:"handle" jsonschema:"a handle from a digest: run:ID, run:ID#stderr, run:ID#stdout:L40-52, blob:ID, span:ID, seq:ID#2, py:ID#2, job:ID"`
 	Lines  string `json:"lines,omitempty" jsonschema:"lines A:B (1-based, inclusive)"`
 	Bytes  string `json:"bytes,omitempty" jsonschema:"bytes A:B (0-based, end excluded)"`
 	Grep   string `json:"grep,omitempty" jsonschema:"only lines matching this regular expression, numbered like grep -n"`
@@ -239,6 +247,13 @@ func (d *Deps) get(ctx context.Context, _ *sdk.CallToolRequest, in getInput) (*s
 func (d *Deps) retrieve(ctx context.Context, w io.Writer, in getInput) (string, error) {
 	if strings.HasPrefix(in.Handle, "repo:") && d.Repo != nil {
 		return "", d.Repo(ctx, w, in.Handle)
+	}
+	if d.Record != nil {
+		run, done, err := d.Record(w, in.Handle, false)
+		if done {
+			return "", err
+		}
+		in.Handle = run
 	}
 	h, err := store.ParseHandle(in.Handle)
 	if err != nil {
@@ -299,10 +314,20 @@ func (d *Deps) ls(_ context.Context, _ *sdk.CallToolRequest, in lsInput) (*sdk.C
 }
 
 type showInput struct {
-	Handle string `json:"handle" jsonschema:"a run or receipt handle"`
+	Handle string `json:"handle" jsonschema:"a run, receipt, seq:, py: or job: handle"`
 }
 
 func (d *Deps) show(ctx context.Context, _ *sdk.CallToolRequest, in showInput) (*sdk.CallToolResult, any, error) {
+	if d.Record != nil {
+		var out strings.Builder
+		run, done, err := d.Record(&out, in.Handle, true)
+		if done && err != nil {
+			return Error(err, ""), nil, nil
+		} else if done {
+			return Text(out.String()), nil, nil
+		}
+		in.Handle = run
+	}
 	h, err := store.ParseHandle(in.Handle)
 	if err != nil {
 		return Error(err, ""), nil, nil
@@ -356,12 +381,34 @@ func Error(err error, stderr string) *sdk.CallToolResult {
 // value names the variable, which the agent's host set and the agent never
 // sees.
 func (d *Deps) digestOptions(st *store.Store, budget int) (digest.Options, error) {
+	if budget < 0 {
+		return digest.Options{}, fmt.Errorf("budget %d: want a positive number of tokens, or leave budget out for the evidence contract's choice", budget)
+	}
 	p := d.Getenv("CTX_PRESSURE")
 	if _, err := plan.ParsePressure(p); err != nil {
 		return digest.Options{}, fmt.Errorf("the server's $CTX_PRESSURE: %v; fix or unset CTX_PRESSURE where ctx mcp is configured", err)
 	}
 	return runner.DigestOptions(st, budget, p, "")
 }
+
+// resolveCwd is the directory a tool's cwd argument names, relative to the
+// server's working directory; the error names the argument, not the
+// command line's --cwd.
+func resolveCwd(cwd, dir string) (string, error) {
+	abs, err := runner.ResolveDir(cwd, dir)
+	if err != nil {
+		return "", fmt.Errorf("cwd %q is not a directory: give an existing one, absolute or relative to the server's working directory", dir)
+	}
+	return abs, nil
+}
+
+// toolWords are the tool arguments that stand for the command line's flags
+// in the runner's hints.
+var toolWords = strings.NewReplacer("--shell", "shell (a command line) instead of argv", "--cwd", "cwd")
+
+// startHint is the runner's hint for a command that did not start, in the
+// tool's words.
+func startHint(se *capture.StartError) string { return toolWords.Replace(runner.StartHint(se)) }
 
 // parseTimeout parses the duration argument name ("timeout", "wall"): a
 // number of seconds or a Go duration, 0 or more.

@@ -143,6 +143,24 @@ func TestBadRequests(t *testing.T) {
 	if res, text := call(t, cs, "ctx_show", map[string]any{"handle": "run:abcdef"}); !res.IsError {
 		t.Errorf("unknown run: %q", text)
 	}
+	// The errors and hints name the tool's arguments, never the command
+	// line's flags, which a tool call cannot give.
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"ctx_run", map[string]any{"argv": []string{"ctx-no-such-cmd-x"}}, "or use shell (a command line) instead of argv for shell builtins"},
+		{"ctx_run", map[string]any{"argv": []string{"true"}, "cwd": "nowhere"}, `cwd "nowhere" is not a directory: give an existing one`},
+		{"ctx_job_start", map[string]any{"argv": []string{"true"}, "cwd": "nowhere"}, `cwd "nowhere" is not a directory`},
+		{"ctx_run", map[string]any{"argv": []string{"true"}, "budget": -5}, "budget -5: want a positive number of tokens, or leave budget out"},
+		{"ctx_seq", map[string]any{"steps": []map[string]any{{"shell": "true"}}, "budget": -5}, "budget -5: want a positive number"},
+	} {
+		res, text := call(t, cs, c.tool, c.args)
+		if !res.IsError || !strings.Contains(text, c.want) || strings.Contains(text, "--") {
+			t.Errorf("%s %v: error %v %q, want %q", c.tool, c.args, res.IsError, text, c.want)
+		}
+	}
 }
 
 // TestBadPressureEnv: a junk $CTX_PRESSURE in the server's environment (set

@@ -67,6 +67,13 @@ func NewServer(ios *cli.IO) *mcp.Server {
 			var errb bytes.Buffer
 			return lscmd.List(cli.Buffered(ios, w, &errb), n)
 		},
+		Record: func(w io.Writer, handle string, show bool) (string, bool, error) {
+			var errb bytes.Buffer
+			if show {
+				return runcmd.ShowRecord(cli.Buffered(ios, w, &errb), handle, false)
+			}
+			return getcmd.GetRecord(cli.Buffered(ios, w, &errb), handle)
+		},
 		Repo: func(ctx context.Context, w io.Writer, handle string) error {
 			var errb bytes.Buffer
 			return getcmd.Repo(ctx, cli.Buffered(ios, w, &errb), handle)

@@ -23,6 +23,7 @@ import (
 	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/continuitycmd"
+	"github.com/ctxhq/ctx/internal/cmd/getcmd"
 	"github.com/ctxhq/ctx/retrieve"
 	"github.com/ctxhq/ctx/store"
 )
@@ -120,14 +121,16 @@ func runCapsuleCapture(ctx context.Context, ios *cli.IO, o *capsuleCaptureOption
 	if err != nil {
 		return continuitycmd.BadInput("capture file", o.path, err)
 	}
+	if c.Expired(time.Now()) {
+		return continuitycmd.BadInput("capture file", o.path, fmt.Errorf("expires_at %s has passed: the capsule would be obsolete before anyone read it (ctx capsule receive refuses it); give a later time, or none", c.ExpiresAt))
+	}
 	st, err := cli.OpenStore(ios, true)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	for i, e := range c.Evidence {
-		h, _ := store.ParseHandle(e)
-		if _, err := st.Resolve(h); err != nil {
+		if err := getcmd.EvidenceExists(st, e); err != nil {
 			return fmt.Errorf("capture file %s: evidence %d (%s) is not in this store: %w", o.path, i, e, err)
 		}
 	}
@@ -162,7 +165,14 @@ func orBackground(ctx context.Context) context.Context {
 
 // describeEvidence gives each evidence handle a one-line digest from st.
 func describeEvidence(st *store.Store) capsule.Evidence {
-	return func(handle string) string {
+	var describe capsule.Evidence
+	describe = func(handle string) string {
+		if run, desc, ok := describeRecord(st, handle); ok {
+			if run != "" {
+				return describe(run)
+			}
+			return desc
+		}
 		h, err := store.ParseHandle(handle)
 		if err != nil {
 			return ""
@@ -183,6 +193,19 @@ func describeEvidence(st *store.Store) capsule.Evidence {
 		}
 		return string(t.Kind)
 	}
+	return describe
+}
+
+// describeRecord reads a record's evidence handle (seq:, py:, job:) from
+// st: the run it stands for (a step, an ended job), or a line saying what
+// the record is ("" when it names nothing); ok is false for any other
+// handle.
+func describeRecord(st *store.Store, handle string) (run, desc string, ok bool) {
+	run, about, ok, err := getcmd.RecordRun(st, handle)
+	if err != nil {
+		return "", "", ok
+	}
+	return run, retrieve.ClipLine([]byte(about), 100), ok
 }
 
 func checkConsumer(name string) error {
@@ -278,7 +301,13 @@ func printReport(w io.Writer, r *capsule.Report) {
 	if consumer == "" {
 		consumer = "none (sender-side preview)"
 	}
-	fmt.Fprintf(w, "%s — consumer: %s\n\nfidelity\n", r.Capsule, consumer)
+	fmt.Fprintf(w, "%s — consumer: %s\n", r.Capsule, consumer)
+	if e := r.Expiry; e != nil && e.Expired {
+		fmt.Fprintf(w, "expired at %s (its expires_at): the whole handoff is obsolete, whatever the verdicts below; ask the sender for a fresh one\n", e.ExpiresAt)
+	} else if e != nil {
+		fmt.Fprintf(w, "expires at %s\n", e.ExpiresAt)
+	}
+	fmt.Fprintf(w, "\nfidelity\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, f := range r.Fidelity {
 		field := f.Field
@@ -471,6 +500,9 @@ func runCapsuleSend(ctx context.Context, ios *cli.IO, o *capsuleSendOptions) err
 		}
 		fmt.Fprintln(ios.Out, capsule.FidelityLimitNote)
 		return nil
+	}
+	if c.Expired(time.Now()) {
+		return fmt.Errorf("%s expired at %s (its expires_at), so ctx capsule receive would refuse it; capture a fresh one", capsule.Handle(id), c.ExpiresAt)
 	}
 	base, err := relayURL(o.relay)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -294,5 +295,63 @@ func TestPublishTakesNoCredentialFlags(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCapsuleExpiry: capture refuses an expires_at already past (it
+// stored a handoff every receiver refuses); a stored capsule past its
+// expires_at is reported expired by inspect (it said validity: valid and
+// nothing more) and is not sent.
+func TestCapsuleExpiry(t *testing.T) {
+	ctx := context.Background()
+	const past = "goal = \"g\"\nnext_action = \"n\"\nexpires_at = \"2020-01-01T00:00:00Z\"\n"
+	dir := t.TempDir()
+	ios, out, _ := capsuleIO(t, dir, past)
+	err := runCapsuleCapture(ctx, ios, &capsuleCaptureOptions{path: "-"})
+	if err == nil || !strings.Contains(err.Error(), "expires_at 2020-01-01T00:00:00Z has passed") {
+		t.Fatalf("capture of an expired capsule: %v", err)
+	}
+	// One stored by an older ctx, or captured just before it expired.
+	in, err := capsule.ParseInput([]byte(past))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := in.Capsule("", func(string) (string, error) { return "", fmt.Errorf("no git") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := cli.OpenStore(ios, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := capsule.Put(st, c)
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	handle := capsule.Handle(id)
+	if err := runCapsuleInspect(ctx, ios, &capsuleInspectOptions{handle: handle}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "\nexpired at 2020-01-01T00:00:00Z (its expires_at): the whole handoff is obsolete") {
+		t.Errorf("inspect of an expired capsule:\n%s", out)
+	}
+	out.Reset()
+	if err := runCapsuleInspect(ctx, ios, &capsuleInspectOptions{handle: handle, json: true}); err != nil {
+		t.Fatal(err)
+	}
+	var rep any
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := jsonPath(rep, "expiry", "expired"); v != true {
+		t.Errorf("inspect --json expiry: %s", out)
+	}
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	err = runCapsuleSend(ctx, ios, &capsuleSendOptions{handle: handle, relay: srv.URL})
+	if err == nil || !strings.Contains(err.Error(), "expired at 2020-01-01T00:00:00Z") || hits.Load() != 0 {
+		t.Errorf("send of an expired capsule: %v (%d relay requests)", err, hits.Load())
 	}
 }

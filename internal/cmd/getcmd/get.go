@@ -57,7 +57,10 @@ Handles: run:ID (the run's output: stdout, stderr, or both merged in arrival
 order when both have output), run:ID#stdout, run:ID#stderr, run:ID#merged,
 with :L40-52 (lines, 1-based, inclusive), :L40- (to the end) or :B100-200
 (bytes, 0-based, end excluded); blob:ID; span:ID (a span a digest named);
-receipt:ID. IDs may be shortened to any unique prefix of 6+ hex digits.
+receipt:ID; seq:ID#N and py:ID#N (step N's run, with a stream and range
+after N as for a run; seq:ID or py:ID alone prints the record as JSON);
+job:ID (an ended job's run; a running job's lines so far). IDs may be
+shortened to any unique prefix of 6+ hex digits.
 
 Secrets (keys, tokens, passwords: see docs/secrets.md) print as
 [REDACTED:rule:hash], on every form of output. --reveal prints them as
@@ -126,22 +129,11 @@ func runGet(ctx context.Context, ios *cli.IO, o *getOptions) error {
 	if strings.HasPrefix(o.handle, "repo:") {
 		return runGetRepo(ctx, ios, o)
 	}
-	if strings.HasPrefix(o.handle, "seq:") {
-		if done, err := getStepped(ios, o, seqcmd.Sequences); done {
-			return err
-		}
-	} else if strings.HasPrefix(o.handle, "py:") {
-		if Py == nil {
-			return helper.Need(helper.MCP, "reading a py: handle")
-		}
-		if done, err := getStepped(ios, o, *Py); done {
-			return err
-		}
-	} else if strings.HasPrefix(o.handle, "job:") {
-		if done, err := getJob(ios, o); done {
-			return err
-		}
+	handle, done, err := GetRecord(ios, o.handle)
+	if done {
+		return err
 	}
+	o.handle = handle
 	h, err := store.ParseHandle(o.handle)
 	if err != nil {
 		return err
@@ -257,24 +249,24 @@ func Repo(ctx context.Context, ios *cli.IO, handle string) error {
 	return runGetRepo(ctx, ios, &getOptions{handle: handle, limit: LineLimit})
 }
 
-// getStepped handles ctx get seq:… and py:…: ID#N reads step N's run, the
-// record's own handle prints it.
-func getStepped(ios *cli.IO, o *getOptions, k seqcmd.Kind) (done bool, err error) {
-	run, done, err := k.Get(ios, o.handle)
-	if !done {
-		o.handle = run
+// GetRecord prints what ctx get prints for a record that is not a run: a
+// seq: sequence or py: execution as JSON, a running job's lines from its
+// live tail (done). A step (seq:ID#2), or an ended job, stands for a run:
+// its handle is returned as run for the caller to read, as is any other
+// handle. Shared by ctx get and the MCP server's ctx_get.
+func GetRecord(ios *cli.IO, handle string) (run string, done bool, err error) {
+	switch {
+	case strings.HasPrefix(handle, "seq:"):
+		return seqcmd.Sequences.Get(ios, handle)
+	case strings.HasPrefix(handle, "py:"):
+		if Py == nil {
+			return "", true, helper.Need(helper.MCP, "reading a py: handle")
+		}
+		return Py.Get(ios, handle)
+	case strings.HasPrefix(handle, "job:"):
+		return jobcmd.Get(ios, handle)
 	}
-	return done, err
-}
-
-// getJob handles ctx get job:…: an ended job's handle reads its run; a
-// running job's lines come from its live tail.
-func getJob(ios *cli.IO, o *getOptions) (done bool, err error) {
-	run, done, err := jobcmd.Get(ios, o.handle)
-	if !done {
-		o.handle = run
-	}
-	return done, err
+	return handle, false, nil
 }
 
 // Grep prints the lines of handle matching expr, at most limit inline

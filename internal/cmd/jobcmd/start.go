@@ -87,13 +87,34 @@ func Get(ios *cli.IO, handle string) (run string, done bool, err error) {
 	if err != nil {
 		return "", true, cli.Usagef("%s: %v", handle, err)
 	}
-	if j.Result != nil && j.Result.Run != "" {
-		return j.Result.Run + rest, false, nil
-	}
-	if j.State == job.StateDead {
-		return "", true, fmt.Errorf("%s: %s", j.Handle(), job.DeadNote(j))
+	run, err = j.Committed()
+	switch {
+	case err != nil:
+		return "", true, err
+	case run != "":
+		return run + rest, false, nil
 	}
 	return "", true, printLive(ios, j, h)
+}
+
+// Run is the run an ended job committed, for ctx show job:ID to print
+// its digest; a job still running, or one that ended without a run, is an
+// error saying what to read instead.
+func Run(ios *cli.IO, handle string) (run string, err error) {
+	id, rest, _ := strings.Cut(strings.TrimPrefix(handle, "job:"), "#")
+	if rest != "" {
+		return "", cli.Usagef("ctx show %s: show takes the whole job (job:ID); ctx get %s reads that part of its output", handle, handle)
+	}
+	j, err := open(ios, "job:"+id)
+	if err != nil {
+		return "", err
+	}
+	h := j.Handle()
+	if run, err := j.Committed(); run != "" || err != nil {
+		return run, err
+	}
+	return "", &store.Error{Err: fmt.Errorf("%s is still %s, so it has no digest yet", h, j.State),
+		Hint: fmt.Sprintf("ctx job tail %s shows its output so far; ctx job wait %s prints its digest when it ends", h, h)}
 }
 
 // printLive prints a line range of a running job's stream from its tail.

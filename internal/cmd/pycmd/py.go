@@ -26,6 +26,7 @@ type EnvFunc func(ios *cli.IO, st *store.Store) *runner.Env
 
 type options struct {
 	code     string
+	codeSet  bool // -c was given, even as -c ''
 	cwd      string
 	timeout  time.Duration
 	grace    time.Duration
@@ -43,7 +44,7 @@ captures. Its builtins:
       returns a result with exit, ok, status, handle, headline, counts (items by
       kind), items (dicts) and digest; a failing command is a result, not an error
   get(handle, grep=None, limit=240)  the text a handle names, as ctx get prints it
-      (seq:ID#N and py:ID#N read step N's run)
+      (seq:ID#N and py:ID#N read step N's run, job:ID an ended job's run)
   items(handle, kind=None)           a run's evidence items as dicts
   emit(*parts, kind="finding")       a line for the final digest (print() too)
   fail(msg)                          stop the script; the digest lists what ran
@@ -69,6 +70,7 @@ func NewCmd(ios *cli.IO, env EnvFunc) *cobra.Command {
 		Example: `  ctx py ci.star
   ctx py -c 'r = run("go test ./..."); emit(r.headline)'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.codeSet = cmd.Flags().Changed("code")
 			return ctxFailed(runPy(cmd.Context(), ios, env, o, args))
 		},
 	}
@@ -102,9 +104,9 @@ func ctxFailed(err error) error {
 // source reads the script and the name messages give it.
 func source(ios *cli.IO, o *options, args []string) ([]byte, string, error) {
 	switch {
-	case o.code != "" && len(args) > 0:
+	case o.codeSet && len(args) > 0:
 		return nil, "", cli.Usagef("give a script file or -c CODE, not both")
-	case o.code != "":
+	case o.codeSet:
 		return []byte(o.code), "-c", nil
 	case len(args) != 1:
 		return nil, "", cli.Usagef("want ctx py SCRIPT.star or ctx py -c CODE (got %d arguments)", len(args))
@@ -123,6 +125,9 @@ func runPy(ctx context.Context, ios *cli.IO, env EnvFunc, o *options, args []str
 	src, name, err := source(ios, o, args)
 	if err != nil {
 		return err
+	}
+	if err := script.Check(name, src); err != nil {
+		return cli.Usagef("%v: give the code to run, e.g. ctx py -c 'r = run(\"go test ./...\"); emit(r.headline)', or a script file", err)
 	}
 	if o.limits.Steps == 0 || o.limits.Runs <= 0 || o.limits.Wall <= 0 {
 		return cli.Usagef("--max-steps, --max-runs and --wall must be positive")

@@ -10,6 +10,7 @@ import (
 	"github.com/ctxhq/ctx/digest"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/getcmd"
+	"github.com/ctxhq/ctx/internal/cmd/jobcmd"
 	"github.com/ctxhq/ctx/internal/cmd/seqcmd"
 	"github.com/ctxhq/ctx/internal/helper"
 	"github.com/ctxhq/ctx/runner"
@@ -27,10 +28,13 @@ func NewShowCmd(ios *cli.IO) *cobra.Command {
 		Use:   "show HANDLE",
 		Short: "Print a run's digest again, byte for byte",
 		Long: `Print the digest of a run (the latest one ctx printed for it) or of a receipt,
-byte-identical to what was printed then. --json prints the receipt: the plan it
+byte-identical to what was printed then; of a sequence (seq:ID) or a script's
+execution (py:ID); of the run a background job (job:ID) committed once it
+ended (while it runs, ctx job tail shows its output so far). --json prints the receipt: the plan it
 was rendered under and its coverage.
 
-Exit status: 0 printed; 1 unknown, ambiguous or malformed handle; 125 the
+Exit status: 0 printed; 1 unknown, ambiguous or malformed handle, or a job
+that has not committed a run (still running, or its supervisor died); 125 the
 store is locked or damaged.`,
 		Example: `  ctx show run:ba3d1020ee8f
   ctx show receipt:7d0c1e22aa01 --json`,
@@ -46,16 +50,11 @@ store is locked or damaged.`,
 }
 
 func runShow(ctx context.Context, ios *cli.IO, o *showOptions) error {
-	if strings.HasPrefix(o.handle, "seq:") {
-		return seqcmd.Sequences.Show(ios, o.handle, o.json)
+	handle, done, err := ShowRecord(ios, o.handle, o.json)
+	if done {
+		return err
 	}
-	if strings.HasPrefix(o.handle, "py:") {
-		if getcmd.Py == nil {
-			return helper.Need(helper.MCP, "showing a py: handle")
-		}
-		return getcmd.Py.Show(ios, o.handle, o.json)
-	}
-	sh, err := ShowHandle(ctx, ios, o.handle)
+	sh, err := ShowHandle(ctx, ios, handle)
 	if err != nil {
 		return err
 	}
@@ -64,6 +63,26 @@ func runShow(ctx context.Context, ios *cli.IO, o *showOptions) error {
 	}
 	_, err = ios.Out.Write(sh.Text)
 	return err
+}
+
+// ShowRecord prints what ctx show prints for a record that is not a run:
+// a seq: sequence's or a py: execution's digest (done). A job: handle
+// stands for the run the job committed, returned as run for ShowHandle,
+// as is any other handle. Shared by ctx show and the MCP server's ctx_show.
+func ShowRecord(ios *cli.IO, handle string, asJSON bool) (run string, done bool, err error) {
+	switch {
+	case strings.HasPrefix(handle, "seq:"):
+		return "", true, seqcmd.Sequences.Show(ios, handle, asJSON)
+	case strings.HasPrefix(handle, "py:"):
+		if getcmd.Py == nil {
+			return "", true, helper.Need(helper.MCP, "showing a py: handle")
+		}
+		return "", true, getcmd.Py.Show(ios, handle, asJSON)
+	case strings.HasPrefix(handle, "job:"):
+		run, err := jobcmd.Run(ios, handle)
+		return run, err != nil, err
+	}
+	return handle, false, nil
 }
 
 // ShowHandle reads back the digest a run or receipt handle names, from

@@ -17,6 +17,7 @@ import (
 	"github.com/ctxhq/ctx/continuity"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/internal/cmd/continuitycmd"
+	"github.com/ctxhq/ctx/internal/cmd/getcmd"
 	"github.com/ctxhq/ctx/ledger"
 	"github.com/ctxhq/ctx/runner"
 	"github.com/ctxhq/ctx/store"
@@ -77,7 +78,8 @@ func openLedger(ios *cli.IO, create bool) (*ledger.Ledger, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &ledger.Ledger{St: st}, func() { st.Close() }, nil
+	exists := func(handle string) error { return getcmd.EvidenceExists(st, handle) }
+	return &ledger.Ledger{St: st, Exists: exists}, func() { st.Close() }, nil
 }
 
 // withLedger runs fn on the ledger and maps its error.
@@ -132,8 +134,10 @@ func newTaskNewCmd(ios *cli.IO) *cobra.Command {
 		Short: "Add a task and print its handle, task:ID",
 		Long: `Add a task. --accept names a command whose passing run proves the task done
 (repeat it for several: each must pass); a run proves it when its words are
-the command's words (split at white space), or when it ran the command with
-ctx run --shell, in the directory where the task was added (a run in
+the command's words (as sh splits them, quotes removed: --accept "go test
+-run 'TestA|TestB' ./..." is proved by ctx run -- go test -run 'TestA|TestB'
+./...; a command with $, globs or ~ only through --shell), or when it ran
+the command with ctx run --shell, in the directory where the task was added (a run in
 another directory proves something else). --turns, --cost and --wall are the budgets (0: none).
 The id is derived from the title and the row's position, so it is the same
 for the same ledger.
