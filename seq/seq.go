@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ctxhq/ctx/capture"
@@ -197,6 +198,10 @@ func failingDigests(rec *Record) []*StepResult {
 }
 
 // runStep captures one step into r.
+// stepWords are a step's fields that stand for the command line's flags in
+// the runner's hints: a step has no --shell or --cwd.
+var stepWords = strings.NewReplacer("use --shell", `give the step as shell = "…"`, "--cwd", "the step's cwd")
+
 func runStep(ctx context.Context, env *runner.Env, s *Step, r *StepResult, o *Options, batch *runner.Batch, gens *runner.Generations) {
 	r.State = StateFailed
 	dir, err := stepDir(o, s, r.N)
@@ -212,7 +217,7 @@ func runStep(ctx context.Context, env *runner.Env, s *Step, r *StepResult, o *Op
 	var se *capture.StartError
 	switch {
 	case errors.As(err, &se):
-		r.Exit, r.Status, r.Error = se.Exit, "not-started", se.Error()+" ("+runner.StartHint(se)+")"
+		r.Exit, r.Status, r.Error = se.Exit, "not-started", se.Error()+" ("+stepWords.Replace(runner.StartHint(se))+")"
 		return
 	case err != nil:
 		// ctx's own failure (no spool, a full disk): what the step

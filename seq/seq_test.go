@@ -160,6 +160,9 @@ func TestStartFailure(t *testing.T) {
 	if !strings.Contains(rec.Digest, "ctx: ") {
 		t.Errorf("digest does not say why step 2 failed:\n%s", rec.Digest)
 	}
+	if h := rec.Steps[1].Error; strings.Contains(h, "--shell") || !strings.Contains(h, "shell = ") {
+		t.Errorf("step 2's hint %q names a flag ctx seq does not have, not the step's shell field", h)
+	}
 }
 
 func digestBudget(n int) (o digest.Options) {
