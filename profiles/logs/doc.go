@@ -63,7 +63,10 @@
 //     its later word variables make ("Path : /a", "URI : /b" after a
 //     source location), where a level or logger is followed by many
 //     messages' first words; next fields with a digit, or a bracketed
-//     field ("[main]"), are no evidence either way. Every later line whose fields have the
+//     field ("[main]"), are no evidence either way, except a "key=value"
+//     next field, which counts by its key (RuleFrameNextKeys: "BIND
+//     dn=…", "RESULT tag=97" after "conn=7 op=2" are operations, each
+//     followed by its own key). Every later line whose fields have the
 //     frame's shapes has those fields made variable. There is no list of
 //     log formats, level words or tags.
 //
@@ -77,7 +80,10 @@
 //     an upper-case word in quotes, "\"PWD\"", is a protocol's verb and
 //     stays), a word wholly in square brackets ("[web] Ban …",
 //     RuleBracketed: a name the program printed in brackets, as in quotes;
-//     not an upper-case status word, "[OK]"), booleans and null, a unit after a number ("1190 bytes", "<1 sec"), and a month
+//     not an upper-case status word, "[OK]"), the whole quoted value of
+//     key="…", however many tokens and pairs it holds
+//     (dn="uid=ann,ou=people,dc=ex", text="no such object",
+//     RuleQuotedValue), booleans and null, a unit after a number ("1190 bytes", "<1 sec"), and a month
 //     or weekday name next to a variable. "key=value", "key:value",
 //     "label.....value", "call(arg)" and "name[arg]" keep the key and make
 //     the value variable. Other words without digits stay constant.

@@ -131,6 +131,7 @@ type sampleField struct {
 	punct bool   // the field is punctuation only, such as "-" or ":"
 	pad   bool   // two or more spaces and then a word follow the field: padding before the message
 	label bool   // the field is one word token ending in ':' ("general:", "info:")
+	key   uint64 // for one "key=value" token with a digit, a hash of its key; else 0
 	rest  uint64 // masked hash of every token after the field
 }
 
@@ -246,6 +247,7 @@ func sampleRows(sample [][]byte, off Rules) (rows [][maxFrame]sampleField, count
 		for k := range t.toks {
 			t.classify(&t.toks[k])
 		}
+		t.quotedValues()
 		suffix = t.suffixHashes(suffix)
 		whole := suffix[0]
 		distinct[i] = !seen[whole]
@@ -256,7 +258,7 @@ func sampleRows(sample [][]byte, off Rules) (rows [][maxFrame]sampleField, count
 			rows[i][j] = sampleField{shape: t.shapeOf(f), value: t.maskedHash(f.start, f.end), rest: suffix[f.end],
 				digit: hasDigit(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]), nums: digitRuns(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]) >= 2,
 				punct: f.end == f.start+1 && !hasAlnum(t.buf[t.toks[f.start].start:t.toks[f.start].end]),
-				pad:   padded(&t, f), label: t.isLabelField(f)}
+				pad:   padded(&t, f), label: t.isLabelField(f), key: t.fieldKey(f)}
 		}
 	}
 	return rows, counts, distinct, len(seen)
@@ -410,9 +412,11 @@ func category(rows [][maxFrame]sampleField, counts []int, in []bool, j int, shap
 			perValue[f.value]++
 		}
 		lines++
-		if j+1 < maxFrame && counts[i] > j+1 && !rows[i][j+1].digit {
-			nexts[[2]uint64{f.value, rows[i][j+1].value}] = true
-			words++
+		if j+1 < maxFrame && counts[i] > j+1 {
+			if next, ok := nextValue(rows[i][j+1], off); ok {
+				nexts[[2]uint64{f.value, next}] = true
+				words++
+			}
 		}
 	}
 	top := 0

@@ -100,6 +100,12 @@ const (
 	// RuleClusterRecur counts a word as shared (RuleClusterShared) when it
 	// varies at a position of two different clusters (recur.go).
 	RuleClusterRecur
+	// RuleQuotedValue makes the whole quoted value of key="…" one
+	// variable, however many tokens it spans (quotedvalue.go).
+	RuleQuotedValue
+	// RuleFrameNextKeys lets a "key=value" field with a digit count, by
+	// its key, as the next field in RuleFrameNext's test (framekeys.go).
+	RuleFrameNextKeys
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -118,6 +124,7 @@ var RuleNames = []struct {
 	{RuleOptional, "optional"}, {RuleFrameLabels, "frame-labels"}, {RuleClusterIDs, "cluster-ids"},
 	{RuleFrameTags, "frame-tags"}, {RuleFrameNext, "frame-next"},
 	{RuleBracketed, "bracketed"}, {RuleClusterRecur, "cluster-recur"},
+	{RuleQuotedValue, "quoted-value"}, {RuleFrameNextKeys, "frame-next-keys"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.
