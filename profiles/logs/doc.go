@@ -83,7 +83,11 @@
 //     not an upper-case status word, "[OK]"), the whole quoted value of
 //     key="…", however many tokens and pairs it holds
 //     (dn="uid=ann,ou=people,dc=ex", text="no such object",
-//     RuleQuotedValue), booleans and null, a unit after a number ("1190 bytes", "<1 sec"), and a month
+//     RuleQuotedValue), the words after a line's last "key=value" field
+//     when no pair follows, for a key that ends some of the log's first
+//     1,024 lines with an empty value ("… text=" beside "… text=invalid
+//     DN": the log shows the value is filled-in text; RuleValueRun, not
+//     after a value with a digit, "op=3 UNBIND"), booleans and null, a unit after a number ("1190 bytes", "<1 sec"), and a month
 //     or weekday name next to a variable. "key=value", "key:value",
 //     "label.....value", "call(arg)" and "name[arg]" keep the key and make
 //     the value variable. Other words without digits stay constant.

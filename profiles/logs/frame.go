@@ -56,6 +56,7 @@ type frame struct {
 	n        int
 	shape    [maxFrame]uint64
 	variable [maxFrame]bool
+	runs     runKeys // keys whose values run to the end of a line (valuerun.go)
 }
 
 // field is one header field: tokens [start, end) of the line.
@@ -140,6 +141,7 @@ type sampleField struct {
 // shape value.
 func learnFrame(sample [][]byte, off Rules) frame {
 	var fr frame
+	fr.runs = learnRunKeys(sample, off)
 	if off&RuleFrame != 0 || len(sample) == 0 {
 		return fr
 	}
@@ -248,6 +250,7 @@ func sampleRows(sample [][]byte, off Rules) (rows [][maxFrame]sampleField, count
 			t.classify(&t.toks[k])
 		}
 		t.quotedValues()
+		t.valueRun()
 		suffix = t.suffixHashes(suffix)
 		whole := suffix[0]
 		distinct[i] = !seen[whole]

@@ -106,6 +106,9 @@ const (
 	// RuleFrameNextKeys lets a "key=value" field with a digit count, by
 	// its key, as the next field in RuleFrameNext's test (framekeys.go).
 	RuleFrameNextKeys
+	// RuleValueRun makes the value of a line's last key=value field run
+	// to the end of the line when no pair follows it (valuerun.go).
+	RuleValueRun
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -125,6 +128,7 @@ var RuleNames = []struct {
 	{RuleFrameTags, "frame-tags"}, {RuleFrameNext, "frame-next"},
 	{RuleBracketed, "bracketed"}, {RuleClusterRecur, "cluster-recur"},
 	{RuleQuotedValue, "quoted-value"}, {RuleFrameNextKeys, "frame-next-keys"},
+	{RuleValueRun, "value-run"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.

@@ -71,6 +71,7 @@ func (t *tokenizer) template(line []byte) []byte {
 		}
 	}
 	t.quotedValues()
+	t.valueRun()
 	t.context()
 	return t.render()
 }
