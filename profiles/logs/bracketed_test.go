@@ -10,7 +10,7 @@ func TestTemplateBracketed(t *testing.T) {
 		{`[web] Ban 10.0.0.1`, `[<*>] Ban <*>`, `[web] Ban <*>`},
 		{`worker [mail-queue], restarted`, `worker [<*>], restarted`, `worker [mail-queue], restarted`},
 		{`check [OK] done`, `check [OK] done`, `check [OK] done`},
-		{`[web, mail] loaded`, `[web, mail] loaded`, `[web, mail] loaded`},
+		{`[web, mail] loaded`, `[<*>] loaded`, `[web, mail] loaded`}, // a group of several tokens: RuleBracketGroups
 		{`(web) loaded`, `(web) loaded`, `(web) loaded`},
 	}
 	for _, tt := range tests {
@@ -32,5 +32,27 @@ func TestMinerBracketedNames(t *testing.T) {
 	b := m.Add([]byte("[mail] Found 10.0.0.2 - 2026-01-01 10:00:01"))
 	if m.Resolve(a) != m.Resolve(b) {
 		t.Errorf("bracketed names split one event: groups %d and %d", m.Resolve(a), m.Resolve(b))
+	}
+}
+
+// TestTemplateBracketGroups: a bracketed group of several tokens is one
+// variable, nested brackets and all; an upper-case group and an unclosed
+// bracket stay as the other rules make them.
+func TestTemplateBracketGroups(t *testing.T) {
+	tests := []struct{ line, want, wantOff string }{
+		{`Login OK: [ivan/<via Auth-Type = PAP>] (from x)`, `Login OK: [<*>] (from x)`, `Login OK: [ivan/<via Auth-Type = PAP>] (from x)`},
+		{`spawn [a b [c d]], done`, `spawn [<*>], done`, `spawn [a b [c d]], done`},
+		{`[instance: a b] done`, `[instance: a b] done`, `[instance: a b] done`},
+		{`state [NOT FOUND] here`, `state [NOT FOUND] here`, `state [NOT FOUND] here`},
+		{`open [never closed here`, `open [never closed here`, `open [never closed here`},
+	}
+	for _, tt := range tests {
+		if got := templateOf(tt.line); got != tt.want {
+			t.Errorf("template(%q) = %q, want %q", tt.line, got, tt.want)
+		}
+		tok := tokenizer{off: RuleBracketGroups}
+		if got := string(tok.template([]byte(tt.line))); got != tt.wantOff {
+			t.Errorf("with bracket-groups off, template(%q) = %q, want %q", tt.line, got, tt.wantOff)
+		}
 	}
 }

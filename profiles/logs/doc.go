@@ -80,7 +80,10 @@
 //     an upper-case word in quotes, "\"PWD\"", is a protocol's verb and
 //     stays), a word wholly in square brackets ("[web] Ban …",
 //     RuleBracketed: a name the program printed in brackets, as in quotes;
-//     not an upper-case status word, "[OK]"), the whole quoted value of
+//     not an upper-case status word, "[OK]"; and a bracketed group of
+//     several tokens, nested brackets and all, "[ivan/<via Auth-Type =
+//     PAP>]", unless its words are upper-case or it opens with a label,
+//     RuleBracketGroups), the whole quoted value of
 //     key="…", however many tokens and pairs it holds
 //     (dn="uid=ann,ou=people,dc=ex", text="no such object",
 //     RuleQuotedValue), the words after a line's last "key=value" field

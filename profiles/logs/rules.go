@@ -109,6 +109,9 @@ const (
 	// RuleValueRun makes the value of a line's last key=value field run
 	// to the end of the line when no pair follows it (valuerun.go).
 	RuleValueRun
+	// RuleBracketGroups makes a group in square brackets that spans
+	// several tokens one variable (bracketed.go).
+	RuleBracketGroups
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -128,7 +131,7 @@ var RuleNames = []struct {
 	{RuleFrameTags, "frame-tags"}, {RuleFrameNext, "frame-next"},
 	{RuleBracketed, "bracketed"}, {RuleClusterRecur, "cluster-recur"},
 	{RuleQuotedValue, "quoted-value"}, {RuleFrameNextKeys, "frame-next-keys"},
-	{RuleValueRun, "value-run"},
+	{RuleValueRun, "value-run"}, {RuleBracketGroups, "bracket-groups"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.

@@ -70,6 +70,7 @@ func (t *tokenizer) template(line []byte) []byte {
 			t.classify(&t.toks[i])
 		}
 	}
+	t.bracketGroups()
 	t.quotedValues()
 	t.valueRun()
 	t.context()
