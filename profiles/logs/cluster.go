@@ -237,6 +237,9 @@ func (m *Miner) observe(ci int32, id int32) {
 		m.noteRecur(ci, b)
 		m.noteRecur(ci, m.elems[i])
 		switch {
+		case m.wildWord(i, b):
+			c.generalize(i)
+			grew = true
 		case n < int(m.clusterN):
 		case keyLen(b) > 0 || afterLabel(m.elems, i) || m.idWords(b, m.elems[i]) || m.variable(c, i, n):
 			c.generalize(i)

@@ -190,7 +190,12 @@
 //     A IN") have no second context, but tell apart the members of several
 //     events; two events are not enough (a request's and its reply's
 //     vocabulary, "Sending X" and "Received X", which labels keep apart).
-//     It costs at most 65,536 map entries of 12 bytes. When a position turns variable beside
+//     It costs at most 65,536 map entries of 12 bytes. A position where
+//     the base has a plain word and a member, with more than three other
+//     words, a bare variable is a variable at once (RuleClusterWild,
+//     clusterwild.go: "from client localhost port" beside "from client
+//     <*> port"; the program printed a value there, and an enumeration's
+//     words are not printed as numbers). When a position turns variable beside
 //     another variable, a group already under the collapsed template
 //     ("as <*>" for "as <*> <*>", a value that had a digit and ran into its
 //     neighbour) is united with the cluster's (RuleCollapseJoin), as

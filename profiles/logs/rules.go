@@ -112,6 +112,9 @@ const (
 	// RuleBracketGroups makes a group in square brackets that spans
 	// several tokens one variable (bracketed.go).
 	RuleBracketGroups
+	// RuleClusterWild makes a cluster position variable when a member has
+	// a bare variable where the base has a word (clusterwild.go).
+	RuleClusterWild
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -132,6 +135,7 @@ var RuleNames = []struct {
 	{RuleBracketed, "bracketed"}, {RuleClusterRecur, "cluster-recur"},
 	{RuleQuotedValue, "quoted-value"}, {RuleFrameNextKeys, "frame-next-keys"},
 	{RuleValueRun, "value-run"}, {RuleBracketGroups, "bracket-groups"},
+	{RuleClusterWild, "cluster-wild"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.
