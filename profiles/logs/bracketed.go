@@ -1,5 +1,7 @@
 package logs
 
+import "bytes"
+
 // bracketed reports whether tk's core is one word wholly enclosed in one
 // pair of square brackets, "[web]" or "[web],": a program that prints a
 // name in brackets prints a value it did not write (a jail, a section, a
@@ -22,7 +24,7 @@ func (t *tokenizer) bracketed(tk *token) bool {
 // does, and so does one that opens with a label ("[instance: 5f2…]"),
 // whose key the token rules keep. Header fields are left to the frame.
 func (t *tokenizer) bracketGroups() {
-	if t.off&(RuleBracketGroups|RuleBracketed) != 0 {
+	if t.off&(RuleBracketGroups|RuleBracketed) != 0 || bytes.IndexByte(t.buf, '[') < 0 {
 		return
 	}
 	for i := 0; i < len(t.toks); i++ {

@@ -1,5 +1,7 @@
 package logs
 
+import "bytes"
+
 // Quoted values (RuleQuotedValue): the value of key="…" or key='…' is one
 // variable, whatever it holds and however many tokens it spans
 // (dn="uid=ann,ou=people,dc=example", text="no such object",
@@ -17,7 +19,7 @@ const maxQuotedTokens = 16
 // value is the whole quoted text. It runs after classify; it touches only
 // tokens holding '=' and a quote right after it.
 func (t *tokenizer) quotedValues() {
-	if t.off&RuleQuotedValue != 0 {
+	if t.off&RuleQuotedValue != 0 || bytes.IndexByte(t.buf, '=') < 0 {
 		return
 	}
 	for i := 0; i < len(t.toks); i++ {

@@ -23,7 +23,7 @@ const maxRunTokens = 16
 // valueRun joins the line's last key=value token and the plain tokens
 // after it into one keyValue token whose whole value is variable.
 func (t *tokenizer) valueRun() {
-	if t.off&RuleValueRun != 0 || len(t.toks) == 0 || t.truncated {
+	if t.off&RuleValueRun != 0 || len(t.toks) == 0 || t.truncated || t.frame.runs.n == 0 {
 		return
 	}
 	n := len(t.toks)
