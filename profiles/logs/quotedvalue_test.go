@@ -10,7 +10,7 @@ import (
 // not close, or a quote not right after the key, leaves the tokens as the
 // other rules make them.
 func TestTemplateQuotedValue(t *testing.T) {
-	tests := []struct{ line, want, wantOff string }{
+	tests := []ruleTemplate{
 		{`ADD dn="uid=ann,ou=people,dc=example"`, `ADD dn=<*>`, `ADD dn="uid=ann,ou=people,dc=example"`},
 		{`BIND dn="" method=128`, `BIND dn=<*> method=<*>`, `BIND dn="" method=<*>`},
 		{`RESULT err=0 text="no such object" done`, `RESULT err=<*> text=<*> done`, `RESULT err=<*> text="no such object" done`},
@@ -19,15 +19,7 @@ func TestTemplateQuotedValue(t *testing.T) {
 		{`open name="never closed here`, `open name="never closed here`, `open name="never closed here`},
 		{`say msg=x"y" now`, `say msg=x"y" now`, `say msg=x"y" now`},
 	}
-	for _, tt := range tests {
-		if got := templateOf(tt.line); got != tt.want {
-			t.Errorf("template(%q) = %q, want %q", tt.line, got, tt.want)
-		}
-		tok := tokenizer{off: RuleQuotedValue}
-		if got := string(tok.template([]byte(tt.line))); got != tt.wantOff {
-			t.Errorf("with quoted-value off, template(%q) = %q, want %q", tt.line, got, tt.wantOff)
-		}
-	}
+	checkRuleTemplates(t, RuleQuotedValue, tests)
 }
 
 // TestFrameNextKeys: after a connection's two counters, a column of
