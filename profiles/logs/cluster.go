@@ -189,8 +189,9 @@ func (m *Miner) clusterFor(elems []string, kinds []uint8) (ci int32, leaf uint64
 		return -1, 0, false
 	}
 	ci, best := int32(-1), -1.0
+	threshold := m.shortSimilarity(elems, m.similarity)
 	for _, c := range m.leaves[leaf] {
-		if sim, fits := similarity(m.clusters[c].base, elems, kinds, m.off); fits && sim >= m.similarity && sim > best {
+		if sim, fits := similarity(m.clusters[c].base, elems, kinds, m.off); fits && sim >= threshold && sim > best {
 			ci, best = c, sim
 		}
 	}

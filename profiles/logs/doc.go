@@ -195,7 +195,10 @@
 //     words, a bare variable is a variable at once (RuleClusterWild,
 //     clusterwild.go: "from client localhost port" beside "from client
 //     <*> port"; the program printed a value there, and an enumeration's
-//     words are not printed as numbers). When a position turns variable beside
+//     words are not printed as numbers). A template of three or four
+//     elements without labels joins a cluster at similarity one half, as
+//     in Drain (RuleClusterShort, clustershort.go: "<*> get page:home"
+//     beside "<*> get user:bob" agree on half of what is compared). When a position turns variable beside
 //     another variable, a group already under the collapsed template
 //     ("as <*>" for "as <*> <*>", a value that had a digit and ran into its
 //     neighbour) is united with the cluster's (RuleCollapseJoin), as

@@ -4,7 +4,7 @@ package logs
 // off to measure what it contributes (`ctx bench loghub --leave-out` scores
 // every system with each rule off). A Miner with no rule off is the one
 // ctx ships.
-type Rules uint32
+type Rules uint64
 
 // The rules that can be switched off.
 const (
@@ -115,6 +115,9 @@ const (
 	// RuleClusterWild makes a cluster position variable when a member has
 	// a bare variable where the base has a word (clusterwild.go).
 	RuleClusterWild
+	// RuleClusterShort lets a template of three or four elements without
+	// labels join a cluster at a similarity of one half (clustershort.go).
+	RuleClusterShort
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -135,7 +138,7 @@ var RuleNames = []struct {
 	{RuleBracketed, "bracketed"}, {RuleClusterRecur, "cluster-recur"},
 	{RuleQuotedValue, "quoted-value"}, {RuleFrameNextKeys, "frame-next-keys"},
 	{RuleValueRun, "value-run"}, {RuleBracketGroups, "bracket-groups"},
-	{RuleClusterWild, "cluster-wild"},
+	{RuleClusterWild, "cluster-wild"}, {RuleClusterShort, "cluster-short"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.
