@@ -141,11 +141,11 @@ type sampleField struct {
 // shape value.
 func learnFrame(sample [][]byte, off Rules) frame {
 	var fr frame
-	fr.runs = learnRunKeys(sample, off)
 	if off&RuleFrame != 0 || len(sample) == 0 {
+		fr.runs = learnRunKeys(sample, off)
 		return fr
 	}
-	rows, counts, distinct, nDistinct := sampleRows(sample, off)
+	rows, counts, distinct, nDistinct := sampleRows(sample, off, &fr.runs)
 	in := make([]bool, len(sample)) // the line has the frame's shapes so far
 	for i := range in {
 		in[i] = true
@@ -231,10 +231,11 @@ fields:
 // sampleRows splits and classifies the sample lines into their leading
 // fields: rows[i] holds line i's fields, counts[i] how many it has, and
 // distinct[i] whether it is the first line of its masked shape, of which
-// there are nDistinct. Shapes are counted over distinct lines (digits, ids
+// there are nDistinct; runs gets the keys that end a line empty
+// (learnRunKeys). Shapes are counted over distinct lines (digits, ids
 // and paths masked), so that a header is what every kind of line starts
 // with, not what the busiest kind does.
-func sampleRows(sample [][]byte, off Rules) (rows [][maxFrame]sampleField, counts []int, distinct []bool, nDistinct int) {
+func sampleRows(sample [][]byte, off Rules, runs *runKeys) (rows [][maxFrame]sampleField, counts []int, distinct []bool, nDistinct int) {
 	var t tokenizer
 	t.off = off
 	rows = make([][maxFrame]sampleField, len(sample))
@@ -246,6 +247,7 @@ func sampleRows(sample [][]byte, off Rules) (rows [][maxFrame]sampleField, count
 	for i, line := range sample {
 		t.clean(line)
 		t.split()
+		runs.note(&t)
 		for k := range t.toks {
 			t.classify(&t.toks[k])
 		}

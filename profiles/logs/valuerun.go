@@ -96,36 +96,40 @@ func (fr *frame) runKey(key []byte) bool {
 
 // learnRunKeys returns the keys that end a sample line with an empty
 // value ("… text="), the first maxRunKeys of them in the lines' order.
+// learnFrame gathers them as it reads the sample (sampleRows); this pass
+// is for a miner without a frame.
 func learnRunKeys(sample [][]byte, off Rules) runKeys {
 	var rk runKeys
-	if off&RuleValueRun != 0 {
-		return rk
-	}
 	var t tokenizer
 	t.off = off
 	for _, line := range sample {
 		t.clean(line)
 		t.split()
-		if len(t.toks) == 0 || t.truncated {
-			continue
-		}
-		tk := &t.toks[len(t.toks)-1]
-		k := t.pairKey(tk)
-		if k == 0 || k != int(tk.end) {
-			continue
-		}
-		h := fnvString(14695981039346656037, string(t.buf[tk.start:k-1]))
-		known := false
-		for _, x := range rk.keys[:rk.n] {
-			known = known || x == h
-		}
-		if !known {
-			rk.keys[rk.n] = h
-			rk.n++
-			if rk.n == maxRunKeys {
-				break
-			}
-		}
+		rk.note(&t)
 	}
 	return rk
+}
+
+// note adds the key of t's last token when it is "key=" with an empty
+// value, if it is new and there is room.
+func (rk *runKeys) note(t *tokenizer) {
+	if t.off&RuleValueRun != 0 || rk.n == maxRunKeys || len(t.toks) == 0 || t.truncated {
+		return
+	}
+	tk := &t.toks[len(t.toks)-1]
+	if t.buf[tk.end-1] != '=' {
+		return
+	}
+	k := t.pairKey(tk)
+	if k == 0 || k != int(tk.end) {
+		return
+	}
+	h := fnvString(14695981039346656037, string(t.buf[tk.start:k-1]))
+	for _, x := range rk.keys[:rk.n] {
+		if x == h {
+			return
+		}
+	}
+	rk.keys[rk.n] = h
+	rk.n++
 }
