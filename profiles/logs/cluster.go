@@ -189,8 +189,9 @@ func (m *Miner) clusterFor(elems []string, kinds []uint8) (ci int32, leaf uint64
 		return -1, 0, false
 	}
 	ci, best := int32(-1), -1.0
+	threshold := m.shortSimilarity(elems, m.similarity)
 	for _, c := range m.leaves[leaf] {
-		if sim, fits := similarity(m.clusters[c].base, elems, kinds, m.off); fits && sim >= m.similarity && sim > best {
+		if sim, fits := similarity(m.clusters[c].base, elems, kinds, m.off); fits && sim >= threshold && sim > best {
 			ci, best = c, sim
 		}
 	}
@@ -237,6 +238,9 @@ func (m *Miner) observe(ci int32, id int32) {
 		m.noteRecur(ci, b)
 		m.noteRecur(ci, m.elems[i])
 		switch {
+		case m.wildWord(i, b):
+			c.generalize(i)
+			grew = true
 		case n < int(m.clusterN):
 		case keyLen(b) > 0 || afterLabel(m.elems, i) || m.idWords(b, m.elems[i]) || m.variable(c, i, n):
 			c.generalize(i)

@@ -63,7 +63,10 @@
 //     its later word variables make ("Path : /a", "URI : /b" after a
 //     source location), where a level or logger is followed by many
 //     messages' first words; next fields with a digit, or a bracketed
-//     field ("[main]"), are no evidence either way. Every later line whose fields have the
+//     field ("[main]"), are no evidence either way, except a "key=value"
+//     next field, which counts by its key (RuleFrameNextKeys: "BIND
+//     dn=…", "RESULT tag=97" after "conn=7 op=2" are operations, each
+//     followed by its own key). Every later line whose fields have the
 //     frame's shapes has those fields made variable. There is no list of
 //     log formats, level words or tags.
 //
@@ -77,7 +80,17 @@
 //     an upper-case word in quotes, "\"PWD\"", is a protocol's verb and
 //     stays), a word wholly in square brackets ("[web] Ban …",
 //     RuleBracketed: a name the program printed in brackets, as in quotes;
-//     not an upper-case status word, "[OK]"), booleans and null, a unit after a number ("1190 bytes", "<1 sec"), and a month
+//     not an upper-case status word, "[OK]"; and a bracketed group of
+//     several tokens, nested brackets and all, "[ivan/<via Auth-Type =
+//     PAP>]", unless its words are upper-case or it opens with a label,
+//     RuleBracketGroups), the whole quoted value of
+//     key="…", however many tokens and pairs it holds
+//     (dn="uid=ann,ou=people,dc=ex", text="no such object",
+//     RuleQuotedValue), the words after a line's last "key=value" field
+//     when no pair follows, for a key that ends some of the log's first
+//     1,024 lines with an empty value ("… text=" beside "… text=invalid
+//     DN": the log shows the value is filled-in text; RuleValueRun, not
+//     after a value with a digit, "op=3 UNBIND"), booleans and null, a unit after a number ("1190 bytes", "<1 sec"), and a month
 //     or weekday name next to a variable. "key=value", "key:value",
 //     "label.....value", "call(arg)" and "name[arg]" keep the key and make
 //     the value variable. Other words without digits stay constant.
@@ -177,7 +190,15 @@
 //     A IN") have no second context, but tell apart the members of several
 //     events; two events are not enough (a request's and its reply's
 //     vocabulary, "Sending X" and "Received X", which labels keep apart).
-//     It costs at most 65,536 map entries of 12 bytes. When a position turns variable beside
+//     It costs at most 65,536 map entries of 12 bytes. A position where
+//     the base has a plain word and a member, with more than three other
+//     words, a bare variable is a variable at once (RuleClusterWild,
+//     clusterwild.go: "from client localhost port" beside "from client
+//     <*> port"; the program printed a value there, and an enumeration's
+//     words are not printed as numbers). A template of three or four
+//     elements without labels joins a cluster at similarity one half, as
+//     in Drain (RuleClusterShort, clustershort.go: "<*> get page:home"
+//     beside "<*> get user:bob" agree on half of what is compared). When a position turns variable beside
 //     another variable, a group already under the collapsed template
 //     ("as <*>" for "as <*> <*>", a value that had a digit and ran into its
 //     neighbour) is united with the cluster's (RuleCollapseJoin), as

@@ -56,6 +56,7 @@ type frame struct {
 	n        int
 	shape    [maxFrame]uint64
 	variable [maxFrame]bool
+	runs     runKeys // keys whose values run to the end of a line (valuerun.go)
 }
 
 // field is one header field: tokens [start, end) of the line.
@@ -131,6 +132,7 @@ type sampleField struct {
 	punct bool   // the field is punctuation only, such as "-" or ":"
 	pad   bool   // two or more spaces and then a word follow the field: padding before the message
 	label bool   // the field is one word token ending in ':' ("general:", "info:")
+	key   uint64 // for one "key=value" token with a digit, a hash of its key; else 0
 	rest  uint64 // masked hash of every token after the field
 }
 
@@ -140,9 +142,10 @@ type sampleField struct {
 func learnFrame(sample [][]byte, off Rules) frame {
 	var fr frame
 	if off&RuleFrame != 0 || len(sample) == 0 {
+		fr.runs = learnRunKeys(sample, off)
 		return fr
 	}
-	rows, counts, distinct, nDistinct := sampleRows(sample, off)
+	rows, counts, distinct, nDistinct := sampleRows(sample, off, &fr.runs)
 	in := make([]bool, len(sample)) // the line has the frame's shapes so far
 	for i := range in {
 		in[i] = true
@@ -228,10 +231,11 @@ fields:
 // sampleRows splits and classifies the sample lines into their leading
 // fields: rows[i] holds line i's fields, counts[i] how many it has, and
 // distinct[i] whether it is the first line of its masked shape, of which
-// there are nDistinct. Shapes are counted over distinct lines (digits, ids
+// there are nDistinct; runs gets the keys that end a line empty
+// (learnRunKeys). Shapes are counted over distinct lines (digits, ids
 // and paths masked), so that a header is what every kind of line starts
 // with, not what the busiest kind does.
-func sampleRows(sample [][]byte, off Rules) (rows [][maxFrame]sampleField, counts []int, distinct []bool, nDistinct int) {
+func sampleRows(sample [][]byte, off Rules, runs *runKeys) (rows [][maxFrame]sampleField, counts []int, distinct []bool, nDistinct int) {
 	var t tokenizer
 	t.off = off
 	rows = make([][maxFrame]sampleField, len(sample))
@@ -243,9 +247,12 @@ func sampleRows(sample [][]byte, off Rules) (rows [][maxFrame]sampleField, count
 	for i, line := range sample {
 		t.clean(line)
 		t.split()
+		runs.note(&t)
 		for k := range t.toks {
 			t.classify(&t.toks[k])
 		}
+		t.quotedValues()
+		t.valueRun()
 		suffix = t.suffixHashes(suffix)
 		whole := suffix[0]
 		distinct[i] = !seen[whole]
@@ -256,7 +263,7 @@ func sampleRows(sample [][]byte, off Rules) (rows [][maxFrame]sampleField, count
 			rows[i][j] = sampleField{shape: t.shapeOf(f), value: t.maskedHash(f.start, f.end), rest: suffix[f.end],
 				digit: hasDigit(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]), nums: digitRuns(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]) >= 2,
 				punct: f.end == f.start+1 && !hasAlnum(t.buf[t.toks[f.start].start:t.toks[f.start].end]),
-				pad:   padded(&t, f), label: t.isLabelField(f)}
+				pad:   padded(&t, f), label: t.isLabelField(f), key: t.fieldKey(f)}
 		}
 	}
 	return rows, counts, distinct, len(seen)
@@ -410,9 +417,11 @@ func category(rows [][maxFrame]sampleField, counts []int, in []bool, j int, shap
 			perValue[f.value]++
 		}
 		lines++
-		if j+1 < maxFrame && counts[i] > j+1 && !rows[i][j+1].digit {
-			nexts[[2]uint64{f.value, rows[i][j+1].value}] = true
-			words++
+		if j+1 < maxFrame && counts[i] > j+1 {
+			if next, ok := nextValue(rows[i][j+1], off); ok {
+				nexts[[2]uint64{f.value, next}] = true
+				words++
+			}
 		}
 	}
 	top := 0

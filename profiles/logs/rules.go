@@ -4,7 +4,7 @@ package logs
 // off to measure what it contributes (`ctx bench loghub --leave-out` scores
 // every system with each rule off). A Miner with no rule off is the one
 // ctx ships.
-type Rules uint32
+type Rules uint64
 
 // The rules that can be switched off.
 const (
@@ -100,6 +100,24 @@ const (
 	// RuleClusterRecur counts a word as shared (RuleClusterShared) when it
 	// varies at a position of two different clusters (recur.go).
 	RuleClusterRecur
+	// RuleQuotedValue makes the whole quoted value of key="…" one
+	// variable, however many tokens it spans (quotedvalue.go).
+	RuleQuotedValue
+	// RuleFrameNextKeys lets a "key=value" field with a digit count, by
+	// its key, as the next field in RuleFrameNext's test (framekeys.go).
+	RuleFrameNextKeys
+	// RuleValueRun makes the value of a line's last key=value field run
+	// to the end of the line when no pair follows it (valuerun.go).
+	RuleValueRun
+	// RuleBracketGroups makes a group in square brackets that spans
+	// several tokens one variable (bracketed.go).
+	RuleBracketGroups
+	// RuleClusterWild makes a cluster position variable when a member has
+	// a bare variable where the base has a word (clusterwild.go).
+	RuleClusterWild
+	// RuleClusterShort lets a template of three or four elements without
+	// labels join a cluster at a similarity of one half (clustershort.go).
+	RuleClusterShort
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -118,6 +136,9 @@ var RuleNames = []struct {
 	{RuleOptional, "optional"}, {RuleFrameLabels, "frame-labels"}, {RuleClusterIDs, "cluster-ids"},
 	{RuleFrameTags, "frame-tags"}, {RuleFrameNext, "frame-next"},
 	{RuleBracketed, "bracketed"}, {RuleClusterRecur, "cluster-recur"},
+	{RuleQuotedValue, "quoted-value"}, {RuleFrameNextKeys, "frame-next-keys"},
+	{RuleValueRun, "value-run"}, {RuleBracketGroups, "bracket-groups"},
+	{RuleClusterWild, "cluster-wild"}, {RuleClusterShort, "cluster-short"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.

@@ -69,6 +69,9 @@ func (t *tokenizer) template(line []byte) []byte {
 			t.classify(&t.toks[i])
 		}
 	}
+	t.bracketGroups()
+	t.quotedValues()
+	t.valueRun()
 	t.context()
 	return t.render()
 }
