@@ -21,8 +21,8 @@ const Max = 64 << 10
 
 // Scan calls fn for every line of r with its 1-based number. The line excludes
 // its newline and a trailing carriage return, and is only valid during the call.
-// long reports that the line was cut at Max. A stream that ends without a
-// newline still yields its last line. Scan stops at the first error fn returns,
+// long reports that the line was cut at Max (and a reader from Track records
+// it). A stream that ends without a newline still yields its last line. Scan stops at the first error fn returns,
 // or when ctx is done.
 func Scan(ctx context.Context, r io.Reader, fn func(n int, line []byte, long bool) error) error {
 	br := readers.Get().(*bufio.Reader)
@@ -33,6 +33,7 @@ func Scan(ctx context.Context, r io.Reader, fn func(n int, line []byte, long boo
 	}()
 	var buf []byte
 	n := 0
+	t, _ := r.(*tracked)
 	for {
 		frag, err := br.ReadSlice('\n')
 		long := false
@@ -76,6 +77,9 @@ func Scan(ctx context.Context, r io.Reader, fn func(n int, line []byte, long boo
 		}
 		line = bytes.TrimSuffix(line, []byte{'\n'})
 		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if long && t != nil {
+			t.cut(n)
+		}
 		if ferr := fn(n, line, long); ferr != nil {
 			return ferr
 		}
