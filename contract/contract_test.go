@@ -185,3 +185,22 @@ func TestNumAndSize(t *testing.T) {
 		}
 	}
 }
+
+// An empty list is a value: `required = []` means nothing is REQUIRED, in
+// a [default] or an [outcome.NAME] table, whatever an earlier layer said.
+func TestEmptyRequiredClears(t *testing.T) {
+	fail := &evidence.Item{Kind: evidence.KindTest, Outcome: evidence.OutcomeFail, Name: "TestA"}
+	for _, body := range []string{"[default]\nrequired = []\n", "[outcome.fail]\nrequired = []\n"} {
+		for _, name := range []string{"default.toml", "gotest.toml"} {
+			dir := t.TempDir()
+			write(t, dir, name, body)
+			c := load(t, "gotest", "fail", dir)
+			if c.Required == nil || len(c.Required) != 0 || !strings.HasPrefix(c.Sources["required"], filepath.Join(dir, name)) {
+				t.Errorf("%s %q: required %#v from %q, want [] from the project file", name, body, c.Required, c.Sources["required"])
+			}
+			if cl := c.ClassOf(fail); cl == Required {
+				t.Errorf("%s %q: a failing test is still %s", name, body, cl)
+			}
+		}
+	}
+}

@@ -22,6 +22,13 @@ type Source struct {
 
 	exit int
 	done <-chan struct{} // closed when exit and the streams' facts are final; nil when they always were
+	of   *Source         // the source this is a View of, whose exit it reports
+}
+
+// View is the same capture read through other streams (the same streams
+// with wrapped readers): its exit status is s's, as and when s learns it.
+func (s *Source) View(streams []Stream) *Source {
+	return &Source{Argv: s.Argv, Streams: streams, of: s}
 }
 
 // NewSource is a Source whose facts are all known.
@@ -32,6 +39,9 @@ func NewSource(argv []string, exit int, streams []Stream) *Source {
 // Exit is the exit status ctx reports (124 timeout, 128+N signal…); it waits
 // for the end of a running capture.
 func (s *Source) Exit() int {
+	if s.of != nil {
+		return s.of.Exit()
+	}
 	if s.done != nil {
 		<-s.done
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -101,5 +102,29 @@ func TestParseID(t *testing.T) {
 	}
 	if id, err := ParseID("job:abcdef123456"); err != nil || id != "abcdef123456" {
 		t.Errorf("%q %v", id, err)
+	}
+}
+
+// A job whose supervisor never recorded itself is dead with no pid to
+// name: the listing says it never started, not "supervisor (pid 0)".
+func TestDeadWithoutSupervisor(t *testing.T) {
+	dir := t.TempDir()
+	if err := writeJSON(filepath.Join(dir, "job.json"), Spec{ID: "abcdef123456", Argv: []string{"sleep", "9"}, Created: time.Now().UTC().Add(-time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	j, err := Read(dir)
+	if err != nil || j.State != StateDead {
+		t.Fatalf("state %v, err %v; want dead", j, err)
+	}
+	s := Summary(j)
+	if strings.Contains(s, "pid 0") || !strings.Contains(s, "never started") || !strings.Contains(s, filepath.Join(dir, "supervisor.log")) {
+		t.Errorf("summary %q: want it to say the supervisor never started and where its log is", s)
+	}
+	pid := os.Getpid()
+	if err := writeJSON(filepath.Join(dir, "supervisor.json"), Supervisor{PID: pid, Ticks: startTicks(pid)}); err != nil {
+		t.Fatal(err)
+	}
+	if j, _ = Read(dir); !strings.Contains(DeadNote(j), "(pid "+strconv.Itoa(pid)+") died") {
+		t.Errorf("a supervisor that recorded itself: %q", DeadNote(j))
 	}
 }

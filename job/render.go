@@ -3,6 +3,7 @@ package job
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"time"
 
@@ -40,13 +41,14 @@ func (j *Job) Committed() (string, error) {
 	return "", nil
 }
 
-// DeadNote says what became of a job whose supervisor died.
+// DeadNote says what became of a job whose supervisor died. One that never
+// recorded itself (no supervisor.json) died before it ran the command: there
+// is no pid to name and nothing was captured.
 func DeadNote(j *Job) string {
-	pid := 0
-	if j.Supervisor != nil {
-		pid = j.Supervisor.PID
+	if j.Supervisor == nil {
+		return fmt.Sprintf("its supervisor never started (it recorded no pid; %s says why): the command did not run and nothing was captured", filepath.Join(j.Dir, "supervisor.log"))
 	}
-	return fmt.Sprintf("its supervisor (pid %d) died before the command ended; what it captured is kept in its spool and stored as a recovered run by the next ctx command (ctx ls)", pid)
+	return fmt.Sprintf("its supervisor (pid %d) died before the command ended; what it captured is kept in its spool and stored as a recovered run by the next ctx command (ctx ls)", j.Supervisor.PID)
 }
 
 // WriteTail writes the last n lines per stream of what a job printed so

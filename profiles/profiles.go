@@ -12,10 +12,13 @@ package profiles
 import (
 	"context"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 
 	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/lines"
 	"github.com/ctxhq/ctx/profiles/cargotest"
 	"github.com/ctxhq/ctx/profiles/diag"
 	"github.com/ctxhq/ctx/profiles/dockerbuild"
@@ -124,10 +127,12 @@ func Extract(ctx context.Context, src *evidence.Source, force string) (*evidence
 func ExtractChain(ctx context.Context, src *evidence.Source, chain []Choice) (*evidence.Graph, error) {
 	var losses []evidence.Loss
 	for i, c := range chain {
-		g, err := safeParse(ctx, c.Profile, src)
+		tracked, long := trackLong(src)
+		g, err := safeParse(ctx, c.Profile, tracked)
 		last := i == len(chain)-1
 		if err == nil && (len(g.Items) > 0 || empty(src) || last) {
 			g.Losses = append(losses, g.Losses...)
+			loseLong(g, src, long)
 			return g, nil
 		}
 		if ctx.Err() != nil {
@@ -145,6 +150,45 @@ func ExtractChain(ctx context.Context, src *evidence.Source, chain []Choice) (*e
 			Detail: fmt.Sprintf("%s/%d %s; fell back to %s/%d", c.Profile.Name, c.Profile.Version, why, next.Name, next.Version)})
 	}
 	panic("unreachable: the chain ends with text, which always parses")
+}
+
+// trackLong is src with each stream's reader counting the lines lines.Scan
+// cuts at lines.Max, one counter per stream.
+func trackLong(src *evidence.Source) (*evidence.Source, []*lines.Long) {
+	streams := slices.Clone(src.Streams)
+	long := make([]*lines.Long, len(streams))
+	for i := range streams {
+		l, open := &lines.Long{}, streams[i].Open
+		long[i] = l
+		if open == nil {
+			continue
+		}
+		streams[i].Open = func() (io.ReadCloser, error) {
+			rc, err := open()
+			if err != nil {
+				return nil, err
+			}
+			return lines.Track(rc, l), nil
+		}
+	}
+	return src.View(streams), long
+}
+
+// loseLong records a long-line loss for each stream in which the parser
+// was shown lines cut at lines.Max, unless it said so itself (the text
+// profile, which reads them for errors only): a receipt must not vouch for
+// what lay past the cut.
+func loseLong(g *evidence.Graph, src *evidence.Source, long []*lines.Long) {
+	for _, l := range g.Losses {
+		if l.Code == "long-line" {
+			return
+		}
+	}
+	for i, l := range long {
+		if n, first := l.Cut(); n > 0 {
+			g.Lose("long-line", "%s", lines.LongDetail(src.Streams[i].Name, "", n, first))
+		}
+	}
 }
 
 // empty reports whether every stream is empty. It asks after the parse, not

@@ -3,6 +3,7 @@ package profiles
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -89,6 +90,39 @@ func TestFallbackIsLabelled(t *testing.T) {
 		}
 		if len(g.Losses) == 0 || g.Losses[0].Code != "fallback" || !strings.Contains(g.Losses[0].Detail, name+"/") {
 			t.Errorf("%s: losses %+v", name, g.Losses)
+		}
+	}
+}
+
+// Every profile is shown lines cut at lines.Max; the graph says so with a
+// long-line loss naming the stream and the first such line, as the text
+// profile's does, and the text profile's own loss is not doubled.
+func TestLongLinesAreLosses(t *testing.T) {
+	long := strings.Repeat("x", 100<<10) + " AssertionError: the end"
+	for _, tc := range []struct {
+		argv    []string
+		out     string
+		profile string
+		line    int
+	}{
+		{[]string{"pytest", "-q"}, "F.\n" + long + "\nFAILED t.py::test_a - AssertionError\n1 failed, 1 passed in 0.01s\n", "pytest", 2},
+		{[]string{"go", "test", "./..."}, "--- FAIL: TestA (0.00s)\n    a_test.go:3: " + long + "\nFAIL\nFAIL\tx\t0.01s\nFAIL\n", "gotest", 2},
+		{[]string{"npx", "jest"}, "FAIL src/a.test.js\n  ● a › b\n\n    " + long + "\n\nTests:       1 failed, 1 total\n", "jest", 4},
+		{[]string{"cat", "x"}, "one\n" + long + "\n" + long + "\n", "text", 2},
+	} {
+		g, err := Extract(context.Background(), evidence.BytesSource(tc.argv, 1, []byte(tc.out), nil), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range g.Losses {
+			if l.Code == "long-line" {
+				got = append(got, l.Detail)
+			}
+		}
+		want := fmt.Sprintf("the first is line %d;", tc.line)
+		if g.Profile != tc.profile || len(got) != 1 || !strings.HasPrefix(got[0], "stdout: ") || !strings.Contains(got[0], want) {
+			t.Errorf("%s: profile %s, long-line losses %q; want one naming stdout and %q", tc.profile, g.Profile, got, want)
 		}
 	}
 }

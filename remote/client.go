@@ -42,10 +42,19 @@ func Open(cfg *Config) (*Remote, error) {
 	if err != nil {
 		return nil, err
 	}
+	timeout, err := cfg.timeout()
+	if err != nil {
+		return nil, err
+	}
+	tr, err := newTransport(secure, timeout)
+	if err != nil {
+		return nil, fmt.Errorf("remote %s: %w", cfg.Endpoint, err)
+	}
 	mc, err := minio.New(host, &minio.Options{
-		Creds:  credentials.NewChainCredentials(credentialChain()),
-		Secure: secure,
-		Region: cfg.Region,
+		Creds:     credentials.NewChainCredentials(credentialChain()),
+		Secure:    secure,
+		Region:    cfg.Region,
+		Transport: tr,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("remote %s: %w", cfg.Endpoint, err)
@@ -270,12 +279,7 @@ func (r *Remote) noBucket(op string, err error) error {
 }
 
 // configName is the file the configuration came from, for an error's fix.
-func (r *Remote) configName() string {
-	if p := r.cfg.Path(); p != "" {
-		return p
-	}
-	return ConfigName
-}
+func (r *Remote) configName() string { return r.cfg.name() }
 
 // diagnose replaces a failed push's error by the missing bucket's when that
 // is the cause: some servers answer a write to a missing bucket with
@@ -306,6 +310,11 @@ func (r *Remote) wrap(op, key string, err error) error {
 	var e minio.ErrorResponse
 	if errors.As(err, &e) && e.Code != "" {
 		return &serverError{msg: fmt.Sprintf("remote %s s3://%s/%s at %s: %s (%s)", op, r.cfg.Bucket, key, r.cfg.Endpoint, e.Code, e.Message), err: err}
+	}
+	var te *TimeoutError
+	if errors.As(err, &te) {
+		return fmt.Errorf("remote %s s3://%s/%s at %s: %w: the server accepts connections but does not answer (is endpoint right in %s?); on a slow link raise timeout there, or set %s=2m for one command",
+			op, r.cfg.Bucket, key, r.cfg.Endpoint, te, r.configName(), TimeoutEnv)
 	}
 	var ne net.Error
 	if errors.As(err, &ne) {

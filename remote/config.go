@@ -36,6 +36,10 @@ type Config struct {
 	// IdentityFile is an age identity file used to decrypt (a path: the key
 	// itself never goes in this file).
 	IdentityFile string `toml:"identity_file"`
+	// Timeout bounds one request's wait to connect and for an answer to
+	// begin (a Go duration; default DefaultTimeout; $CTX_REMOTE_TIMEOUT
+	// overrides it).
+	Timeout string `toml:"timeout"`
 
 	path string // the file it was read from
 }
@@ -110,7 +114,7 @@ func ParseConfig(b []byte) (*Config, error) {
 				return nil, fmt.Errorf("key %q: credentials never go in the config; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment or use an AWS profile", key)
 			}
 		}
-		return nil, tomlerr.Describe(err, "the keys are endpoint, bucket, prefix, region, push, recipients, identity_file")
+		return nil, tomlerr.Describe(err, "the keys are endpoint, bucket, prefix, region, push, recipients, identity_file, timeout")
 	}
 	switch {
 	case c.Endpoint == "":
@@ -130,6 +134,11 @@ func ParseConfig(b []byte) (*Config, error) {
 	}
 	if c.Prefix == "" {
 		c.Prefix = "ctx"
+	}
+	if c.Timeout != "" {
+		if _, err := parseTimeout(c.Timeout); err != nil {
+			return nil, fmt.Errorf("timeout = %q: %w", c.Timeout, err)
+		}
 	}
 	c.Prefix = strings.Trim(c.Prefix, "/")
 	if c.IdentityFile != "" && strings.HasPrefix(c.IdentityFile, "~/") {

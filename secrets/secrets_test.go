@@ -28,6 +28,14 @@ func TestTextRedacts(t *testing.T) {
 		{"mysqldump --password=" + fakePass + " shop", fakePass, "secret-assignment"},
 		{"+ vault login -method=token --token " + fakePass, fakePass, "secret-flag"},
 		{"DB_PASSWORD=$" + fakePass, fakePass, "secret-assignment"},
+		{"> Authorization: Basic ZGVwbG95OlhrMjl2THEwcFJ0Nw==", "ZGVwbG95OlhrMjl2THEwcFJ0Nw==", "authorization-header"},
+		// A scheme the rule does not know, before a token.
+		{"< Proxy-Authorization: Custom " + fakePass + "abcd", fakePass, "authorization-header"},
+		{"password=hunter2 user=app", "hunter2", "secret-assignment"},
+		// An environment variable set to a word is still a password.
+		{"POSTGRES_PASSWORD=postgres", "postgres", "secret-assignment"},
+		// A passphrase of words run together.
+		{"password=correcthorsebatterystaple", "correcthorsebatterystaple", "secret-assignment"},
 		// A key line without its BEGIN line (a log item in JSON).
 		{`      "text": "2026-11-30T10:04:12Z ` + strings.Split(fakePEM, "\n")[2] + `",`, strings.Split(fakePEM, "\n")[2], "private-key"},
 	} {
@@ -53,6 +61,13 @@ func TestLookalikesSurvive(t *testing.T) {
 		"max_tokens=4096 api_key_id=12 public_key=ssh-ed25519",
 		"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAICXb8xIPMdXZUKsRKgd3KQwoPaLKkp/NWbMShsb01Jrx dev@host",
 		"DB_PASSWORD=$DB_PASS",
+		// Ordinary words where a credential could be: a status, prose.
+		"Authorization: unknown scheme",
+		"> Authorization: required for this endpoint",
+		"auth: authorization: none configured",
+		"password=unknown",
+		"level=warn msg=\"login rejected\" user=app password=missing",
+		"password: Invalid",
 		"-----BEGIN CERTIFICATE-----\nMIIBfzCCASWgAwIBAgIUZuXkCkRMIUV9azdMZJ53ngqDrS4wCgYIKoZIzj0EAwIw\n-----END CERTIFICATE-----",
 	} {
 		if out, counts := Text([]byte(l)); counts != nil {

@@ -27,7 +27,7 @@ func streamRules() []*rule {
 			id:       "authorization-header",
 			pattern:  `(?i)\b(?:proxy-)?authorization\b["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|negotiate|ntlm|aws4-hmac-sha256|bot|sso-key|dpop|apikey|api-key|key|ssws|oauth|sharedkey(?:lite)?|gitlab|splunk)\s+)?([^\s"'\x60,;][^"'\x60\r\n]{5,})`,
 			keywords: []string{"authorization"},
-			check:    credentialLike,
+			check:    authCredential,
 		},
 		{
 			id:       "bearer-token",
@@ -144,7 +144,12 @@ var (
 	notSecretName = lazy(`(?i)(?:^|[_.-])(?:id|ids|file|path|dir|url|uri|endpoint|name|names|len|length|size|type|kind|count|enabled|expires?|expiry|expiration|ttl|timeout|policy|version|header|prefix|suffix|env|max|min|required|format|alg|algorithm|mode|field|param|hash|ref|arn|type|usage|limit|index|idx|count|refresh|duration|lifetime|rotation|valid|validation|scope|scopes|provider|store|storage|manager|helper|class|method|style)$|tokens|tokeni[sz]|keyboard|keyword|keystroke|keychain|primary[_.-]?key|foreign[_.-]?key|public[_.-]?key|pubkey|sort[_.-]?key|cache[_.-]?key|partition[_.-]?key|hotkey|monkey|turkey|donkey|jockey|hockey|passed|passes|passing|bypass|passthrough|compass|surpass|author|oauth[_.-]?(?:url|uri)|csrf`)
 	hexOnly       = lazy(`^[0-9a-fA-F]+$`)
 	lowerWord     = lazy(`^[a-z]+$`)
-	passwordName  = lazy(`(?i)passw(?:or)?d|passwd|passphrase|pwd`)
+	// word is a value spelled like a word of prose (unknown, Invalid),
+	// not like a generated or chosen secret.
+	word = lazy(`^[A-Za-z][a-z]{0,14}$`)
+	// envName is an environment variable's name (POSTGRES_PASSWORD).
+	envName      = lazy(`^[A-Z][A-Z0-9_]*$`)
+	passwordName = lazy(`(?i)passw(?:or)?d|passwd|passphrase|pwd`)
 )
 
 // assignment decides whether a NAME=value pair holds a secret.
@@ -158,6 +163,12 @@ func assignment(name, value string, sep byte) bool {
 		// lower-case word after a colon is prose unless the name is a
 		// password's.
 		if sep == ':' && lowerWord().MatchString(value) && !passwordName().MatchString(name) {
+			return false
+		}
+		// password=unknown in a log reports a state. An environment
+		// variable set to a word (POSTGRES_PASSWORD=postgres) is the
+		// password someone chose, and a long run of letters a passphrase.
+		if word().MatchString(value) && !(sep == '=' && envName().MatchString(name)) {
 			return false
 		}
 		return len(value) >= 4 && !isNumber(value) || len(value) >= 6
@@ -216,6 +227,28 @@ func credentialLike(s string) bool {
 	}
 	return n >= 2 && entropy(s) > 2.5
 }
+
+// authCredential is an Authorization header's value that holds a
+// credential: its first word is one (the rule's pattern has taken a known
+// scheme off), or its first word is a scheme the pattern does not know and
+// the second is one. "unknown scheme" and "required for this endpoint" are
+// words, and a URL is no credential.
+func authCredential(s string) bool {
+	f := strings.Fields(s)
+	token := func(i int) bool {
+		t := strings.TrimRight(f[i], ",;")
+		return !strings.Contains(t, "://") && credentialLike(t) && strings.ContainsAny(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+	}
+	switch {
+	case len(f) == 0:
+		return false
+	case token(0):
+		return true
+	}
+	return len(f) > 1 && schemeWord().MatchString(f[0]) && token(1)
+}
+
+var schemeWord = lazy(`^[A-Za-z][A-Za-z0-9-]{1,30}$`)
 
 // longRun is a cheap test that a line holds 30 or more token characters
 // in a row, before the regexps of the rules that need one run.

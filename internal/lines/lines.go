@@ -21,8 +21,8 @@ const Max = 64 << 10
 
 // Scan calls fn for every line of r with its 1-based number. The line excludes
 // its newline and a trailing carriage return, and is only valid during the call.
-// long reports that the line was cut at Max. A stream that ends without a
-// newline still yields its last line. Scan stops at the first error fn returns,
+// long reports that the line was cut at Max (and a reader from Track records
+// it). A stream that ends without a newline still yields its last line. Scan stops at the first error fn returns,
 // or when ctx is done.
 func Scan(ctx context.Context, r io.Reader, fn func(n int, line []byte, long bool) error) error {
 	br := readers.Get().(*bufio.Reader)
@@ -33,6 +33,7 @@ func Scan(ctx context.Context, r io.Reader, fn func(n int, line []byte, long boo
 	}()
 	var buf []byte
 	n := 0
+	t, _ := r.(*tracked)
 	for {
 		frag, err := br.ReadSlice('\n')
 		long := false
@@ -76,6 +77,9 @@ func Scan(ctx context.Context, r io.Reader, fn func(n int, line []byte, long boo
 		}
 		line = bytes.TrimSuffix(line, []byte{'\n'})
 		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if long && t != nil {
+			t.cut(n)
+		}
 		if ferr := fn(n, line, long); ferr != nil {
 			return ferr
 		}
@@ -159,8 +163,9 @@ func StripANSI(line []byte) []byte {
 }
 
 // Printable reports whether b looks like text: valid enough UTF-8 with few
-// control bytes other than tab, newline, carriage return, backspace and ESC.
-// Detection of binary streams uses it on a stream's head.
+// control bytes other than tab, newline, carriage return, backspace and ESC,
+// or Latin-1 text (latin1). Detection of binary streams uses it on a
+// stream's head.
 func Printable(b []byte) bool {
 	if len(b) == 0 {
 		return true
@@ -168,31 +173,66 @@ func Printable(b []byte) bool {
 	if bytes.IndexByte(b, 0) >= 0 {
 		return false
 	}
-	bad := 0
+	var ctl, odd, c1, run, maxRun, words int
 	for i := 0; i < len(b); {
 		c := b[i]
+		if c == ' ' || 'a' <= c|0x20 && c|0x20 <= 'z' {
+			words++
+		}
 		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\b' && c != 0x1b && c != '\f' && c != '\v' {
-			bad++
+			ctl++
 			i++
+			run = 0
 			continue
 		}
 		if c < 0x80 {
 			i++
+			run = 0
 			continue
 		}
 		size := utf8Len(b[i:])
 		if size == 0 {
 			// A rune cut at the end of the head is not evidence of binary.
-			if len(b)-i < 4 {
+			if cutRune(b[i:]) {
 				break
 			}
-			bad++
+			odd++
+			if c < 0xA0 {
+				c1++
+			}
+			run++
+			maxRun = max(maxRun, run)
 			i++
 			continue
 		}
+		run = 0
 		i += size
 	}
-	return bad*100 <= len(b) // at most 1% odd bytes
+	if (ctl+odd)*100 <= len(b) {
+		return true
+	}
+	// Latin-1 text (Grüße from a program that writes ISO 8859-1): no
+	// control byte, no byte of the C1 range 0x80-0x9F (which Latin-1 text
+	// never holds and binary does), at most a third of its bytes not UTF-8
+	// and never more than three of them in a row (accented letters sit
+	// between ASCII ones), and at least half ASCII letters and spaces.
+	// Random bytes have a fifth of those.
+	return ctl == 0 && c1 == 0 && odd*3 <= len(b) && maxRun <= 3 && words*2 >= len(b)
+}
+
+// cutRune reports whether b is the start of a UTF-8 rune cut short by the
+// end of the head: a lead byte followed by continuation bytes only, fewer
+// than the lead announces.
+func cutRune(b []byte) bool {
+	if len(b) >= 4 || b[0] < 0xC2 || b[0] > 0xF4 {
+		return false
+	}
+	for _, c := range b[1:] {
+		if c&0xC0 != 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func utf8Len(b []byte) int {

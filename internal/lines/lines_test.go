@@ -3,6 +3,7 @@ package lines
 import (
 	"bytes"
 	"context"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -86,5 +87,52 @@ func TestPrintable(t *testing.T) {
 	}
 	if Printable(bytes.Repeat(all, 4)) {
 		t.Error("all byte values judged text")
+	}
+}
+
+// Short Latin-1 text is a few odd bytes over the 1 % rule, and is text;
+// binary with no NUL byte still is not.
+func TestPrintableLatin1(t *testing.T) {
+	l1 := func(s string) []byte { // s's runes as ISO 8859-1 bytes
+		var b []byte
+		for _, r := range s {
+			b = append(b, byte(r))
+		}
+		return b
+	}
+	for _, s := range []string{
+		"Grüße aus München\n",
+		"Grüße\n",
+		"Fehler: Datei nicht gefunden: /tmp/übung.txt\n",
+		"café crème à la carte, s'il vous plaît\n",
+		"Temperatur: 21°C ± 0,5°\n",
+		"año, niño, señor\r\n",
+	} {
+		if !Printable(l1(s)) {
+			t.Errorf("Latin-1 %q judged binary", s)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	// (Under about 32 bytes random bytes can spell Latin-1 words.)
+	for _, n := range []int{32, 64, 200, 4096} {
+		for range 200 {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte(r.IntN(255) + 1) // no NUL
+			}
+			if Printable(b) {
+				t.Fatalf("random %d bytes without NUL judged text: %q", n, b)
+			}
+		}
+	}
+	for _, b := range [][]byte{
+		[]byte("\x89PNG\r\n\x1a\n\xde\xad\xbe\xef\xca\xfe\xba\xbe"),
+		{0x1f, 0x8b, 0x08, 0x08, 0xe3, 0xfa, 0xb1, 0x5e, 0x02, 0x03, 'a', '.', 't', 'x', 't'},
+		l1("ÿØÿàJFIFÿÛCÿÀ"),  // JPEG's markers, no NUL
+		l1("ÞÞÞÞ ÿÿÿÿ ëëëë"), // long runs of high bytes
+	} {
+		if Printable(b) {
+			t.Errorf("binary %q judged text", b)
+		}
 	}
 }

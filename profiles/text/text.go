@@ -14,7 +14,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"fmt"
 	"io"
 	"sort"
 	"strings"
@@ -139,12 +138,7 @@ func errorLines(ctx context.Context, g *evidence.Graph, st evidence.Stream) erro
 	if long > 0 {
 		// What lies past lines.Max was not looked at: say so, so that a
 		// receipt with nothing unrepresented does not vouch for it.
-		what := fmt.Sprintf("%d lines", long)
-		if long == 1 {
-			what = "1 line"
-		}
-		g.Lose("long-line", "%s: %s longer than %d KiB read for errors only in their first %d KiB (the first is line %d; the run's handle with #%s:L%d and --raw returns it whole)",
-			st.Name, what, lines.Max>>10, lines.Max>>10, firstLong, st.Name, firstLong)
+		g.Lose("long-line", "%s", lines.LongDetail(st.Name, "for errors", long, firstLong))
 	}
 	if dropped > 0 {
 		g.Lose("item-cap", "%s: %d more distinct error-looking lines beyond the first %d groups", st.Name, dropped, MaxErrorGroups)
