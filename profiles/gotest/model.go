@@ -21,7 +21,7 @@ type rec struct {
 	interleaved bool // another running test's lines fell among its own (t.Parallel)
 	kept        bool // in block.list
 	dropped     bool // beyond the cap: counted, not itemised
-	viewName    bool // name is a view of the lines' arena, not yet a copy of its own (keep copies it)
+	viewName    bool // name is in the lines' arena, shared with other records' names, not yet a copy of its own (keep copies it)
 
 	span         evidence.Span // the result line (identity)
 	resultIndent int

@@ -26,9 +26,9 @@ type parser struct {
 	goDiags     []*diag
 	lastGo      *diag
 	lastEvent   event           // the -json event before, whose strings the next reuses
-	lines       arena           // the text lines' bytes: every string kept from one is cloned
+	lines       arena           // records' names, copied from the text lines that named them
 	names       arena           // kept records' names, copied from the lines: they live as long as the graph
-	viewing     bool            // the line being read is a view of lines (text), not an event\'s own strings
+	viewing     bool            // the line being read is a view of the reader's buffer (text), not an event's own strings
 	spareRecs   map[string]*rec // a settled block's records map, emptied, for the next block
 	free        []*rec          // records recycled from settled blocks
 	lastPending *pendingOf      // the pending block last looked up, nil when it closed
@@ -92,7 +92,11 @@ func (p *parser) line(stream string, n int, raw []byte) {
 		}
 	}
 	p.viewing = true
-	p.text(ln, p.lines.String(raw))
+	if poisonArena {
+		raw = bytes.Clone(raw)
+		defer poison(raw)
+	}
+	p.text(ln, view(raw))
 }
 
 // endStream closes what cannot continue into the next stream.
@@ -441,9 +445,13 @@ func (p *parser) create(b *block, name string, ln evidence.Span) *rec {
 	} else {
 		r = new(rec)
 	}
-	// A text line's name stays a view of the arena until the record is
-	// kept (keep clones it): past the item cap most records are counted and
-	// recycled, and their names were most of a flood's copies.
+	// A text line's name is copied into the lines' arena, and again into
+	// the kept names' when the record is kept (keep copies it): past the
+	// item cap most records are counted and recycled, and a string each
+	// was most of a flood's garbage.
+	if p.viewing {
+		name = p.lines.Copy(name)
+	}
 	*r = rec{name: name, seq: p.next(), kind: kindOf(name), detail: ln, viewName: p.viewing}
 	b.recs[name] = r
 	return r
