@@ -62,7 +62,7 @@ func (p *parser) event(ln evidence.Span, ev event) {
 		b.structural++
 		r := b.recs[ev.Test]
 		if r == nil || r.outcome != "" {
-			r = p.create(b, ev.Test, ln)
+			r = p.rerun(b, r, ev.Test, ln)
 		}
 		if r != nil {
 			extend(&r.detail, ln)

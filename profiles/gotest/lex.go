@@ -20,10 +20,23 @@ func parseHeader(s string) (header, bool) {
 	if !ok {
 		return header{}, false
 	}
-	verb, name, _ := strings.Cut(rest, " ")
-	switch verb {
-	case "RUN", "PAUSE", "CONT", "NAME":
+	// The verb is what comes before the first blank (or all of rest), one
+	// of four: read as a prefix, without searching the line for the blank.
+	var verb string
+	switch {
+	case strings.HasPrefix(rest, "RUN"):
+		verb = "RUN"
+	case strings.HasPrefix(rest, "PAUSE"):
+		verb = "PAUSE"
+	case strings.HasPrefix(rest, "CONT"):
+		verb = "CONT"
+	case strings.HasPrefix(rest, "NAME"):
+		verb = "NAME"
 	default:
+		return header{}, false
+	}
+	name := rest[len(verb):]
+	if name != "" && name[0] != ' ' {
 		return header{}, false
 	}
 	name = strings.TrimSpace(name)
@@ -47,24 +60,49 @@ func parseResult(s string) (result, bool) {
 	if !ok {
 		return result{}, false
 	}
-	verb, name, ok := strings.Cut(rest, ": ")
-	if !ok {
+	// The verb is what comes before the first ": ", one of four: read as
+	// a prefix, without searching the line for ": ".
+	verb := resultVerb(rest)
+	if verb == "" {
 		return result{}, false
 	}
-	switch verb {
-	case "PASS", "FAIL", "SKIP", "BENCH":
-	default:
-		return result{}, false
-	}
+	name := rest[len(verb)+2:]
 	r := result{indent: indentWidth(s[:len(s)-len(t)]), verb: verb}
-	if i := strings.LastIndex(name, " ("); i > 0 && strings.HasSuffix(name, ")") && isElapsed(name[i+2:len(name)-1]) {
-		name, r.timed = name[:i], true
+	if strings.HasSuffix(name, ")") {
+		if i := strings.LastIndex(name, " ("); i > 0 && isElapsed(name[i+2:len(name)-1]) {
+			name, r.timed = name[:i], true
+		}
 	}
 	if name == "" || hasBlank(name) {
 		return result{}, false
 	}
 	r.name = name
 	return r, true
+}
+
+// resultVerb is the verb a result line's rest (past "--- ") starts with,
+// followed by ": "; "" when it is none of them.
+func resultVerb(rest string) string {
+	if len(rest) < 6 {
+		return ""
+	}
+	var verb string
+	switch rest[0] {
+	case 'P':
+		verb = "PASS"
+	case 'F':
+		verb = "FAIL"
+	case 'S':
+		verb = "SKIP"
+	case 'B':
+		verb = "BENCH"
+	default:
+		return ""
+	}
+	if len(rest) < len(verb)+2 || rest[:len(verb)] != verb || rest[len(verb)] != ':' || rest[len(verb)+1] != ' ' {
+		return ""
+	}
+	return verb
 }
 
 // findResult finds a result line that a test's own output ran into, as in
@@ -159,6 +197,9 @@ type pkgLine struct {
 }
 
 func parsePkgLine(s string) (pkgLine, bool) {
+	if s == "" || s[0] != 'o' && s[0] != 'F' && s[0] != '?' {
+		return pkgLine{}, false // most lines: no prefix to compare
+	}
 	if !strings.HasPrefix(s, "ok ") && !strings.HasPrefix(s, "ok\t") && !strings.HasPrefix(s, "FAIL") && !strings.HasPrefix(s, "? ") {
 		return pkgLine{}, false
 	}

@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"strings"
+	"unsafe"
 
 	"github.com/ctxhq/ctx/evidence"
 )
@@ -21,6 +22,7 @@ type rec struct {
 	interleaved bool // another running test's lines fell among its own (t.Parallel)
 	kept        bool // in block.list
 	dropped     bool // beyond the cap: counted, not itemised
+	mapped      bool // the block's recs holds it under its name (a rerun's record replaces it there)
 	viewName    bool // name is in the lines' arena, shared with other records' names, not yet a copy of its own (keep copies it)
 
 	span         evidence.Span // the result line (identity)
@@ -106,7 +108,7 @@ func extend(sp *evidence.Span, ln evidence.Span) {
 		*sp = ln
 		return
 	}
-	if sp.Stream != ln.Stream {
+	if !sameStream(sp.Stream, ln.Stream) {
 		return
 	}
 	if ln.From < sp.From {
@@ -115,6 +117,15 @@ func extend(sp *evidence.Span, ln evidence.Span) {
 	if ln.To > sp.To {
 		sp.To = ln.To
 	}
+}
+
+// sameStream is a == b, deciding without a call when both are the same
+// string (a stream's spans all share its name's bytes).
+func sameStream(a, b string) bool {
+	if len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b) {
+		return true
+	}
+	return a == b
 }
 
 // block is the output of one package: in text mode the lines up to its

@@ -76,7 +76,7 @@ func (p *parser) recognised() bool { return p.recognise > 0 }
 // line routes one cleaned line.
 func (p *parser) line(stream string, n int, raw []byte) {
 	ln := evidence.Span{Stream: stream, From: n, To: n}
-	if len(bytes.TrimSpace(raw)) > 0 {
+	if len(raw) > 0 && raw[0] > ' ' && raw[0] < 0x80 || len(bytes.TrimSpace(raw)) > 0 {
 		p.nonBlank++
 	}
 	if len(raw) > 0 && raw[0] == '{' {
@@ -452,8 +452,18 @@ func (p *parser) create(b *block, name string, ln evidence.Span) *rec {
 	if p.viewing {
 		name = p.lines.Copy(name)
 	}
-	*r = rec{name: name, seq: p.next(), kind: kindOf(name), detail: ln, viewName: p.viewing}
+	*r = rec{name: name, seq: p.next(), kind: kindOf(name), detail: ln, viewName: p.viewing, mapped: true}
 	b.recs[name] = r
+	return r
+}
+
+// rerun creates the record of a test's next run, which replaces old (nil
+// for none) as the latest record of its name.
+func (p *parser) rerun(b *block, old *rec, name string, ln evidence.Span) *rec {
+	r := p.create(b, name, ln)
+	if r != nil && old != nil {
+		old.mapped = false
+	}
 	return r
 }
 
@@ -483,7 +493,7 @@ func (p *parser) header(b *block, ln evidence.Span, h header, jt string) {
 	}
 	r := b.recs[name]
 	if r == nil || (h.verb == "RUN" && r.outcome != "") {
-		r = p.create(b, name, ln) // a first run, or a rerun under -count
+		r = p.rerun(b, r, name, ln) // a first run, or a rerun under -count
 	}
 	if r == nil {
 		b.cur = nil
@@ -660,8 +670,9 @@ func (p *parser) resolve(b *block, r *rec, o evidence.Outcome) {
 	}
 	p.capped++
 	r.dropped = true
-	if b.recs[r.name] == r && b.last != r && b.cur != r {
+	if r.mapped && b.last != r && b.cur != r { // b.recs[r.name] == r, without hashing the name
 		delete(b.recs, r.name)
+		r.mapped = false
 		if !b.json {
 			b.gone = append(b.gone, r) // recycled when the block settles
 		}
