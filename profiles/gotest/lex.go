@@ -68,12 +68,17 @@ func parseResult(s string) (result, bool) {
 	}
 	name := rest[len(verb)+2:]
 	r := result{indent: indentWidth(s[:len(s)-len(t)]), verb: verb}
-	if strings.HasSuffix(name, ")") {
-		if i := strings.LastIndex(name, " ("); i > 0 && isElapsed(name[i+2:len(name)-1]) {
-			name, r.timed = name[:i], true
+	// A name has no blanks: its first blank must start the elapsed time,
+	// " (0.06s)", and end the name. One scan finds it, where searching
+	// for the last " (" and then the name for a blank took two.
+	if i := blankAt(name); i >= 0 {
+		tail := name[i:]
+		if i == 0 || len(tail) < 4 || tail[0] != ' ' || tail[1] != '(' || tail[len(tail)-1] != ')' || !isElapsed(tail[2:len(tail)-1]) {
+			return result{}, false
 		}
+		name, r.timed = name[:i], true
 	}
-	if name == "" || hasBlank(name) {
+	if name == "" {
 		return result{}, false
 	}
 	r.name = name
@@ -411,13 +416,16 @@ func trimBlanks(s string) string {
 	return s[i:]
 }
 
-// hasBlank is strings.ContainsAny(s, " \t") for the short strings
-// (names, file paths) it is asked of.
-func hasBlank(s string) bool {
+// blankAt is the index of s's first blank or tab, -1 when it has none.
+func blankAt(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] == ' ' || s[i] == '\t' {
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }
+
+// hasBlank is strings.ContainsAny(s, " \t") for the short strings
+// (names, file paths) it is asked of.
+func hasBlank(s string) bool { return blankAt(s) >= 0 }
