@@ -322,7 +322,7 @@ func testAttrs(r *rec, failedSubs int) map[string]string {
 	}
 	attrs := map[string]string{}
 	if r.kind != kindTest {
-		attrs["kind"] = r.kind
+		attrs["kind"] = r.kind.String()
 	}
 	for k, v := range x.metrics {
 		attrs[k] = v
