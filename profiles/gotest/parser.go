@@ -941,14 +941,15 @@ func (p *parser) settle(b *block) {
 	}
 	// Only the kept records are needed from here on.
 	b.cur, b.last, b.prev = nil, nil, nil
-	if !b.json {
-		b.recs.each(p.recycle)
+	if b.json {
+		b.recs.drain(func(*rec) {})
+	} else {
+		b.recs.drain(p.recycle)
 		for _, r := range b.gone {
 			p.recycle(r)
 		}
 		b.gone = nil
 	}
-	b.recs.clear()
 	p.spareRecs, b.recs = b.recs, recTable{} // the next block's, grown already
 	b.pendingRace, b.traces = nil, b.traces[:min(len(b.traces), 1)]
 }

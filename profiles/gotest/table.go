@@ -110,19 +110,27 @@ func (t *recTable) remove(r *rec, h uint64) {
 	t.slots[i] = recSlot{}
 }
 
-// each calls fn with every record, in slot order.
+// each calls fn with every record, in slot order. It stops at the last
+// record: past the item cap a block's table holds few records in many
+// slots.
 func (t *recTable) each(fn func(*rec)) {
-	for _, s := range t.slots {
-		if s.r != nil {
-			fn(s.r)
+	left := t.n
+	for i := 0; left > 0; i++ {
+		if r := t.slots[i].r; r != nil {
+			fn(r)
+			left--
 		}
 	}
 }
 
-// clear empties the table, keeping its slots for the next block.
-func (t *recTable) clear() {
-	if t.n > 0 {
-		clear(t.slots)
+// drain calls fn with every record and empties the table, keeping its
+// slots for the next block: one pass over the slots that hold records.
+func (t *recTable) drain(fn func(*rec)) {
+	for i := 0; t.n > 0; i++ {
+		if r := t.slots[i].r; r != nil {
+			t.slots[i] = recSlot{}
+			t.n--
+			fn(r)
+		}
 	}
-	t.n = 0
 }

@@ -49,9 +49,15 @@ func TestRecTable(t *testing.T) {
 	if seen != len(ref) {
 		t.Errorf("each saw %d records, want %d", seen, len(ref))
 	}
-	tab.clear()
-	if tab.len() != 0 || tab.get("Test1/sub_0") != nil {
-		t.Error("clear left records")
+	drained := 0
+	tab.drain(func(*rec) { drained++ })
+	if drained != len(ref) || tab.len() != 0 || tab.get("Test1/sub_0") != nil {
+		t.Errorf("drain gave %d records of %d and left %d", drained, len(ref), tab.len())
+	}
+	for _, s := range tab.slots {
+		if s.r != nil {
+			t.Fatal("drain left a slot filled")
+		}
 	}
 }
 
