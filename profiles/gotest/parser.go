@@ -447,7 +447,7 @@ func (p *parser) createAt(b *block, name string, h uint64, i int, ln evidence.Sp
 		p.untracked++
 		return nil
 	}
-	var r *rec
+	var r *rec // zero: new, or zeroed by recycle
 	if n := len(p.free); n > 0 {
 		r, p.free = p.free[n-1], p.free[:n-1]
 	} else {
@@ -460,7 +460,10 @@ func (p *parser) createAt(b *block, name string, h uint64, i int, ln evidence.Sp
 	if p.viewing {
 		name = p.lines.Copy(name)
 	}
-	*r = rec{name: name, hash: h, seq: p.next(), kind: kindOf(name), detail: ln, viewName: p.viewing, mapped: true}
+	// Set field by field: the record is zero already, and writing a whole
+	// literal would clear its 224 bytes a second time.
+	r.name, r.hash, r.seq, r.kind, r.detail = name, h, p.next(), kindOf(name), ln
+	r.viewName, r.mapped = p.viewing, true
 	b.recs.set(i, h, r)
 	return r
 }
@@ -962,7 +965,7 @@ func (p *parser) settle(b *block) {
 // receives no line once settled, and its cur, last and prev are cleared.
 func (p *parser) recycle(r *rec) {
 	if !r.kept && r.info == nil && len(p.free) < maxLive {
-		*r = rec{} // its name may be a view: a waiting record holds no chunk of lines
+		*r = rec{} // createAt relies on it; and a waiting record holds no chunk of lines
 		p.free = append(p.free, r)
 	}
 }
