@@ -5,33 +5,43 @@ import (
 	"unsafe"
 )
 
-// arena holds the bytes of the text lines, so that a line's string is a
-// view of them rather than a copy of its own: a large run has millions of
-// lines, and a string each was a fifth of the parse's garbage. Bytes once
-// written are never written again, so a view stays valid for as long as
-// anything references it; what the parser keeps from a line (names,
-// messages, through cut and create) is cloned, so that a kept string does
-// not hold a whole chunk alive.
+// arena holds the names of test records, copied out of the lines that
+// named them: a line is a view of the reader's buffer, valid only while
+// the parser reads it, and a large run has hundreds of thousands of
+// names, a string each a fifth of the parse's garbage. Bytes once written
+// are never written again, so a copy stays valid for as long as anything
+// references it; what the parser keeps for the graph is copied again (a
+// kept name into the kept names' arena, messages through cut), so that a
+// kept string does not hold a whole chunk of others alive.
 type arena struct {
 	buf    []byte
 	chunks [][]byte // every chunk handed out, kept only when poisoning
 }
 
-// arenaChunk is the size of an arena's chunks; a line longer than a
-// quarter of it gets a string of its own.
+// arenaChunk is the size of an arena's chunks; a string longer than a
+// quarter of it gets a copy of its own.
 const arenaChunk = 64 << 10
 
-// poisonArena, set by tests, makes every line its own chunk and release
-// overwrite them all: a string the parser kept without cloning it then
-// shows in the graph.
+// poisonArena, set by tests, makes every line a copy of its own that is
+// overwritten as soon as the parser has read it, and every arena string
+// its own chunk that release overwrites: a string the parser kept without
+// copying it then shows in the graph.
 var poisonArena = false
 
-// String returns b's bytes as a string that shares the arena's memory.
-func (a *arena) String(b []byte) string {
+// view is a line's bytes as a string that shares their memory, valid
+// only while the line is read: what outlives the line must be copied.
+func view(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	return a.Copy(unsafe.String(&b[0], len(b)))
+	return unsafe.String(&b[0], len(b))
+}
+
+// poison overwrites a line's bytes once the parser has read it.
+func poison(b []byte) {
+	for i := range b {
+		b[i] = '~'
+	}
 }
 
 // Copy returns a copy of s in the arena's memory.
@@ -55,8 +65,8 @@ func (a *arena) Copy(s string) string {
 	return unsafe.String(&a.buf[start], len(s))
 }
 
-// release ends the lines' use: the parser reads only what it kept from
-// here on. Poisoning, it overwrites every line's bytes.
+// release ends the arena's use: the parser reads only what it kept from
+// here on. Poisoning, it overwrites every string's bytes.
 func (a *arena) release() {
 	for _, c := range a.chunks {
 		for i := range c {

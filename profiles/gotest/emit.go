@@ -1,6 +1,7 @@
 package gotest
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strconv"
@@ -207,7 +208,9 @@ func diagItem(d *diag) evidence.Item {
 // emitTests adds a block's kept tests in the order they started.
 func (p *parser) emitTests(g *evidence.Graph, b *block) {
 	list := b.list
-	sort.SliceStable(list, func(i, j int) bool { return list[i].seq < list[j].seq })
+	if !slices.IsSortedFunc(list, func(a, b *rec) int { return cmp.Compare(a.seq, b.seq) }) {
+		sort.SliceStable(list, func(i, j int) bool { return list[i].seq < list[j].seq })
+	}
 	// The runs of each name (under -count a name runs several times): the
 	// index in list of its last run, and of each run the one before, -1
 	// for none.
@@ -271,7 +274,11 @@ func (p *parser) emitTests(g *evidence.Graph, b *block) {
 				it.Message, it.File, it.Line = x.msg, x.file, x.line
 			}
 		}
-		it.Attrs = testAttrs(r, failedSubs[r])
+		subs := 0
+		if len(failedSubs) > 0 {
+			subs = failedSubs[r]
+		}
+		it.Attrs = testAttrs(r, subs)
 		if a := parents[i]; a != nil {
 			key, ok := parentKeys[a]
 			if !ok {
@@ -315,7 +322,7 @@ func testAttrs(r *rec, failedSubs int) map[string]string {
 	}
 	attrs := map[string]string{}
 	if r.kind != kindTest {
-		attrs["kind"] = r.kind
+		attrs["kind"] = r.kind.String()
 	}
 	for k, v := range x.metrics {
 		attrs[k] = v

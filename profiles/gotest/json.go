@@ -60,9 +60,10 @@ func (p *parser) event(ln evidence.Span, ev event) {
 	switch ev.Action {
 	case "run":
 		b.structural++
-		r := b.recs[ev.Test]
+		h := hashName(ev.Test)
+		i, r := b.recs.find(ev.Test, h)
 		if r == nil || r.outcome != "" {
-			r = p.create(b, ev.Test, ln)
+			r = p.rerun(b, r, ev.Test, h, i, ln)
 		}
 		if r != nil {
 			extend(&r.detail, ln)

@@ -20,10 +20,23 @@ func parseHeader(s string) (header, bool) {
 	if !ok {
 		return header{}, false
 	}
-	verb, name, _ := strings.Cut(rest, " ")
-	switch verb {
-	case "RUN", "PAUSE", "CONT", "NAME":
+	// The verb is what comes before the first blank (or all of rest), one
+	// of four: read as a prefix, without searching the line for the blank.
+	var verb string
+	switch {
+	case strings.HasPrefix(rest, "RUN"):
+		verb = "RUN"
+	case strings.HasPrefix(rest, "PAUSE"):
+		verb = "PAUSE"
+	case strings.HasPrefix(rest, "CONT"):
+		verb = "CONT"
+	case strings.HasPrefix(rest, "NAME"):
+		verb = "NAME"
 	default:
+		return header{}, false
+	}
+	name := rest[len(verb):]
+	if name != "" && name[0] != ' ' {
 		return header{}, false
 	}
 	name = strings.TrimSpace(name)
@@ -47,24 +60,54 @@ func parseResult(s string) (result, bool) {
 	if !ok {
 		return result{}, false
 	}
-	verb, name, ok := strings.Cut(rest, ": ")
-	if !ok {
+	// The verb is what comes before the first ": ", one of four: read as
+	// a prefix, without searching the line for ": ".
+	verb := resultVerb(rest)
+	if verb == "" {
 		return result{}, false
 	}
-	switch verb {
-	case "PASS", "FAIL", "SKIP", "BENCH":
-	default:
-		return result{}, false
-	}
+	name := rest[len(verb)+2:]
 	r := result{indent: indentWidth(s[:len(s)-len(t)]), verb: verb}
-	if i := strings.LastIndex(name, " ("); i > 0 && strings.HasSuffix(name, ")") && isElapsed(name[i+2:len(name)-1]) {
+	// A name has no blanks: its first blank must start the elapsed time,
+	// " (0.06s)", and end the name. One scan finds it, where searching
+	// for the last " (" and then the name for a blank took two.
+	if i := blankAt(name); i >= 0 {
+		tail := name[i:]
+		if i == 0 || len(tail) < 4 || tail[0] != ' ' || tail[1] != '(' || tail[len(tail)-1] != ')' || !isElapsed(tail[2:len(tail)-1]) {
+			return result{}, false
+		}
 		name, r.timed = name[:i], true
 	}
-	if name == "" || hasBlank(name) {
+	if name == "" {
 		return result{}, false
 	}
 	r.name = name
 	return r, true
+}
+
+// resultVerb is the verb a result line's rest (past "--- ") starts with,
+// followed by ": "; "" when it is none of them.
+func resultVerb(rest string) string {
+	if len(rest) < 6 {
+		return ""
+	}
+	var verb string
+	switch rest[0] {
+	case 'P':
+		verb = "PASS"
+	case 'F':
+		verb = "FAIL"
+	case 'S':
+		verb = "SKIP"
+	case 'B':
+		verb = "BENCH"
+	default:
+		return ""
+	}
+	if len(rest) < len(verb)+2 || rest[:len(verb)] != verb || rest[len(verb)] != ':' || rest[len(verb)+1] != ' ' {
+		return ""
+	}
+	return verb
 }
 
 // findResult finds a result line that a test's own output ran into, as in
@@ -159,6 +202,9 @@ type pkgLine struct {
 }
 
 func parsePkgLine(s string) (pkgLine, bool) {
+	if s == "" || s[0] != 'o' && s[0] != 'F' && s[0] != '?' {
+		return pkgLine{}, false // most lines: no prefix to compare
+	}
 	if !strings.HasPrefix(s, "ok ") && !strings.HasPrefix(s, "ok\t") && !strings.HasPrefix(s, "FAIL") && !strings.HasPrefix(s, "? ") {
 		return pkgLine{}, false
 	}
@@ -370,13 +416,16 @@ func trimBlanks(s string) string {
 	return s[i:]
 }
 
-// hasBlank is strings.ContainsAny(s, " \t") for the short strings
-// (names, file paths) it is asked of.
-func hasBlank(s string) bool {
+// blankAt is the index of s's first blank or tab, -1 when it has none.
+func blankAt(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] == ' ' || s[i] == '\t' {
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }
+
+// hasBlank is strings.ContainsAny(s, " \t") for the short strings
+// (names, file paths) it is asked of.
+func hasBlank(s string) bool { return blankAt(s) >= 0 }

@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"strings"
+	"unsafe"
 
 	"github.com/ctxhq/ctx/evidence"
 )
@@ -13,15 +14,17 @@ import (
 // reading, a trace, benchmark metrics) is in its recInfo.
 type rec struct {
 	name    string
-	seq     int // creation order; items are emitted in it
-	kind    string
+	hash    uint64 // of name (hashName): its slot in the block's records
+	seq     int    // creation order; items are emitted in it
 	outcome evidence.Outcome
 
+	kind        testKind
 	text        bool // outcome read from a text result line, not a -json action
 	interleaved bool // another running test's lines fell among its own (t.Parallel)
 	kept        bool // in block.list
 	dropped     bool // beyond the cap: counted, not itemised
-	viewName    bool // name is a view of the lines' arena, not yet a copy of its own (keep copies it)
+	mapped      bool // the block's recs holds it under its name (a rerun's record replaces it there)
+	viewName    bool // name is in the lines' arena, shared with other records' names, not yet a copy of its own (keep copies it)
 
 	span         evidence.Span // the result line (identity)
 	resultIndent int
@@ -77,15 +80,24 @@ func (r *rec) about() *recInfo {
 	return r.info
 }
 
-// Test kinds, by function name prefix.
+// testKind is a test's kind, by its function name's prefix: a byte, not
+// a string, in each of a run's hundreds of thousands of records.
+type testKind uint8
+
+// Test kinds.
 const (
-	kindTest    = "test"
-	kindBench   = "benchmark"
-	kindExample = "example"
-	kindFuzz    = "fuzz"
+	kindTest testKind = iota
+	kindBench
+	kindExample
+	kindFuzz
 )
 
-func kindOf(name string) string {
+// String is the kind as the graph names it.
+func (k testKind) String() string {
+	return [...]string{kindTest: "test", kindBench: "benchmark", kindExample: "example", kindFuzz: "fuzz"}[k]
+}
+
+func kindOf(name string) testKind {
 	if name == "" || name[0] != 'B' && name[0] != 'E' && name[0] != 'F' {
 		return kindTest
 	}
@@ -106,7 +118,7 @@ func extend(sp *evidence.Span, ln evidence.Span) {
 		*sp = ln
 		return
 	}
-	if sp.Stream != ln.Stream {
+	if !sameStream(sp.Stream, ln.Stream) {
 		return
 	}
 	if ln.From < sp.From {
@@ -117,6 +129,15 @@ func extend(sp *evidence.Span, ln evidence.Span) {
 	}
 }
 
+// sameStream is a == b, deciding without a call when both are the same
+// string (a stream's spans all share its name's bytes).
+func sameStream(a, b string) bool {
+	if len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b) {
+		return true
+	}
+	return a == b
+}
+
 // block is the output of one package: in text mode the lines up to its
 // `ok`/`FAIL` line, in -json mode the events carrying its Package.
 type block struct {
@@ -124,11 +145,11 @@ type block struct {
 	pkg  string
 	json bool
 
-	recs map[string]*rec // the latest record of each name
-	gone []*rec          // records dropped from recs past the cap, recycled when it settles (text)
-	list []*rec          // kept records
-	cur  *rec            // the test whose output is being printed (-v)
-	prev *rec            // the owner of the last line owned by a test
+	recs recTable // the latest record of each name
+	gone []*rec   // records dropped from recs past the cap, recycled when it settles (text)
+	list []*rec   // kept records
+	cur  *rec     // the test whose output is being printed (-v)
+	prev *rec     // the owner of the last line owned by a test
 
 	last       *rec // the test of the last result line: indented lines after it are its own
 	lastIndent int

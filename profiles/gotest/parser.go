@@ -25,13 +25,13 @@ type parser struct {
 	buildMode   *group            // the text build block being read
 	goDiags     []*diag
 	lastGo      *diag
-	lastEvent   event           // the -json event before, whose strings the next reuses
-	lines       arena           // the text lines' bytes: every string kept from one is cloned
-	names       arena           // kept records' names, copied from the lines: they live as long as the graph
-	viewing     bool            // the line being read is a view of lines (text), not an event\'s own strings
-	spareRecs   map[string]*rec // a settled block's records map, emptied, for the next block
-	free        []*rec          // records recycled from settled blocks
-	lastPending *pendingOf      // the pending block last looked up, nil when it closed
+	lastEvent   event      // the -json event before, whose strings the next reuses
+	lines       arena      // records' names, copied from the text lines that named them
+	names       arena      // kept records' names, copied from the lines: they live as long as the graph
+	viewing     bool       // the line being read is a view of the reader's buffer (text), not an event's own strings
+	spareRecs   recTable   // a settled block's records table, emptied, for the next block
+	free        []*rec     // records recycled from settled blocks
+	lastPending *pendingOf // the pending block last looked up, nil when it closed
 
 	// Tallies that survive the caps.
 	passKept, failKept, capped, untracked int
@@ -64,10 +64,7 @@ func (p *parser) next() int { p.seq++; return p.seq }
 
 func (p *parser) newBlock() *block {
 	recs := p.spareRecs
-	p.spareRecs = nil
-	if recs == nil {
-		recs = map[string]*rec{}
-	}
+	p.spareRecs = recTable{}
 	return &block{seq: p.next(), recs: recs}
 }
 
@@ -76,7 +73,7 @@ func (p *parser) recognised() bool { return p.recognise > 0 }
 // line routes one cleaned line.
 func (p *parser) line(stream string, n int, raw []byte) {
 	ln := evidence.Span{Stream: stream, From: n, To: n}
-	if len(bytes.TrimSpace(raw)) > 0 {
+	if len(raw) > 0 && raw[0] > ' ' && raw[0] < 0x80 || len(bytes.TrimSpace(raw)) > 0 {
 		p.nonBlank++
 	}
 	if len(raw) > 0 && raw[0] == '{' {
@@ -92,7 +89,11 @@ func (p *parser) line(stream string, n int, raw []byte) {
 		}
 	}
 	p.viewing = true
-	p.text(ln, p.lines.String(raw))
+	if poisonArena {
+		raw = bytes.Clone(raw)
+		defer poison(raw)
+	}
+	p.text(ln, view(raw))
 }
 
 // endStream closes what cannot continue into the next stream.
@@ -312,7 +313,7 @@ func (p *parser) blockLine(b *block, ln evidence.Span, s string, jt string) {
 		return
 	}
 	if r, i, ok := findResult(s); ok && !b.json {
-		if x := b.recs[r.name]; x != nil && x.outcome == "" {
+		if x := b.recs.get(r.name); x != nil && x.outcome == "" {
 			if o := b.owner(s[:i], jt, p, ln); o != nil {
 				extend(&o.detail, ln)
 			}
@@ -424,28 +425,57 @@ func (p *parser) get(b *block, name string, ln evidence.Span) *rec {
 		name = cut(name, maxName)
 		p.cutNames++
 	}
-	if r := b.recs[name]; r != nil {
+	h := hashName(name)
+	i, r := b.recs.find(name, h)
+	if r != nil {
 		return r
 	}
-	return p.create(b, name, ln)
+	return p.createAt(b, name, h, i, ln)
 }
 
+// create makes the first record of a name that has none.
 func (p *parser) create(b *block, name string, ln evidence.Span) *rec {
-	if len(b.recs) >= maxLive {
+	h := hashName(name)
+	i, _ := b.recs.find(name, h)
+	return p.createAt(b, name, h, i, ln)
+}
+
+// createAt makes the latest record of a name hashing to h, at slot i of
+// the block's records (from find). It returns nil past the live cap.
+func (p *parser) createAt(b *block, name string, h uint64, i int, ln evidence.Span) *rec {
+	if b.recs.len() >= maxLive {
 		p.untracked++
 		return nil
 	}
-	var r *rec
+	var r *rec // zero: new, or zeroed by recycle
 	if n := len(p.free); n > 0 {
 		r, p.free = p.free[n-1], p.free[:n-1]
 	} else {
 		r = new(rec)
 	}
-	// A text line's name stays a view of the arena until the record is
-	// kept (keep clones it): past the item cap most records are counted and
-	// recycled, and their names were most of a flood's copies.
-	*r = rec{name: name, seq: p.next(), kind: kindOf(name), detail: ln, viewName: p.viewing}
-	b.recs[name] = r
+	// A text line's name is copied into the lines' arena, and again into
+	// the kept names' when the record is kept (keep copies it): past the
+	// item cap most records are counted and recycled, and a string each
+	// was most of a flood's garbage.
+	if p.viewing {
+		name = p.lines.Copy(name)
+	}
+	// Set field by field: the record is zero already, and writing a whole
+	// literal would clear its 224 bytes a second time.
+	r.name, r.hash, r.seq, r.kind, r.detail = name, h, p.next(), kindOf(name), ln
+	r.viewName, r.mapped = p.viewing, true
+	b.recs.set(i, h, r)
+	return r
+}
+
+// rerun creates the record of a test's next run, which replaces old (nil
+// for none) as the latest record of its name; h and i are the name's hash
+// and slot (find).
+func (p *parser) rerun(b *block, old *rec, name string, h uint64, i int, ln evidence.Span) *rec {
+	r := p.createAt(b, name, h, i, ln)
+	if r != nil && old != nil {
+		old.mapped = false
+	}
 	return r
 }
 
@@ -473,9 +503,10 @@ func (p *parser) header(b *block, ln evidence.Span, h header, jt string) {
 		name = cut(name, maxName)
 		p.cutNames++
 	}
-	r := b.recs[name]
+	hash := hashName(name)
+	i, r := b.recs.find(name, hash) // one lookup: a new test's record goes in its slot
 	if r == nil || (h.verb == "RUN" && r.outcome != "") {
-		r = p.create(b, name, ln) // a first run, or a rerun under -count
+		r = p.rerun(b, r, name, hash, i, ln) // a first run, or a rerun under -count
 	}
 	if r == nil {
 		b.cur = nil
@@ -524,7 +555,7 @@ func (p *parser) result(b *block, ln evidence.Span, res result, jt string) bool 
 	}
 	r := b.cur // under -v the result usually follows its own test's lines
 	if r == nil || r.name != name {
-		r = b.recs[name]
+		r = b.recs.get(name)
 	}
 	if b.verbose && kindOf(name) != kindBench {
 		// In -v output every result follows its RUN header; a result line for
@@ -573,7 +604,7 @@ func countKey(o evidence.Outcome) string { return string(o) }
 // printed when a record has it (a sub-benchmark named "size-10"), else the
 // name without its GOMAXPROCS suffix.
 func benchName(b *block, printed string) string {
-	if _, ok := b.recs[printed]; ok {
+	if b.recs.get(printed) != nil {
 		return printed
 	}
 	return benchBase(printed)
@@ -652,8 +683,9 @@ func (p *parser) resolve(b *block, r *rec, o evidence.Outcome) {
 	}
 	p.capped++
 	r.dropped = true
-	if b.recs[r.name] == r && b.last != r && b.cur != r {
-		delete(b.recs, r.name)
+	if r.mapped && b.last != r && b.cur != r { // b.recs holds r under its name: removed without hashing it
+		b.recs.remove(r, r.hash)
+		r.mapped = false
 		if !b.json {
 			b.gone = append(b.gone, r) // recycled when the block settles
 		}
@@ -888,7 +920,7 @@ func (p *parser) settle(b *block) {
 				continue
 			}
 			for name := parentName(r.name); name != ""; name = parentName(name) {
-				if a := b.recs[name]; a != nil && a.outcome == "" {
+				if a := b.recs.get(name); a != nil && a.outcome == "" {
 					p.resolve(b, a, evidence.OutcomeFail)
 				}
 			}
@@ -912,17 +944,16 @@ func (p *parser) settle(b *block) {
 	}
 	// Only the kept records are needed from here on.
 	b.cur, b.last, b.prev = nil, nil, nil
-	if !b.json {
-		for _, r := range b.recs {
-			p.recycle(r)
-		}
+	if b.json {
+		b.recs.drain(func(*rec) {})
+	} else {
+		b.recs.drain(p.recycle)
 		for _, r := range b.gone {
 			p.recycle(r)
 		}
 		b.gone = nil
 	}
-	clear(b.recs)
-	p.spareRecs, b.recs = b.recs, map[string]*rec{} // the next block's, grown already
+	p.spareRecs, b.recs = b.recs, recTable{} // the next block's, grown already
 	b.pendingRace, b.traces = nil, b.traces[:min(len(b.traces), 1)]
 }
 
@@ -934,7 +965,7 @@ func (p *parser) settle(b *block) {
 // receives no line once settled, and its cur, last and prev are cleared.
 func (p *parser) recycle(r *rec) {
 	if !r.kept && r.info == nil && len(p.free) < maxLive {
-		*r = rec{} // its name may be a view: a waiting record holds no chunk of lines
+		*r = rec{} // createAt relies on it; and a waiting record holds no chunk of lines
 		p.free = append(p.free, r)
 	}
 }
@@ -942,11 +973,11 @@ func (p *parser) recycle(r *rec) {
 // unresolved lists the records without an outcome, in creation order.
 func (b *block) unresolved() []*rec {
 	var out []*rec
-	for _, r := range b.recs {
+	b.recs.each(func(r *rec) {
 		if r.outcome == "" {
 			out = append(out, r)
 		}
-	}
+	})
 	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
 	return out
 }
