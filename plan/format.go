@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctxhq/ctx/contract"
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/secrets"
 )
 
 // Width bounds any line the digest prints from the output.
@@ -16,15 +17,29 @@ const (
 	messageWidth = 200
 )
 
+// redactionMark opens the mark that stands for a redacted secret.
+const redactionMark = "[REDACTED:"
+
 // clip shortens s to n bytes at a rune boundary, saying how much was cut.
+// Secrets are redacted before the cut: a credential cut in two no longer
+// matches its rule, so the digest's last redaction pass would let its first
+// bytes through. The cut never splits a redaction mark either.
 func clip(s string, n int) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	if len(s) <= n {
 		return s
 	}
+	if red, _ := secrets.Text([]byte(s)); string(red) != s {
+		if s = string(red); len(s) <= n {
+			return s
+		}
+	}
 	cut := n
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
+	}
+	if i := strings.LastIndex(s[:cut], redactionMark); i >= 0 && !strings.Contains(s[i:cut], "]") {
+		cut = i
 	}
 	return s[:cut] + fmt.Sprintf("… [+%s B]", contract.Num(int64(len(s)-cut)))
 }

@@ -180,3 +180,25 @@ func TestComposedOf(t *testing.T) {
 		}
 	}
 }
+
+// TestClipRedactsBeforeCutting: a credential that a message's cut would
+// split is redacted whole, not shown up to the cut (where no rule matches
+// it any more), and the cut never splits the mark that stands for it.
+func TestClipRedactsBeforeCutting(t *testing.T) {
+	// Generated, the shape of an OpenAI project key; not a real one.
+	key := "sk-proj-575yx8xm5MslfY5ubiheyEd7P4zDL_ak6J0kGODKdinZnLXicaBAg8WY1jzIRlNQb0prFmbh7-" +
+		"T3BlbkFJwy5yq1XoY1BaIMcAxYmfsB4HbQLXjjlAFbVV6q9rXxtNDFyuzX9k1gnneGEYG1-LwiqD9jJBAc"
+	msg := "loaded: openai.AuthenticationError: Incorrect API key provided: " + key
+	for _, n := range []int{100, 200, 75} {
+		got := clip(msg, n)
+		if strings.Contains(got, key[40:56]) || strings.Contains(got, "sk-proj-575y") {
+			t.Errorf("clip(%d) shows part of the key: %q", n, got)
+		}
+		if i := strings.LastIndex(got, "[REDACTED:"); i >= 0 && !strings.Contains(got[i:], "]") {
+			t.Errorf("clip(%d) cuts the redaction mark: %q", n, got)
+		}
+	}
+	if got := clip("plain words and a path /usr/lib/x86_64-linux-gnu/libc.so.6 that runs on", 40); !strings.HasPrefix(got, "plain words and a path /usr/lib/x86_64-l") {
+		t.Errorf("clip without a secret changed the text: %q", got)
+	}
+}
