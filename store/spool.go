@@ -84,14 +84,15 @@ func (s *Store) NewSpool(meta SpoolMeta) (*Spool, error) {
 	}
 	mb, _ := meta.marshal()
 	dir := filepath.Join(root, name)
-	// Room for how the command ended, taken now: when the disk fills during
-	// the capture, the exit status can still be written. It needs no flush
-	// of its own: the result written over it is flushed, and meta.json's
-	// flush of the directory makes its entry durable.
-	_, err := writeInPlace(filepath.Join(tmp, resultName), resultPlaceholder, false)
+	// Neither file is flushed here, on every command's path: a run is
+	// durable by its commit, a held step by Keep's flush of its result, and
+	// a flush of these files alone would not outlive a power loss anyway,
+	// since the rename below is not flushed either.
+	err := writeInPlace(filepath.Join(tmp, "meta.json"), mb)
 	if err == nil {
-		// What recovery needs to store the spool after a crash.
-		err = writeFileSync(filepath.Join(tmp, "meta.json"), mb)
+		// Room for how the command ended, taken now: when the disk fills
+		// during the capture, the exit status can still be written.
+		err = writeInPlace(filepath.Join(tmp, resultName), resultPlaceholder)
 	}
 	if err == nil {
 		err = os.Rename(tmp, dir)
@@ -124,58 +125,25 @@ func newSpoolDir(tmp string) (string, *os.File, error) {
 	return tmp, lock, nil
 }
 
-// writeFileSync makes b the whole content of the file at path, durably: its
-// bytes are flushed before it returns, and its directory too when the file
-// is new (which also makes durable the entries of files written into that
-// directory before it).
-func writeFileSync(path string, b []byte) error {
-	created, err := writeInPlace(path, b, true)
-	if err == nil && created {
-		err = syncPath(filepath.Dir(path))
-	}
-	return err
-}
-
-// writeInPlace makes b the whole content of the file at path, flushed or
-// not, and reports whether it created the file. An existing file (a reused
-// spool's) is overwritten in place and then cut to length, never truncated
-// to zero first: ext4 flushes a file truncated to zero and rewritten when it
-// is closed (auto_da_alloc), which with the truncation was most of the cost
-// of rewriting a free spool's two files.
-func writeInPlace(path string, b []byte, flush bool) (created bool, err error) {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		f, err = os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		created = true
-	}
-	if err != nil {
-		return false, err
-	}
-	_, err = f.WriteAt(b, 0)
-	if err == nil {
-		err = f.Truncate(int64(len(b)))
-	}
-	if err == nil && flush {
-		err = syncData(f)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return created, err
-}
-
-// syncData flushes an open file's bytes and size (fdatasync where there is
-// one); a variable so that a test can see which files are flushed.
-var syncData = datasync
-
-// syncPath flushes the directory at path.
-var syncPath = func(path string) error {
-	d, err := os.Open(path)
+// writeInPlace makes b the whole content of the file at path, unflushed.
+// An existing file (a reused spool's) is overwritten in place and then cut
+// to length, never truncated to zero first: ext4 flushes a file truncated
+// to zero and rewritten when it is closed (auto_da_alloc), which with the
+// truncation was most of the cost of rewriting a free spool's two files.
+func writeInPlace(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
 	}
-	defer d.Close()
-	return d.Sync()
+	if _, err := f.WriteAt(b, 0); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Truncate(int64(len(b))); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // Dir is the spool directory.

@@ -55,9 +55,8 @@ func (sp *Spool) release() bool {
 		}
 	}
 	// The previous command's description (its argv, directory, session)
-	// is not left behind in the free spool. No flush: a free spool is
-	// never recovered, and the next capture flushes its own description.
-	if _, err := writeInPlace(filepath.Join(sp.dir, "meta.json"), []byte("{}"), false); err != nil {
+	// is not left behind in the free spool.
+	if writeInPlace(filepath.Join(sp.dir, "meta.json"), []byte("{}")) != nil {
 		return false
 	}
 	// The directory's age is when it was last freed: claims and the hourly

@@ -30,8 +30,3 @@ func syncRange(f *os.File, off, n int64, flags int) {
 		_ = unix.SyncFileRange(int(fd), off, n, flags)
 	})
 }
-
-// datasync flushes a file's bytes and the metadata needed to read them
-// (its size), not its times: half the cost of an fsync for a spool's small
-// files.
-func datasync(f *os.File) error { return unix.Fdatasync(int(f.Fd())) }

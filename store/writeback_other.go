@@ -10,6 +10,3 @@ func startWriteback(*os.File, int64, int64) {}
 
 // waitWriteback is a no-op where sync_file_range does not exist.
 func waitWriteback(*os.File, int64, int64) {}
-
-// datasync is fsync where fdatasync does not exist.
-func datasync(f *os.File) error { return f.Sync() }
