@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""The heldout10 systems: each one's header expression and the event templates
+written from its program's format strings (README.md names the call sites).
+The labelling, checking and word checking are the shared module's
+(bench/testdata/hogen):
+
+    label10.py label SYSTEM RAW.log OUTDIR
+    label10.py check DIR
+    label10.py words SYSTEM STRINGS.txt
+"""
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from hogen import cli
+
+SYSTEMS = {}
+
+# OpenVPN 2.6.14 server, --log FILE, verb 3: error.c's x_msg_va writes
+# time_string()'s "%Y-%m-%d %H:%M:%S" and " ", then the context's prefix
+# (msg_set_prefix: a client instance's "ADDR:PORT" before its common name is
+# known, "CN/ADDR:PORT" after) and " ", then the message, so the prefix is
+# header, optional. Templates from the msg() calls in src/openvpn/ (multi.c,
+# ssl.c, ssl_verify.c, ssl_verify_openssl.c, ssl_openssl.c, ssl_pkt.c,
+# tls_crypt.c, crypto.c, crypto_openssl.c, forward.c, init.c, options.c,
+# manage.c, push.c, ping.c, sig.c, socket.c, pool.c, tun.c, error.c,
+# misc.c, dco_linux.c, networking_sitnl.c). A line init.c builds from
+# option-chosen pieces (Data Channel, Timers, Protocol options) is one event
+# per set of pieces, numbers as values; a reason set as a literal at a call
+# site (a signal's reason, CRYPT_ERROR's text) and a text OpenSSL chooses
+# from a fixed table (a verify error, an alert, a library reason) are event
+# text, one event each; a control message, a management command, a peer's
+# info line and a status row's fields are values.
+SIG = "%s received, client-instance %s"
+SYSTEMS["openvpn"] = (r"^(?P<h>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:(?:[A-Za-z0-9_.-]+/)?\d+\.\d+\.\d+\.\d+:\d+ )?)(?P<m>.*)$", [
+  # start-up and shut-down (options.c, init.c, manage.c, socket.c, tun.c, pool.c, multi.c)
+  "Note: --cipher is not set. OpenVPN versions before 2.5 defaulted to BF-CBC as fallback when cipher negotiation failed in this case. If you need this fallback please add '--data-ciphers-fallback BF-CBC' to your configuration and/or add BF-CBC to --data-ciphers.",
+  "Note: Kernel support for ovpn-dco missing, disabling data channel offload.",
+  "WARNING: Using --management on a TCP port WITHOUT passwords is STRONGLY discouraged and considered insecure",
+  "WARNING: file '<*>' is group or others accessible",
+  "OpenVPN <*> <*> [SSL (OpenSSL)] [LZO] [LZ4] [EPOLL] [PKCS11] [MH/PKTINFO] [AEAD] [DCO]",   # title_string and the build's feature list
+  "library versions: <*>, LZO <*>", "DCO version: <*>",
+  "MANAGEMENT: TCP Socket listening on <*>",
+  "net_route_v4_best_gw query: dst <*>", "net_route_v4_best_gw result: via <*> dev <*>",
+  "NOTE: the current --script-security setting may allow this configuration to call user-defined scripts",
+  "CRL: loaded <*> CRLs from file <*>", "TUN/TAP device <*> opened", "Socket Buffers: R=[<*>-><*>] S=[<*>-><*>]",
+  "<*> link local (bound): <*>", "<*> link remote: <*>", "MULTI: multi_init called, r=<*> v=<*>",
+  "IFCONFIG POOL IPv4: base=<*> size=<*>", "Initialization Sequence Completed", "Closing TUN/TAP interface",
+  "Restart pause, <*> second(s)",
+  # sig.c print_signal: "%s[%s,%s] received, %s exiting|restarting", the signal, hard/soft and reason set together at the call site
+  "SIGTERM[hard,] received, process exiting", "SIGHUP[hard,] received, process restarting",
+  SIG % ("SIGUSR1[soft,tls-error]", "restarting"), SIG % ("SIGUSR1[soft,ping-restart]", "restarting"),
+  SIG % ("SIGTERM[soft,delayed-exit]", "exiting"),
+  "<*>Inactivity timeout (--ping-restart), restarting",   # ping.c, the prefix "[CN] "
+  "Delayed exit in <*> seconds", "CC-EEN exit message received by peer",
+  # error.c's socket errors: "%s %s [%s]: %s (fd=%d,code=%d)", the description a call-site literal, strerror text
+  "read <*> [<*>]: Connection refused (fd=<*>,code=<*>)",
+  "event_wait : Interrupted system call (fd=<*>,code=<*>)",
+  # the TLS handshake (ssl_verify.c, ssl_verify_openssl.c, ssl_openssl.c, ssl.c)
+  "VERIFY OK: depth=<*>, <*>", "VERIFY KU OK", "VERIFY EKU OK", "Validating certificate extended key usage",
+  "++ Certificate has EKU (str) <*>, expects <*>",
+  "VERIFY ERROR: depth=<*>, error=unsuitable certificate purpose: <*>, serial=<*>",
+  "VERIFY ERROR: depth=<*>, error=certificate revoked: <*>, serial=<*>",
+  "VERIFY ERROR: depth=<*>, error=unable to get local issuer certificate: <*>, serial=<*>",
+  "Sent fatal SSL alert: unsupported certificate", "Sent fatal SSL alert: certificate revoked", "Sent fatal SSL alert: unknown CA",
+  "OpenSSL: error:<*>:SSL routines::certificate verify failed:",
+  "TLS_ERROR: BIO read tls_read_plaintext error", "TLS Error: TLS object -> incoming plaintext read error",
+  "TLS Error: TLS handshake failed",
+  "peer info: <*>",
+  "TLS: Username/Password authentication succeeded for username '<*>' [CN SET]",
+  "TLS Auth Error: Auth Username/Password verification failed for peer",
+  "TLS: move_session: dest=<*> src=<*> reinit_src=<*>",
+  "TLS: tls_multi_process: initial untrusted session promoted to trusted",
+  "TLS: tls_multi_process: initial untrusted session promoted to semi-trusted",
+  "TLS: soft reset sec=<*>/<*> bytes=<*>/<*> pkts=<*>/<*>",
+  "Control Channel: <*>, cipher <*> <*>, peer certificate: <*> bits <*>, signature: <*>, peer temporary key: <*> bits <*>",
+  "[<*>] Peer Connection Initiated with <*>",   # socket.c link_socket_connection_initiated
+  # tls-crypt and data channel errors (ssl_pkt.c, tls_crypt.c, crypto.c: "%s: %s" of error_prefix and CRYPT_ERROR's literal)
+  "TLS Error: tls-crypt unwrapping failed from <*>", "tls-crypt unwrap error: packet authentication failed",
+  "TLS Error: can not extract tls-crypt-v2 client key from <*>", "Client wants tls-crypt-v2, but no server key present.",
+  "AEAD Decrypt error: cipher final failed",
+  # multi.c, options.c, push.c, forward.c, init.c
+  "MULTI: new incoming connection would exceed maximum number of clients (<*>)",
+  "MULTI: new connection by client '<*>' will cause previous active sessions by this client to be dropped.  Remember to use the --duplicate-cn option if you want multiple clients using the same certificate or username to concurrently connect.",
+  "MULTI_sva: pool returned IPv4=<*>, IPv6=<*>", "MULTI: Learn: <*> -> <*>", "MULTI: primary virtual IP for <*>: <*>",
+  "MULTI: client has been rejected due to 'disable' directive",
+  "OPTIONS IMPORT: reading client specific options from: <*>",
+  "SENT CONTROL [<*>]: '<*>' (status=<*>)", "PUSH: Received control message: '<*>'",
+  "PUSH: No common cipher between server and client. Server data-ciphers: '<*>', client supported ciphers '<*>'",
+  "Data Channel: cipher '<*>', peer-id: <*>", "Timers: ping <*>, ping-restart <*>",
+  "Protocol options: protocol-flags cc-exit tls-ekm dyn-tls-crypt",
+  # manage.c
+  "MANAGEMENT: Client connected from <*>", "MANAGEMENT: CMD '<*>'", "MANAGEMENT: Client disconnected",
+  # multi.c multi_print_status (SIGUSR2), version 1
+  "OpenVPN CLIENT LIST", "Updated,<*>", "Common Name,Real Address,Bytes Received,Bytes Sent,Connected Since",
+  "<*>,<*>,<*>,<*>,<*>", "ROUTING TABLE", "Virtual Address,Common Name,Real Address,Last Ref", "<*>,<*>,<*>,<*>",
+  "GLOBAL STATS", "Max bcast/mcast queue length,<*>", "END",
+])
+
+if __name__ == "__main__":
+    cli.main(SYSTEMS)
