@@ -95,5 +95,88 @@ SYSTEMS["openvpn"] = (r"^(?P<h>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:(?:[A-Za-z0-9_.
   "GLOBAL STATS", "Max bcast/mcast queue length,<*>", "END",
 ])
 
+# Postfix 3.7.11 (Debian's postfix 3.7.11-0+deb12u1), maillog_file written
+# by postlogd: msg_logger.c writes the date "%b %d %H:%M:%S", the host
+# name (myhostname's first label), the program's name (syslog_name and
+# the daemon, "postfix/smtpd") with "[pid]" and ": ", so all that is
+# header; msg_warn and msg_fatal add "warning: " and "fatal: " to the
+# message. Templates from the msg_info/msg_warn calls in src/ (smtpd/smtpd.c,
+# smtpd/smtpd_check.c's reject and warn lines, cleanup/cleanup_message.c's
+# header and body check actions, qmgr/qmgr_active.c, qmgr/qmgr_message.c,
+# pickup/pickup.c, bounce/, local/ (file.c, command.c, mailbox.c,
+# forward.c, dot_lockfile.c), global/log_adhoc.c (the delivery status
+# line), global/pipe_command.c, anvil/anvil.c, postsuper/postsuper.c,
+# postqueue/postqueue.c, master/master.c, tls/tls_server.c) and the shell
+# script conf/postfix-script. A queue ID (or "NOQUEUE"), client names and
+# addresses, addresses in <>, commands, SMTP states, sizes and delays are
+# values; the status word of a delivery line (sent, bounced, deferred) and
+# the reason format that follows it, a check's action word (reject, warn,
+# hold, discard, warning), an smtpd restriction's reply and reason, and the
+# texts written in this configuration's access tables, checks and error
+# transport (a fixed set the program chooses from) are event text, one
+# event each. A line built from optional pieces (orig_to=, orig_id=, the
+# from=/to=/proto=/helo= pieces of a check's line) is one event per set of
+# pieces present.
+Q = "<*>: "
+DL = Q + "to=<<*>>, %srelay=<*>, delay=<*>, delays=<*>/<*>/<*>/<*>, dsn=<*>, status=%s"
+def dl(status, orig=(False, True)):
+    return [DL % ("orig_to=<<*>>, " if o else "", status) for o in orig]
+RJ = Q + "reject: RCPT from <*>: %s; from=<<*>> to=<<*>> proto=<*> helo=<<*>>"
+CL = Q + "%s: %s <*> from <*>;%s%s"
+def cl(action, klass, tails, text=""):
+    return [CL % (action, klass, t, text) for t in tails]
+LOCALT = " from=<<*>> to=<<*>>"          # a message from pickup: no proto or helo
+SMTPT = " from=<<*>> to=<<*>> proto=<*> helo=<<*>>"
+SMTPNOTO = " from=<<*>> proto=<*> helo=<<*>>"
+SYSTEMS["postfix"] = (r"^(?P<h>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ postfix/[a-z-]+\[\d+\]: )(?P<m>.*)$", [
+  "starting the Postfix mail system", "refreshing the Postfix mail system", "stopping the Postfix mail system",   # postfix-script
+  "daemon started -- version <*>, configuration <*>", "reload -- version <*>, configuration <*>",   # master.c
+  # smtpd.c
+  "connect from <*>", "disconnect from <*><*>", Q + "client=<*>",
+  "lost connection after <*> from <*>", "timeout after <*> from <*>", "too many errors after <*> from <*>",
+  "improper command pipelining after <*> from <*>: <*>", "warning: non-SMTP command from <*>: <*>",
+  "warning: reject: ETRN <*>... from <*>",
+  "Anonymous TLS connection established from <*>: <*> with cipher <*> (<*>/<*> bits) key-exchange <*> server-signature <*> (<*> bits) server-digest <*>",   # tls_server.c
+  # smtpd_check.c: "%s: %s: %s from %s: %s;" and the optional from=, to=, proto=, helo= pieces
+  RJ % "504 5.5.2 <<*>>: Helo command rejected: need fully-qualified hostname",
+  RJ % "501 5.5.2 <<*>>: Helo command rejected: Invalid name",
+  RJ % "554 5.7.1 <<*>>: Client host rejected: Access denied",
+  RJ % "554 5.7.1 <<*>>: Sender address rejected: no mail from you",
+  RJ % "554 5.7.1 <<*>>: Sender address rejected: Access denied",
+  RJ % "504 5.5.2 <<*>>: Sender address rejected: need fully-qualified address",
+  RJ % "550 5.1.1 <<*>>: Recipient address rejected: User unknown in local recipient table",
+  RJ % "550 5.1.1 <<*>>: Recipient address rejected: no route to remote domains on this test host",
+  RJ % "554 5.7.1 <<*>>: Relay access denied",
+  Q + "reject: DATA from <*>: 503 5.5.0 <DATA>: Data command rejected: Improper use of SMTP command pipelining; from=<<*>> to=<<*>> proto=<*> helo=<<*>>",
+  Q + "warn: RCPT from <*>: sender under watch; from=<<*>> to=<<*>> proto=<*> helo=<<*>>",
+  Q + "hold: RCPT from <*>: <<*>>: Sender address triggers HOLD action; from=<<*>> to=<<*>> proto=<*> helo=<<*>>",
+  # cleanup_message.c
+  Q + "message-id=<*>",
+] + cl("reject", "header", [LOCALT, SMTPT], ": 5.7.1 no lotteries") + cl("reject", "body", [LOCALT, SMTPT], ": 5.7.1 body rejected")
+  + cl("warning", "header", [LOCALT, SMTPT, SMTPNOTO], ": urgent subject") + cl("warning", "body", [LOCALT, SMTPT, SMTPNOTO])
+  + cl("hold", "header", [LOCALT, SMTPT]) + cl("discard", "header", [LOCALT, SMTPT]) + [
+  # qmgr, pickup, bounce
+  Q + "from=<<*>>, size=<*>, nrcpt=<*> (queue active)", Q + "removed", Q + "skipped, still being delivered",
+  Q + "from=<<*>>, status=expired, returned to sender",
+  "warning: qmgr_active_done_3_generic: remove <*> from active: No such file or directory",
+  Q + "uid=<*> from=<<*>>", Q + "uid=<*> from=<<*>> orig_id=<*>",
+  "warning: maildrop/<*>: error writing <*>: no recipients specified",
+  Q + "sender non-delivery notification: <*>",
+  # delivery status lines (log_adhoc.c), the reason after the status from local/, pipe_command.c, the error transport, cleanup
+] + dl("sent (delivered to file: <*>)") + dl("sent (delivered to command: <*>)") + dl("sent (forwarded as <*>)", [False])
+  + dl("sent (delivered to mailbox)", [False]) + dl("bounced (unknown user: \"<*>\")", [False])
+  + dl("bounced (cannot append message to file <*>: cannot create file exclusively: No such file or directory)", [False])
+  + dl("deferred (temporary failure. Command output: <*>)", [False])
+  + dl("bounced (no route to remote domains on this test host)")
+  + dl("bounced (body rejected)", [False]) + dl("bounced (no lotteries)", [False]) + [
+  "warning: unable to create lock file <*>: No such file or directory",
+  "fatal: execvp <*>: No such file or directory",   # local's child running a command
+  # anvil.c, postsuper.c, postqueue.c
+  "statistics: max connection rate <*>/<*>s for (<*>) at <*>", "statistics: max connection count <*> for (<*>) at <*>",
+  "statistics: max cache size <*> at <*>",
+  "Requeued: <*> message<*>", "Deleted: <*> message<*>", "Released from hold: <*> message<*>",
+  "fatal: Cannot flush queue ID - invalid name: \"<*>\"",
+])
+
 if __name__ == "__main__":
     cli.main(SYSTEMS)
