@@ -178,5 +178,69 @@ SYSTEMS["postfix"] = (r"^(?P<h>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ postfix/
   "fatal: Cannot flush queue ID - invalid name: \"<*>\"",
 ])
 
+# Squid 5.7 (Debian's squid 5.7-2+deb12u6), cache_log with debug_options
+# ALL,1 33,2 17,2, run with -N (no kid prefix): debug.cc's _db_print
+# writes debugLogTime()'s "%Y/%m/%d %H:%M:%S" (with ".%03d" milliseconds
+# once a section logs above level 1) and "| ", and for a message above level
+# 1 the section and level ("%d,%d| ") and the call site's file, line and
+# function ("%s(%d) %s: "), so all that is header. Debug::Extra continues
+# a message on a new line that starts with four spaces and has no header,
+# and tools.cc's PrintRusage fprintf()s three lines with none. Templates
+# from the debugs() streams in src/ (the literal text between the values
+# a stream prints): main.cc, client_side.cc, servers/Http1Server.cc,
+# FwdState.cc, ip/QosConfig.cc, comm/ (AsyncCall.cc, AsyncCallQueue.cc),
+# helper.cc, store_rebuild.cc, store/Disks.cc, fs/ufs/, log/File.cc,
+# log/ModStdio.cc, icmp/ (IcmpSquid.cc, IcmpPinger.cc, the pinger),
+# auth/*/Scheme.cc, fd.cc, tools.cc, dns_internal.cc, unlinkd.cc,
+# cache_cf.cc, ipcache.cc, AccessLogEntry.cc. A helper's, scheme's or
+# error page's name, a connection's description, URLs, paths, counts and
+# addresses are values; strerror text and an errorType's name chosen for
+# the failure (ERR_READ_TIMEOUT, ERR_READ_ERROR, [none]) are event text.
+# The function's name in the header is the tag that keeps swanSong's
+# template, a lone value, to that function's lines.
+SQ = "<*>"
+SYSTEMS["squid"] = (r"^(?P<h>(?:\d{4}/\d\d/\d\d \d\d:\d\d:\d\d(?:\.\d{3})?\| (?:\d+,\d+\| [\w./]+\(\d+\) (?P<tag>[\w:~]+): )?)?)(?P<m>.*)$", [
+  # main.cc, tools.cc and the store at start-up, reconfiguration and shut-down
+  "Set Current Directory to <*>", "Starting Squid Cache version <*> for <*>...", "Service Name: <*>", "Process ID <*>",
+  "Process Roles: <*>", "With <*> file descriptors available", "Initializing IP Cache...",
+  "DNS Socket created at <*>, FD <*>", "Adding nameserver <*> from squid.conf",
+  "helperOpenServers: Starting <*>/<*> '<*>' processes", "helperOpenServers: No '<*>' processes needed.",
+  "Starting new <*> helpers...",
+  "Logfile: opening log <*>", "Logfile: closing log <*>", "WARNING: log name now starts with a module name. Use '<*>'",
+  "logfileRotate: <*>", "Rotate log file <*>",
+  "Unlinkd pipe opened on FD <*>", "Closing unlinkd pipe on FD <*>",
+  "Local cache digest enabled; rebuild/rewrite every <*>/<*> sec", "Store logging disabled",
+  "Swap maxSize <*> + <*> KB, estimated <*> objects", "Target number of buckets: <*>", "Using <*> Store buckets",
+  "Max Mem  size: <*> KB", "Max Swap size: <*> KB", "Rebuilding storage in <*> (no log)",
+  "Using Least Load store dir selection", "Finished loading MIME types and icons.", "HTCP Disabled.",
+  "Pinger socket opened on FD <*>", "Closing Pinger socket on FD <*>", "Squid plugin modules loaded: <*>",
+  "Adaptation support is off.", "Accepting HTTP Socket connections at <*>",
+  "Done scanning <*> dir (<*> entries)", "Finished rebuilding storage from disk.",
+  "<*> Entries scanned", "<*> Invalid entries.", "<*> With invalid flags.", "<*> Objects loaded.", "<*> Objects expired.",
+  "<*> Objects cancelled.", "<*> Duplicate URLs purged.", "<*> Swapfile clashes avoided.",
+  "  Took <*> seconds (<*> objects/sec).", "Beginning Validation Procedure", "  Completed Validation Procedure",
+  "  Validated <*> Entries", "  store_swap_size = <*> KB", "storeLateRelease: released <*> objects",
+  "pinger: Initialising ICMP pinger ...", "pinger: ICMP socket opened.", "pinger: ICMPv6 socket opened", "Pinger exiting.",
+  "Reconfiguring Squid Cache (version <*>)...", "Closing HTTP(S) port <*>",
+  "Startup: Initializing Authentication Schemes ...", "Startup: Initialized Authentication Scheme '<*>'",
+  "Startup: Initialized Authentication.", "Processing Configuration File: <*> (depth <*>)", "Initializing https:// proxy context",
+  "storeDirWriteCleanLogs: Starting...", "  Finished.  Wrote <*> entries.", "  Took <*> seconds (<*> entries/sec).",
+  "Preparing for shutdown after <*> requests", "Waiting <*> seconds for active connections to finish",
+  "Shutdown: NTLM authentication.", "Shutdown: Negotiate authentication.", "Shutdown: Digest authentication.",
+  "Shutdown: Basic authentication.", "Shutting down...",
+  "CPU Usage: <*> seconds = <*> user + <*> sys", "Maximum Resident Size: <*> KB", "Page faults with physical i/o: <*>",   # tools.cc, no header
+  "Open FD <*> <*> <*>",   # fd.cc, setw-padded type, number and description
+  "Squid Cache (Version <*>): Exiting normally.", "Removing PID file (<*>)",
+  "    current master transaction: <*>",   # AccessLogEntry.cc via Debug::Extra, no header
+  # sections 33 and 17 at level 2
+  "QOS: Failed to retrieve connection mark: (<*>) (<*>) Operation not permitted (Destination <*>, source <*>)",
+  "Forwarding client request <*>, url=<*>",
+  ("swanSong", "<*>"),   # client_side.cc's swanSong logs the connection alone: tried only on its lines
+  "<*> Connection was closed", "Invalid Request",
+  "self=<*> err=[none] <*>", "self=<*> err=ERR_READ_TIMEOUT <*>", "self=<*> err=ERR_READ_ERROR <*>",
+  "make call <*> [<*>]", "The AsyncCall <*> constructed, this=<*> [<*>]", "<*> will call <*>(<*>) [<*>]",
+  "entering <*>(<*>)", "leaving <*>(<*>)",
+])
+
 if __name__ == "__main__":
     cli.main(SYSTEMS)
