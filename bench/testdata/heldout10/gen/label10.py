@@ -242,5 +242,54 @@ SYSTEMS["squid"] = (r"^(?P<h>(?:\d{4}/\d\d/\d\d \d\d:\d\d:\d\d(?:\.\d{3})?\| (?:
   "entering <*>(<*>)", "leaving <*>(<*>)",
 ])
 
+# Samba 4.17.12 smbd (Debian's samba 2:4.17.12+dfsg-0+deb12u4), one log
+# file, log level 2 with auth_audit:3, debug prefix timestamp and debug
+# hires timestamp: lib/util/debug.c's dbghdrclass writes "[%s, %2d] " of
+# the time and the message's level, and the message follows after two more
+# spaces, so all that is header; a message's later lines (the version's
+# copyright line, interface lines) have no header. DBG_ERR and its kind
+# add the function's name and ": " to the message (__func__, compile-time:
+# event text). Templates from the DEBUG/DBG_* calls in source3/
+# (smbd/server.c, smbd/smb2_service.c, smbd/open.c, smbd/close.c,
+# smbd/smb2_process.c, auth/auth.c, param/loadparm.c, lib/tallocmsg.c,
+# lib/dmallocmsg.c, lib/interface.c, profile/profile.c,
+# rpc_server/rpc_host.c), auth/auth_log.c (the "Auth:" audit line, whose
+# " became ..." or " mapped to ..." part is chosen by the status) and
+# lib/tdb. A word chosen by a conditional at the call site ("signed ",
+# read=Yes/No, write=Yes/No) and an NT status or strerror text are event
+# text, one event each; user, domain, share, file, machine and address
+# names, SIDs, service and password-type names and times are values.
+AUTH = "Auth: [<*>,<*>] user [<*>]\\[<*>] at [<*>] with [<*>] status [%s] workstation [<*>] remote host [<*>]%s local host [<*>] <*>"
+BECAME, MAPPED = " became [<*>]\\[<*>] [<*>].", " mapped to [<*>]\\[<*>]."
+OPENED = "<*> opened file <*> read=%s write=%s (numopen=<*>)"
+SYSTEMS["samba"] = (r"^(?P<h>(?:\[\d{4}/\d\d/\d\d \d\d:\d\d:\d\d\.\d{6}, +\d+\]   )?)(?P<m>.*)$", [
+  "smbd version <*> started.", "  Copyright Andrew Tridgell and the Samba Team 1992-2022",
+  "uid=<*> gid=<*> euid=<*> egid=<*>", "Registered MSG_REQ_POOL_USAGE", "Registered MSG_REQ_DMALLOC_MARK and LOG_CHANGED",
+  "INFO: Profiling turned OFF from pid <*>", "Processing section \"[<*>]\"",
+  "tdb(<*>): tdb_open_ex: could not open file <*>: No such file or directory",
+  "waiting for connections", "  added interface <*> ip=<*> bcast=<*> netmask=<*>",
+  "parent: Reloading services after SIGHUP", "rpc_worker_exited: No worker with PID <*>",
+  "idmap range not specified for domain '<*>'",
+  "process_usershare_file: stat of <*> failed. Permission denied",
+  # authentication (auth/auth.c, auth/auth_log.c)
+  "check_ntlm_password:  authentication for user [<*>] -> [<*>] -> [<*>] succeeded",
+  "check_ntlm_password:  Authentication for user [<*>] -> [<*>] FAILED with error NT_STATUS_WRONG_PASSWORD, authoritative=<*>",
+  "check_ntlm_password:  Authentication for user [<*>] -> [<*>] FAILED with error NT_STATUS_NO_SUCH_USER, authoritative=<*>",
+  AUTH % ("NT_STATUS_OK", BECAME), AUTH % ("NT_STATUS_WRONG_PASSWORD", MAPPED), AUTH % ("NT_STATUS_NO_SUCH_USER", MAPPED),
+  # tree connects (smbd/smb2_service.c)
+  "<*> (<*>) signed connect to service <*> initially as user <*> (uid=<*>, gid=<*>) (pid <*>)",
+  "<*> (<*>) connect to service <*> initially as user <*> (uid=<*>, gid=<*>) (pid <*>)",
+  "<*> (<*>) closed connection to service <*>",
+  "create_connection_session_info: guest user (from session setup) not permitted to access this share (<*>)",
+  "create_connection_session_info: user '<*>' (from session setup) not permitted to access this share (<*>)",
+  "create_connection_session_info failed: NT_STATUS_ACCESS_DENIED",
+  "make_connection_snum: canonicalize_connect_path failed for service <*>, path <*>",
+  # files (smbd/open.c, smbd/close.c), the connection (smbd/smb2_process.c)
+  OPENED % ("Yes", "No"), OPENED % ("No", "No"), OPENED % ("Yes", "Yes"),
+  "<*> closed file <*> (numopen=<*>) NT_STATUS_OK",
+  "open_directory: unable to create <*>. Error was NT_STATUS_ACCESS_DENIED",
+  "read_fd_with_timeout failed for client <*> read error = NT_STATUS_END_OF_FILE.",
+])
+
 if __name__ == "__main__":
     cli.main(SYSTEMS)
