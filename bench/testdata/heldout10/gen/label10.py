@@ -106,7 +106,7 @@ SYSTEMS["openvpn"] = (r"^(?P<h>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:(?:[A-Za-z0-9_.
 # pickup/pickup.c, bounce/, local/ (file.c, command.c, mailbox.c,
 # forward.c, dot_lockfile.c), global/log_adhoc.c (the delivery status
 # line), global/pipe_command.c, anvil/anvil.c, postsuper/postsuper.c,
-# postqueue/postqueue.c, master/master.c, tls/tls_server.c) and the shell
+# postqueue/postqueue.c, master/master.c, tls/tls_misc.c) and the shell
 # script conf/postfix-script. A queue ID (or "NOQUEUE"), client names and
 # addresses, addresses in <>, commands, SMTP states, sizes and delays are
 # values; the status word of a delivery line (sent, bounced, deferred) and
@@ -188,7 +188,7 @@ SYSTEMS["postfix"] = (r"^(?P<h>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ postfix/
 # and tools.cc's PrintRusage fprintf()s three lines with none. Templates
 # from the debugs() streams in src/ (the literal text between the values
 # a stream prints): main.cc, client_side.cc, servers/Http1Server.cc,
-# FwdState.cc, ip/QosConfig.cc, comm/ (AsyncCall.cc, AsyncCallQueue.cc),
+# FwdState.cc, ip/QosConfig.cc, base/ (AsyncCall.cc, AsyncCallQueue.cc),
 # helper.cc, store_rebuild.cc, store/Disks.cc, fs/ufs/, log/File.cc,
 # log/ModStdio.cc, icmp/ (IcmpSquid.cc, IcmpPinger.cc, the pinger),
 # auth/*/Scheme.cc, fd.cc, tools.cc, dns_internal.cc, unlinkd.cc,
