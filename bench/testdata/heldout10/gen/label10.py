@@ -291,5 +291,50 @@ SYSTEMS["samba"] = (r"^(?P<h>(?:\[\d{4}/\d\d/\d\d \d\d:\d\d:\d\d\.\d{6}, +\d+\] 
   "read_fd_with_timeout failed for client <*> read error = NT_STATUS_END_OF_FILE.",
 ])
 
+# PowerDNS Authoritative Server 4.7.3 (Debian's pdns-server 4.7.3-2 with
+# pdns-backend-bind), daemon=no, guardian=no, disable-syslog, log-timestamp,
+# loglevel 6, log-dns-queries: logger.cc writes the time "%b %d %H:%M:%S "
+# before each message to stdout, so that is the header. Templates from the
+# g_log streams in pdns/ (auth-main.cc, tcpreceiver.cc, packethandler.cc,
+# nameserver.cc, distributor.hh, dynhandler.cc, dynlistener.cc,
+# ueberbackend.cc, unix_utility.cc, secpoll-auth.cc, version.cc) and
+# modules/bindbackend/bindbackend2.cc (whose "[bindbackend]" prefix is its
+# d_logprefix, set once). A query line is one event per logging site (UDP
+# in auth-main.cc, TCP in tcpreceiver.cc), per optional piece (the
+# " (%d)" of a raw EDNS size) and per cache outcome (HIT, MISS); an
+# exception's text is event text where the exception is a literal with
+# values (zoneparser-tng.cc, the bind backend's DBException,
+# tcpreceiver.cc's NetworkError); names, types, addresses, counts and paths
+# are values.
+PQ = "%sRemote <*> wants '<*>|<*>', do = <*>, bufsize = <*>%s: packetcache %s"
+SYSTEMS["pdns"] = (r"^(?P<h>[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d )(?P<m>.*)$", [
+  "Loading '<*>'", "[bind2backend] This is the bind backend version <*> (with bind-dnssec-db support) reporting",
+  "This is a standalone pdns", "Listening on controlsocket in '<*>'", "UDP server bound to <*>", "TCP server bound to <*>",
+  "PowerDNS Authoritative Server <*> (C) 2001-2022 PowerDNS.COM BV", "Using <*>-bits mode. Built using <*>.",
+  "PowerDNS comes with ABSOLUTELY NO WARRANTY. This is free software, and you are welcome to redistribute it according to the terms of the GPL version 2.",
+  "Set effective group id to <*>", "Set effective user id to <*>",
+  "Not validating response for security status update, this is a non-release version",
+  "[bindbackend] Parsing <*> domain(s), will report when done", "[bindbackend] parsing '<*>' from file '<*>'",
+  "[bindbackend] error at <*> parsing '<*>' from file '<*>': SOA record contents for <*> contains too many parts",
+  "[bindbackend] Done parsing domains, <*> rejected, <*> new, <*> removed",
+  "Error parsing '<*>' from file '<*>': SOA record contents for <*> contains too many parts",
+  "Creating backend connection for TCP", "About to create <*> backend threads for UDP", "Done launching threads, ready to distribute questions",
+  PQ % ("", "", "MISS"), PQ % ("", " (<*>)", "MISS"), PQ % ("TCP ", "", "MISS"), PQ % ("", "", "HIT"), PQ % ("TCP ", "", "HIT"),
+  "Backend reported condition which prevented lookup (Zone for '<*>' in '<*>' not loaded (file missing, corrupt or master dead)) sending out servfail",
+  "Received NOTIFY for <*> from <*> but slave support is disabled in the configuration",
+  "AXFR-out zone '<*>', client '<*>', transfer initiated", "AXFR-out zone '<*>', client '<*>', denied: client IP has no permission",
+  "AXFR-out zone '<*>', client '<*>', failed: client may not request AXFR",
+  "AXFR-out zone '<*>', client '<*>', failed: not authoritative",
+  "AXFR-out zone '<*>', client '<*>', allowed: client IP is in allow-axfr-ips", "AXFR-out zone '<*>', client '<*>', AXFR finished",
+  "TCP Connection Thread died because of network error: Error reading DNS data from TCP client <*>: Timeout reading data",
+  "TCP Connection Thread died because of network error: Error reading DNS data from TCP client <*>: Did not fulfill read from TCP due to EOF",
+  "TCP Connection Thread died because of network error: Timeout reading data",
+  "TCP nameserver had error, cycling backend: Zone for '<*>' in '<*>' not loaded (file missing, corrupt or master dead)",
+  "TCP server is without backend connections, launching", "TCP server is without backend connections in doAXFR, launching",
+  "Cache clear request for '<*>' received from operator", "Cache clear request received from operator",
+  "Rediscovery was requested", "Reload was requested",
+  "Zone '<*>' (<*>) needs reloading", "Zone '<*>' (<*>) reloaded",
+])
+
 if __name__ == "__main__":
     cli.main(SYSTEMS)
