@@ -59,9 +59,12 @@ type seqInput struct {
 	Budget    int       `json:"budget,omitempty" jsonschema:"token budget the failing steps' findings share"`
 }
 
+// ladderOutput is the structured result of ctx_seq, ctx_py and the job
+// tools: no handle when nothing was recorded, and no exit status until the
+// command ended.
 type ladderOutput struct {
-	Handle string `json:"handle" jsonschema:"seq:, py: or job: handle"`
-	Exit   int    `json:"exit"`
+	Handle string `json:"handle,omitempty" jsonschema:"seq:, py: or job: handle (absent when nothing was recorded)"`
+	Exit   *int   `json:"exit,omitempty" jsonschema:"the exit status (absent while a job runs or when nothing ran)"`
 }
 
 // maxSteps bounds one ctx_seq call.
@@ -93,7 +96,7 @@ func (d *Deps) seq(ctx context.Context, _ *sdk.CallToolRequest, in seqInput) (*s
 	if err != nil {
 		return Error(err, ""), ladderOutput{}, nil
 	}
-	return Text(rec.Digest), ladderOutput{Handle: rec.Handle(), Exit: rec.Exit}, nil
+	return Text(rec.Digest), ladderOutput{Handle: rec.Handle(), Exit: exitStatus(rec.Exit)}, nil
 }
 
 // ladderStore opens the workspace store with the server's directory and
@@ -154,7 +157,7 @@ func (d *Deps) py(ctx context.Context, _ *sdk.CallToolRequest, in pyInput) (*sdk
 	}
 	res := Text(x.Digest)
 	res.IsError = x.Exit != 0
-	return res, ladderOutput{Handle: x.Handle(), Exit: x.Exit}, nil
+	return res, ladderOutput{Handle: x.Handle(), Exit: exitStatus(x.Exit)}, nil
 }
 
 type jobStartInput struct {
@@ -276,9 +279,9 @@ func waitResult(ctx context.Context, j *job.Job, timeout time.Duration) (*sdk.Ca
 	case cur.State == job.StateDead:
 		return Error(errors.New(job.Summary(cur)), ""), out, nil
 	case cur.Result.Error != "":
-		out.Exit = cur.Result.Exit
+		out.Exit = exitStatus(cur.Result.Exit)
 		return Error(fmt.Errorf("%s: %s", cur.Handle(), cur.Result.Error), ""), out, nil
 	}
-	out.Exit = cur.Result.Exit
+	out.Exit = exitStatus(cur.Result.Exit)
 	return Text(cur.Result.Digest), out, nil
 }

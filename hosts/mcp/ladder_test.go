@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -18,7 +19,7 @@ func TestSeqAndPy(t *testing.T) {
 	}
 	var out ladderOutput
 	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &out); err != nil || out.Exit != 6 || !strings.HasPrefix(text, out.Handle+" ") {
+	if err := json.Unmarshal(b, &out); err != nil || out.Exit == nil || *out.Exit != 6 || !strings.HasPrefix(text, out.Handle+" ") {
 		t.Errorf("structured %s %v", b, err)
 	}
 	res, text = call(t, cs, "ctx_py", map[string]any{"code": "r = run('echo hi')\nemit('got', r.headline)\n"})
@@ -35,8 +36,9 @@ func TestSeqAndPy(t *testing.T) {
 		"ctx_job_tail": {"job": "nope"},
 		"ctx_py":       {"code": "x = = 1"},
 	} {
-		if res, text := call(t, cs, name, args); !res.IsError {
-			t.Errorf("%s %v: no error: %s", name, args, text)
+		// Nothing ran: no handle and no exit status claimed.
+		if res, text := call(t, cs, name, args); !res.IsError || res.StructuredContent != nil && fmt.Sprint(res.StructuredContent) != "map[]" {
+			t.Errorf("%s %v: error %v, structured %v: %s", name, args, res.IsError, res.StructuredContent, text)
 		}
 	}
 	// An empty sequence says how to give steps, as the command line does.
