@@ -189,12 +189,22 @@ func (d *Deps) jobStart(_ context.Context, _ *sdk.CallToolRequest, in jobStartIn
 	return Text(job.Summary(j) + "\n"), ladderOutput{Handle: j.Handle()}, nil
 }
 
-type jobInput struct {
-	Job     string `json:"job" jsonschema:"the job: handle"`
-	Lines   int    `json:"lines,omitempty" jsonschema:"ctx_job_tail: lines per stream (default 20, at most 200)"`
-	Grep    string `json:"grep,omitempty" jsonschema:"ctx_job_tail: only lines matching this RE2 expression"`
-	Timeout string `json:"timeout,omitempty" jsonschema:"ctx_job_wait: how long to wait (default 60s, at most 10m)"`
-}
+// Each job tool takes only the arguments it reads: the schema refuses any
+// other, so none is accepted and then ignored.
+type (
+	jobTailInput struct {
+		Job   string `json:"job" jsonschema:"the job: handle"`
+		Lines int    `json:"lines,omitempty" jsonschema:"lines per stream (default 20, at most 200)"`
+		Grep  string `json:"grep,omitempty" jsonschema:"only lines matching this RE2 expression"`
+	}
+	jobWaitInput struct {
+		Job     string `json:"job" jsonschema:"the job: handle"`
+		Timeout string `json:"timeout,omitempty" jsonschema:"how long to wait (default 60s, at most 10m)"`
+	}
+	jobKillInput struct {
+		Job string `json:"job" jsonschema:"the job: handle"`
+	}
+)
 
 func (d *Deps) openJob(handle string) (*job.Job, error) {
 	id, err := job.ParseID(handle)
@@ -212,7 +222,7 @@ func (d *Deps) openJob(handle string) (*job.Job, error) {
 	return job.Open(st, id)
 }
 
-func (d *Deps) jobTail(_ context.Context, _ *sdk.CallToolRequest, in jobInput) (*sdk.CallToolResult, any, error) {
+func (d *Deps) jobTail(_ context.Context, _ *sdk.CallToolRequest, in jobTailInput) (*sdk.CallToolResult, any, error) {
 	n := in.Lines
 	if n <= 0 {
 		n = 20
@@ -236,7 +246,7 @@ func (d *Deps) jobTail(_ context.Context, _ *sdk.CallToolRequest, in jobInput) (
 	return Text(b.String()), nil, nil
 }
 
-func (d *Deps) jobWait(ctx context.Context, _ *sdk.CallToolRequest, in jobInput) (*sdk.CallToolResult, ladderOutput, error) {
+func (d *Deps) jobWait(ctx context.Context, _ *sdk.CallToolRequest, in jobWaitInput) (*sdk.CallToolResult, ladderOutput, error) {
 	timeout := time.Minute
 	if in.Timeout != "" {
 		t, err := parseTimeout("timeout", in.Timeout)
@@ -256,7 +266,7 @@ func (d *Deps) jobWait(ctx context.Context, _ *sdk.CallToolRequest, in jobInput)
 	return waitResult(ctx, j, timeout)
 }
 
-func (d *Deps) jobKill(ctx context.Context, _ *sdk.CallToolRequest, in jobInput) (*sdk.CallToolResult, ladderOutput, error) {
+func (d *Deps) jobKill(ctx context.Context, _ *sdk.CallToolRequest, in jobKillInput) (*sdk.CallToolResult, ladderOutput, error) {
 	j, err := d.openJob(in.Job)
 	if err == nil {
 		err = job.Kill(j, 2*time.Second)

@@ -49,6 +49,17 @@ func TestSeqAndPy(t *testing.T) {
 	if res, text := call(t, cs, "ctx_py", map[string]any{"code": " \n"}); !res.IsError || !strings.Contains(text, `the script is empty: give the script as {"code": `) {
 		t.Errorf("ctx_py with no code: %v %s", res.IsError, text)
 	}
+	// A job tool refuses the arguments it has no use for (they were
+	// accepted and ignored: ctx_job_kill took lines, grep and timeout).
+	for name, args := range map[string]map[string]any{
+		"ctx_job_kill": {"job": "job:ffffffffffff", "timeout": "5s"},
+		"ctx_job_wait": {"job": "job:ffffffffffff", "lines": 5},
+		"ctx_job_tail": {"job": "job:ffffffffffff", "timeout": "5s"},
+	} {
+		if res, text := call(t, cs, name, args); !res.IsError || !strings.Contains(text, "unexpected additional properties") {
+			t.Errorf("%s %v: %v %s", name, args, res.IsError, text)
+		}
+	}
 	// A zero wait timeout meant no limit at all, past the tool's 10m cap; a
 	// bad wall names the wall, not a timeout.
 	if res, text := call(t, cs, "ctx_job_wait", map[string]any{"job": "job:ffffffffffff", "timeout": "0"}); !res.IsError || !strings.Contains(text, "want a positive duration, at most 10m") {
