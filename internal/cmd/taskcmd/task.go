@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -160,8 +161,14 @@ for the same ledger.
 }
 
 func runTaskNew(ios *cli.IO, o *taskNewOptions) error {
+	if strings.TrimSpace(o.title) == "" {
+		return cli.Usagef("the title is empty: give the task a one-line summary, like ctx task new \"fix the flaky test\" --accept CMD")
+	}
 	if len(o.accept) == 0 {
 		return cli.Usagef("ctx task new needs --accept CMD: the command whose passing run proves the task done")
+	}
+	if slices.ContainsFunc(o.accept, func(a string) bool { return strings.TrimSpace(a) == "" }) {
+		return cli.Usagef("--accept \"\": an acceptance command is empty; give the command whose passing run proves the task done")
 	}
 	if d, err := time.ParseDuration(o.wall); err != nil || d < 0 {
 		return cli.Usagef("--wall %q: want a duration like 2h", o.wall)
