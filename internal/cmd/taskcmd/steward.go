@@ -94,7 +94,7 @@ type taskToolInput struct {
 type claimToolInput struct {
 	Task  string `json:"task" jsonschema:"the task handle, task:ID"`
 	By    string `json:"by" jsonschema:"who claims it (your agent name)"`
-	Lease string `json:"lease,omitempty" jsonschema:"how long the claim lasts, like 30m (default 30m)"`
+	Lease string `json:"lease,omitempty" jsonschema:"how long the claim lasts, like 30m (default 30m, at most 24h)"`
 }
 
 type handbackToolInput struct {
