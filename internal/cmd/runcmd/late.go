@@ -104,7 +104,7 @@ func NewLateCmd(ios *cli.IO) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return finishLate(c.Context(), dir, key, root)
+			return finishLate(c.Context(), dir, key, root, time.Now)
 		},
 	}
 	c.Flags().StringVar(&dir, "store", "", "the store's directory")
@@ -114,21 +114,22 @@ func NewLateCmd(ios *cli.IO) *cobra.Command {
 }
 
 // finishLate computes the generation of root and records it for the
-// execution key with the moment it was observed. Killed midway it records
-// nothing: the row is written in one transaction at the end.
-func finishLate(ctx context.Context, dir, key, root string) error {
+// execution key with the moment it was observed (now, read when git status
+// begins and ends, times it). Killed midway it records nothing: the row is
+// written in one transaction at the end.
+func finishLate(ctx context.Context, dir, key, root string, now func() time.Time) error {
 	if dir == "" || key == "" || root == "" {
 		return cli.Usagef("want --store, --exec and --root")
 	}
 	syscall.CloseOnExec(3) // the lock: git need not hold it
 	ctx, cancel := context.WithTimeout(ctx, lateTimeout)
 	defer cancel()
-	began := time.Now()
+	began := now()
 	g, err := source.Current(ctx, root, nil)
 	if err != nil {
 		return err
 	}
-	observed := time.Now()
+	observed := now()
 	if observed.Sub(began) < quickTree {
 		_ = os.Remove(lateFile(dir, root, "big"))
 	}
