@@ -3,10 +3,13 @@ package runner
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -145,5 +148,78 @@ func TestDeferredStartsNoGit(t *testing.T) {
 	time.Sleep(100 * time.Millisecond) // a git started and stopped would have logged by now
 	if b, err := os.ReadFile(log); err == nil {
 		t.Errorf("git ran in a marked tree:\n%s", b)
+	}
+}
+
+// TestDeferredSequenceKeys: in a work tree whose generation is handed off
+// at the start, a sequence hands off its first step's to Env.Defer with a
+// pipe, and each later step's execution key arrives on it, in order, so
+// the helper records a generation for every step (before, the helper of
+// the first held the tree's late lock and every later step recorded
+// none); the pipe ends when the sequence does. A helper that is gone (the
+// pipe's reader closed) gets the next step handed off anew.
+func TestDeferredSequenceKeys(t *testing.T) {
+	env, dir := gitEnv(t)
+	env.DeferAtStart = func(string) bool { return true }
+	var got []Deferral
+	lines := make(chan []string, 4)
+	env.Defer = func(d Deferral) error {
+		got = append(got, d)
+		if d.More == nil {
+			t.Error("a sequence's step handed off with no pipe for the later steps")
+			return nil
+		}
+		fd, err := syscall.Dup(int(d.More.Fd())) // the helper's own copy: the sequence closes its
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := os.NewFile(uintptr(fd), "more")
+		go func() {
+			b, _ := io.ReadAll(r)
+			r.Close()
+			lines <- strings.Fields(string(b))
+		}()
+		return nil
+	}
+	gens := NewGenerations(env.Store)
+	var keys []string
+	for range 3 {
+		if _, err := Capture(context.Background(), env, &Request{Argv: []string{"true"}, Dir: dir, Pipe: true, Generations: gens}); err != nil {
+			t.Fatal(err)
+		}
+		execs, err := env.Store.Execs(1, func(*store.Exec) bool { return true })
+		if err != nil || len(execs) != 1 {
+			t.Fatalf("execs %v %v", execs, err)
+		}
+		keys = append(keys, execs[0].Key)
+		if execs[0].Note != "" {
+			t.Errorf("step %d's note %q: its generation was handed off", len(keys), execs[0].Note)
+		}
+	}
+	gens.Close()
+	if len(got) != 1 || got[0].Exec != keys[0] {
+		t.Fatalf("deferrals %+v for steps %v: want the first step's only", got, keys)
+	}
+	select {
+	case more := <-lines:
+		if !slices.Equal(more, keys[1:]) {
+			t.Errorf("keys on the pipe %v, want the later steps' %v", more, keys[1:])
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the pipe did not end with the sequence")
+	}
+
+	// The helper gone: the next step is handed off anew.
+	got = nil
+	env.Defer = func(d Deferral) error { got = append(got, d); return nil } // keeps no reader
+	gens = NewGenerations(env.Store)
+	defer gens.Close()
+	for range 2 {
+		if _, err := Capture(context.Background(), env, &Request{Argv: []string{"true"}, Dir: dir, Pipe: true, Generations: gens}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(got) != 2 {
+		t.Errorf("%d deferrals with the helper gone, want 2", len(got))
 	}
 }

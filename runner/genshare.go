@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"os"
 	"time"
 
 	"github.com/ctxhq/ctx/source"
@@ -31,6 +32,13 @@ type Generations struct {
 	// more). The rest of the sequence watches the tree instead, once
 	// (watched), or runs git status as ctx run does.
 	off, watched bool
+	// late is the pipe to the helper computing the late generations of
+	// lateRoot, a work tree handed off at the start (Env.DeferAtStart):
+	// the later steps' keys go to it, so each step records a generation,
+	// not only the first (whose helper holds the tree's late lock while
+	// it runs, which declined every other).
+	late     *os.File
+	lateRoot string
 }
 
 // stampDear is the cost from which a stamp that found the tree changed is
@@ -38,15 +46,60 @@ type Generations struct {
 // costs less, trying again costs less than one git status.
 const stampDear = time.Millisecond
 
+// lateWrite bounds the write of a step's key to the late generations'
+// pipe (a line, which the pipe's buffer takes at once while the helper
+// reads).
+const lateWrite = 100 * time.Millisecond
+
 // NewGenerations shares generations among captures into st.
 func NewGenerations(st *store.Store) *Generations { return &Generations{skip: st.Dir()} }
 
-// Close releases the watch of the tree (nil-safe).
+// Close releases the watch of the tree and ends the late generations'
+// pipe, so its helper finishes the keys it was given and exits (nil-safe).
 func (g *Generations) Close() {
 	if g != nil {
 		g.watch.Close()
 		g.watch = nil
+		g.closeLate()
 	}
+}
+
+func (g *Generations) closeLate() {
+	if g.late != nil {
+		g.late.Close()
+		g.late, g.lateRoot = nil, ""
+	}
+}
+
+// handOff hands the generation of a step in a work tree whose generation
+// is handed off at the start (d) to the helper an earlier step's hand-off
+// started, by its key on the pipe, or else to Env.Defer with a new pipe
+// for the later steps' keys. Where the pipe is gone (the helper ended: its
+// time was up, or it failed) it hands off as a capture outside a sequence
+// does. The result is the execution's note, as handOff's.
+func (g *Generations) handOff(env *Env, d Deferral) string {
+	if g.late != nil && g.lateRoot == d.Root {
+		// A helper that stopped reading (its time is up) does not hold
+		// the step up: past the deadline it is handed off anew.
+		_ = g.late.SetWriteDeadline(time.Now().Add(lateWrite))
+		if _, err := g.late.WriteString(d.Exec + "\n"); err == nil {
+			return ""
+		}
+	}
+	g.closeLate()
+	r, w, err := os.Pipe()
+	if err != nil {
+		return handOff(env, d)
+	}
+	d.More = r
+	note := handOff(env, d)
+	r.Close() // the helper holds its own copy
+	if note != "" {
+		w.Close()
+		return note
+	}
+	g.late, g.lateRoot = w, d.Root
+	return ""
 }
 
 // start is the generation for a capture in dir, in the work tree at top:
