@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -221,5 +222,33 @@ func TestDeferredSequenceKeys(t *testing.T) {
 	}
 	if len(got) != 2 {
 		t.Errorf("%d deferrals with the helper gone, want 2", len(got))
+	}
+}
+
+// TestFinalSetsUpNothing: a sequence's last capture, with no earlier one
+// in its tree, takes no stamp in a small tree and sets up no watch in a
+// large one; the same capture not last does, for the steps after it.
+func TestFinalSetsUpNothing(t *testing.T) {
+	for _, files := range []int{2, 600} {
+		env, dir := gitEnv(t)
+		for i := range files {
+			if err := os.WriteFile(filepath.Join(dir, "f"+strconv.Itoa(i)), []byte("x\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, final := range []bool{false, true} {
+			g := NewGenerations(env.Store)
+			if final {
+				g.Final()
+			}
+			if _, err := Capture(context.Background(), env, &Request{Argv: []string{"true"}, Dir: dir, Pipe: true, Generations: g}); err != nil {
+				t.Fatal(err)
+			}
+			set := g.stamp != nil || g.watch != nil
+			g.Close()
+			if set == final {
+				t.Errorf("%d files, last %v: stamp or watch set up %v", files, final, set)
+			}
+		}
 	}
 }

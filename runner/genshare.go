@@ -39,6 +39,10 @@ type Generations struct {
 	// it runs, which declined every other).
 	late     *os.File
 	lateRoot string
+	// final is set once the next capture is the sequence's last (Final):
+	// it may still take the last generation, but sets up nothing for
+	// steps after it, since there are none.
+	final bool
 }
 
 // stampDear is the cost from which a stamp that found the tree changed is
@@ -53,6 +57,14 @@ const lateWrite = 100 * time.Millisecond
 
 // NewGenerations shares generations among captures into st.
 func NewGenerations(st *store.Store) *Generations { return &Generations{skip: st.Dir()} }
+
+// Final tells g that the next capture is the last of the sequence: no
+// stamp is taken and no watch set up for it alone (a sequence of one step
+// runs git status as ctx run does; in a large tree a watch's set-up costs
+// about a third of a git status, for no later step to share), while a
+// stamp or watch set up for an earlier step still lets it take that
+// step's generation.
+func (g *Generations) Final() { g.final = true }
 
 // Close releases the watch of the tree and ends the late generations'
 // pipe, so its helper finishes the keys it was given and exits (nil-safe).
@@ -118,6 +130,9 @@ func (g *Generations) start(ctx context.Context, dir, top string) *source.Pendin
 		}
 	}
 	if !g.watched {
+		if g.final {
+			return source.Start(ctx, dir) // a watch no later step would look at
+		}
 		g.watched, g.last = true, nil // the stamp's generation is not the watch's to vouch for
 		g.watch = source.WatchTree(top, g.skip)
 	}
@@ -141,6 +156,9 @@ func (g *Generations) start(ctx context.Context, dir, top string) *source.Pendin
 // tree's stamp is unchanged since it was computed, else a new git status;
 // nil, with off set, when the tree is one a stamp cannot vouch for.
 func (g *Generations) stamped(ctx context.Context, dir, top string) *source.Pending {
+	if g.final && g.last == nil {
+		return source.Start(ctx, dir) // no generation to compare with, no later step to share it
+	}
 	began := time.Now()
 	stamp := source.Restamp(g.stamp, top, g.skip)
 	if stamp == nil {

@@ -236,3 +236,54 @@ func TestHeldStepKeptWhileTheNextRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestLastStepSeesTheChange: the last step of a sequence sets up no stamp
+// or watch of its own (Generations.Final) but still checks the earlier
+// one: after a step that writes a file, in a small tree (stamps) and a
+// large one (the watch), the last step runs its own git status and
+// records the file; after a step that writes nothing it takes the shared
+// generation; a sequence of one step runs one git status.
+func TestLastStepSeesTheChange(t *testing.T) {
+	for _, files := range []int{3, 600} {
+		t.Run(fmt.Sprint(files, " files"), func(t *testing.T) {
+			env, dir := newEnv(t)
+			git, statuses := countingGit(t, dir)
+			git("init", "-q")
+			for i := range files {
+				if err := os.MkdirAll(filepath.Join(dir, fmt.Sprint("p", i%20)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%d/f%d.go", i%20, i)), []byte("package p\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			git("add", ".")
+			git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "tree")
+			time.Sleep(100 * time.Millisecond) // past the racy window of the files just written
+			env.Environ = append(env.Environ, "CTX_GENERATION_WAIT=10s")
+			run := func(args ...string) []string {
+				t.Helper()
+				steps, err := FromArgs(args)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec, err := Run(context.Background(), env, steps, Options{Dir: dir, Pipe: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return stepGenerations(t, env, rec)
+			}
+			if g := run("echo 1"); len(g) != 1 || statuses() != 1 {
+				t.Fatalf("one step: generations %q", g)
+			}
+			g := run("echo 1", "--", "echo 2")
+			if n := statuses(); n != 1 || g[0] != g[1] {
+				t.Errorf("two steps that change nothing: %d git statuses, generations %q", n, g)
+			}
+			g = run("echo 1", "--", "echo x > p1/made.txt", "--", "echo 3")
+			if n := statuses(); n != 2 || g[0] != g[1] || g[2] == g[1] || !strings.Contains(g[2], "??p1/made.txt") {
+				t.Errorf("a step writing a file, then the last: %d git statuses, generations %q", n, g)
+			}
+		})
+	}
+}
