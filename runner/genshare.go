@@ -24,7 +24,13 @@ type Generations struct {
 	root  string        // the work tree of last
 	stamp *source.Stamp // taken just before last's git status started
 	watch *source.Watch // of root, set up before last's git status started
-	last  *source.Pending
+	// watching is closed once the watch's set-up, which runs beside the
+	// first watched step's command, has returned (nil: none running);
+	// setUp is how long it took, which that step's wait for its
+	// generation adds (see extraWait).
+	watching chan struct{}
+	setUp    time.Duration
+	last     *source.Pending
 	// off is set once stamping cannot pay: the tree is one a stamp cannot
 	// vouch for, or it changed under a stamp that cost more than
 	// stampDear (a stamp is an lstat per entry, about 6.5 us each here; a
@@ -70,9 +76,33 @@ func (g *Generations) Final() { g.final = true }
 // pipe, so its helper finishes the keys it was given and exits (nil-safe).
 func (g *Generations) Close() {
 	if g != nil {
+		g.waitWatch()
 		g.watch.Close()
 		g.watch = nil
 		g.closeLate()
+	}
+}
+
+// extraWait is what the capture whose generation start just gave adds to
+// its wait for it: the watch's set-up, when that capture's git status
+// started after it, so git status has as long after the command as when
+// the set-up held the command up (and a tree is not marked late for the
+// watch's time).
+func (g *Generations) extraWait() time.Duration {
+	if g == nil || g.watching == nil {
+		return 0
+	}
+	g.waitWatch()
+	d := g.setUp
+	g.setUp = 0
+	return d
+}
+
+// waitWatch waits for the watch's set-up, when one is running.
+func (g *Generations) waitWatch() {
+	if g.watching != nil {
+		<-g.watching
+		g.watching = nil
 	}
 }
 
@@ -133,9 +163,25 @@ func (g *Generations) start(ctx context.Context, dir, top string) *source.Pendin
 		if g.final {
 			return source.Start(ctx, dir) // a watch no later step would look at
 		}
-		g.watched, g.last = true, nil // the stamp's generation is not the watch's to vouch for
-		g.watch = source.WatchTree(top, g.skip)
+		// The watch is set up while the command starts: only the git
+		// status it vouches for must start after it. A change the
+		// command makes before the set-up ends is no event, but is in
+		// that git status, which starts later; one after it is an event.
+		g.watched = true
+		done := make(chan struct{})
+		g.watching = done
+		g.last = source.StartAfter(ctx, dir, func() {
+			defer close(done)
+			began := time.Now()
+			g.watch = source.WatchTree(top, g.skip)
+			g.setUp = time.Since(began)
+		})
+		if g.last == nil {
+			close(done) // no work tree after all: nothing ran
+		}
+		return g.last
 	}
+	g.waitWatch()
 	if g.watch == nil {
 		return source.Start(ctx, dir)
 	}

@@ -178,6 +178,17 @@ func TestLargeTreeStepsShareTheGeneration(t *testing.T) {
 	if g[0] != g[1] || g[1] != g[3] || strings.Contains(g[0], "??") {
 		t.Errorf("generations %q, want one clean one", g)
 	}
+	// The watch is set up while the first step runs: what that step
+	// writes before the set-up ends is in its git status, which starts
+	// after; what it writes later is an event. Either way the next step's
+	// generation has it.
+	g = run("echo x > p8/first.txt; mkdir p9/sub; echo y > p9/sub/z.txt", "--", "echo b", "--", "echo c")
+	if n := statuses(); n < 1 || n > 2 || g[1] != g[2] || !strings.Contains(g[1], "??p8/first.txt") || !strings.Contains(g[1], "??p9/sub/z.txt") {
+		t.Errorf("a first step writing while the watch is set up: %d git statuses, generations %q", n, g)
+	}
+	git("add", "-A")
+	git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "first")
+	statuses()
 	writes := []struct{ name, step, recorded string }{
 		{"tracked", "echo y >> p3/f3.go", " M" + "p3/f3.go"},
 		{"untracked", "echo x > p4/new.txt", "??p4/new.txt"},
