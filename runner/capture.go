@@ -172,7 +172,7 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 	}
 	shown := ex.Note
 	if late {
-		genNote = handOff(env, Deferral{Exec: ex.Key, Root: gen.Root()})
+		genNote = req.Generations.handOff(env, Deferral{Exec: ex.Key, Root: gen.Root()})
 	}
 	ex.Note = joinNote(ex.Note, genNote)
 	env.trace("capture")

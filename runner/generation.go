@@ -139,10 +139,8 @@ func startGeneration(ctx context.Context, env *Env, req *Request, key string) (*
 	switch {
 	case !ok:
 		return nil, ""
-	case deferred(env, top) && req.Generations != nil:
-		return nil, req.Generations.handOff(env, Deferral{Exec: key, Root: top})
 	case deferred(env, top):
-		return nil, handOff(env, Deferral{Exec: key, Root: top})
+		return nil, req.Generations.handOff(env, Deferral{Exec: key, Root: top})
 	case req.Generations != nil:
 		return req.Generations.start(ctx, req.Dir, top), ""
 	}

@@ -162,6 +162,44 @@ func TestDeferredStartsNoGit(t *testing.T) {
 func TestDeferredSequenceKeys(t *testing.T) {
 	env, dir := gitEnv(t)
 	env.DeferAtStart = func(string) bool { return true }
+	got, lines := pipeReader(t, env)
+	gens := NewGenerations(env.Store)
+	keys := sequenceKeys(t, env, dir, gens, 3)
+	gens.Close()
+	checkKeys(t, *got, lines, keys)
+
+	// The helper gone: the next step is handed off anew.
+	*got = nil
+	env.Defer = func(d Deferral) error { *got = append(*got, d); return nil } // keeps no reader
+	gens = NewGenerations(env.Store)
+	defer gens.Close()
+	sequenceKeys(t, env, dir, gens, 2)
+	if len(*got) != 2 {
+		t.Errorf("%d deferrals with the helper gone, want 2", len(*got))
+	}
+}
+
+// TestLateSequenceKeys: a sequence whose first step's git status is late
+// (the tree gets marked then) hands it off with the pipe too, so the
+// later steps, handed off at their start, reach the same helper instead of
+// being declined while it holds the tree's lock.
+func TestLateSequenceKeys(t *testing.T) {
+	env, dir := gitEnv(t)
+	slowGit(t)
+	env.Environ = append(env.Environ, "CTX_GENERATION_WAIT=0")
+	got, lines := pipeReader(t, env)
+	env.DeferAtStart = func(string) bool { return len(*got) > 0 } // marked by the first hand-off
+	gens := NewGenerations(env.Store)
+	keys := sequenceKeys(t, env, dir, gens, 3)
+	gens.Close()
+	checkKeys(t, *got, lines, keys)
+}
+
+// pipeReader sets env.Defer to a fake helper that records each deferral
+// and reads the keys arriving on its pipe, sent whole on lines once it
+// ends.
+func pipeReader(t *testing.T, env *Env) (*[]Deferral, chan []string) {
+	t.Helper()
 	var got []Deferral
 	lines := make(chan []string, 4)
 	env.Defer = func(d Deferral) error {
@@ -182,9 +220,15 @@ func TestDeferredSequenceKeys(t *testing.T) {
 		}()
 		return nil
 	}
-	gens := NewGenerations(env.Store)
+	return &got, lines
+}
+
+// sequenceKeys captures n steps sharing gens and returns their execution
+// keys, checking that none says it has no generation.
+func sequenceKeys(t *testing.T, env *Env, dir string, gens *Generations, n int) []string {
+	t.Helper()
 	var keys []string
-	for range 3 {
+	for range n {
 		if _, err := Capture(context.Background(), env, &Request{Argv: []string{"true"}, Dir: dir, Pipe: true, Generations: gens}); err != nil {
 			t.Fatal(err)
 		}
@@ -194,10 +238,16 @@ func TestDeferredSequenceKeys(t *testing.T) {
 		}
 		keys = append(keys, execs[0].Key)
 		if execs[0].Note != "" {
-			t.Errorf("step %d's note %q: its generation was handed off", len(keys), execs[0].Note)
+			t.Errorf("step %d's note %q", len(keys), execs[0].Note)
 		}
 	}
-	gens.Close()
+	return keys
+}
+
+// checkKeys checks that the first step alone was handed to Defer and the
+// later steps' keys arrived on its pipe, in order, which ended.
+func checkKeys(t *testing.T, got []Deferral, lines chan []string, keys []string) {
+	t.Helper()
 	if len(got) != 1 || got[0].Exec != keys[0] {
 		t.Fatalf("deferrals %+v for steps %v: want the first step's only", got, keys)
 	}
@@ -208,20 +258,6 @@ func TestDeferredSequenceKeys(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the pipe did not end with the sequence")
-	}
-
-	// The helper gone: the next step is handed off anew.
-	got = nil
-	env.Defer = func(d Deferral) error { got = append(got, d); return nil } // keeps no reader
-	gens = NewGenerations(env.Store)
-	defer gens.Close()
-	for range 2 {
-		if _, err := Capture(context.Background(), env, &Request{Argv: []string{"true"}, Dir: dir, Pipe: true, Generations: gens}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if len(got) != 2 {
-		t.Errorf("%d deferrals with the helper gone, want 2", len(got))
 	}
 }
 

@@ -113,13 +113,18 @@ func (g *Generations) closeLate() {
 	}
 }
 
-// handOff hands the generation of a step in a work tree whose generation
-// is handed off at the start (d) to the helper an earlier step's hand-off
+// handOff hands the generation of a step (d: of a work tree whose
+// generation is handed off at the start, or one whose git status was
+// late, after which the tree is) to the helper an earlier step's hand-off
 // started, by its key on the pipe, or else to Env.Defer with a new pipe
 // for the later steps' keys. Where the pipe is gone (the helper ended: its
 // time was up, or it failed) it hands off as a capture outside a sequence
-// does. The result is the execution's note, as handOff's.
+// does (so does a nil g). The result is the execution's note, as
+// handOff's.
 func (g *Generations) handOff(env *Env, d Deferral) string {
+	if g == nil {
+		return handOff(env, d)
+	}
 	if g.late != nil && g.lateRoot == d.Root {
 		// A helper that stopped reading (its time is up) does not hold
 		// the step up: past the deadline it is handed off anew.
