@@ -145,32 +145,14 @@ func TestLargeTreeStepsShareTheGeneration(t *testing.T) {
 	env, dir := newEnv(t)
 	git, statuses := countingGit(t, dir)
 	git("init", "-q")
-	for i := range 600 {
-		if err := os.MkdirAll(filepath.Join(dir, fmt.Sprint("p", i%20)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%d/f%d.go", i%20, i)), []byte("package p\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	packages(t, dir, 600)
 	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("*.o\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	git("add", ".gitignore", "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p1*")
 	git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "big")
 	env.Environ = append(env.Environ, "CTX_GENERATION_WAIT=10s")
-	run := func(args ...string) []string {
-		t.Helper()
-		steps, err := FromArgs(args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec, err := Run(context.Background(), env, steps, Options{Dir: dir, Pipe: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return stepGenerations(t, env, rec)
-	}
+	run := stepRunner(t, env, dir)
 	g := run("echo 1", "--", "echo 2", "--", "echo 3", "--", "echo 4")
 	if n := statuses(); n != 1 {
 		t.Errorf("four steps that change nothing in a large tree ran %d git statuses, want 1", n)
@@ -260,30 +242,12 @@ func TestLastStepSeesTheChange(t *testing.T) {
 			env, dir := newEnv(t)
 			git, statuses := countingGit(t, dir)
 			git("init", "-q")
-			for i := range files {
-				if err := os.MkdirAll(filepath.Join(dir, fmt.Sprint("p", i%20)), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%d/f%d.go", i%20, i)), []byte("package p\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			packages(t, dir, files)
 			git("add", ".")
 			git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "tree")
 			time.Sleep(100 * time.Millisecond) // past the racy window of the files just written
 			env.Environ = append(env.Environ, "CTX_GENERATION_WAIT=10s")
-			run := func(args ...string) []string {
-				t.Helper()
-				steps, err := FromArgs(args)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rec, err := Run(context.Background(), env, steps, Options{Dir: dir, Pipe: true})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return stepGenerations(t, env, rec)
-			}
+			run := stepRunner(t, env, dir)
 			if g := run("echo 1"); len(g) != 1 || statuses() != 1 {
 				t.Fatalf("one step: generations %q", g)
 			}
@@ -296,5 +260,35 @@ func TestLastStepSeesTheChange(t *testing.T) {
 				t.Errorf("a step writing a file, then the last: %d git statuses, generations %q", n, g)
 			}
 		})
+	}
+}
+
+// packages writes n Go files into 20 package directories of dir.
+func packages(t *testing.T, dir string, n int) {
+	t.Helper()
+	for i := range n {
+		if err := os.MkdirAll(filepath.Join(dir, fmt.Sprint("p", i%20)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%d/f%d.go", i%20, i)), []byte("package p\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// stepRunner runs the steps given as arguments in dir and returns the
+// generations their executions recorded.
+func stepRunner(t *testing.T, env *runner.Env, dir string) func(args ...string) []string {
+	return func(args ...string) []string {
+		t.Helper()
+		steps, err := FromArgs(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := Run(context.Background(), env, steps, Options{Dir: dir, Pipe: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return stepGenerations(t, env, rec)
 	}
 }
