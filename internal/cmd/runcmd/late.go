@@ -114,7 +114,7 @@ func NewLateCmd(ios *cli.IO) *cobra.Command {
 			if err := finishLate(c.Context(), dir, key, root); err != nil || !more {
 				return err
 			}
-			return finishMore(c.Context(), dir, root, ios.In)
+			return finishMore(c.Context(), dir, root, ios.In, os.NewFile(3, "late lock"))
 		},
 	}
 	c.Flags().BoolVar(&more, "more", false, "then the executions whose keys arrive on stdin, one a line, until it ends")
@@ -170,8 +170,12 @@ func recordLate(ctx context.Context, dir, root string, keys []string) error {
 // steps costs a few git statuses, never one per step queued behind each
 // other. Each step's generation is observed after the step started, as a
 // late generation handed off at the start always is; its lag says how
-// long after the step ended.
-func finishMore(ctx context.Context, dir, root string, in io.Reader) error {
+// long after the step ended. lock (nil in tests) is the work tree's late
+// lock, held by the caller: it is released while no key is waiting, so a
+// long sequence does not keep other commands' late generations from the
+// tree, and taken again for each git status (waiting for another's, at
+// most lateTimeout; keys that find it taken that long record nothing).
+func finishMore(ctx context.Context, dir, root string, in io.Reader, lock *os.File) error {
 	keys := make(chan string, 1024) // what arrived while git status ran is read ahead
 	go func() {
 		defer close(keys)
@@ -182,7 +186,12 @@ func finishMore(ctx context.Context, dir, root string, in io.Reader) error {
 			}
 		}
 	}()
-	for key := range keys {
+	for {
+		unlockLate(lock)
+		key, ok := <-keys
+		if !ok {
+			return nil
+		}
 		batch := []string{key}
 	drain:
 		for {
@@ -196,9 +205,37 @@ func finishMore(ctx context.Context, dir, root string, in io.Reader) error {
 				break drain
 			}
 		}
+		if !relockLate(ctx, lock) {
+			continue
+		}
 		if err := recordLate(ctx, dir, root, batch); err != nil {
 			return err
 		}
 	}
-	return nil
+}
+
+// unlockLate releases the late lock the helper holds (nil: none).
+func unlockLate(lock *os.File) {
+	if lock != nil {
+		_ = syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	}
+}
+
+// relockLate takes the late lock again, waiting at most lateTimeout for
+// another command's late generation of the tree (true with no lock).
+func relockLate(ctx context.Context, lock *os.File) bool {
+	if lock == nil {
+		return true
+	}
+	deadline := time.Now().Add(lateTimeout)
+	for {
+		err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return true
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) || ctx.Err() != nil {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }

@@ -158,7 +158,12 @@ func TestFinishMore(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- finishMore(context.Background(), st.Dir(), dir, r) }()
+	lock, err := lockLate(st, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	go func() { done <- finishMore(context.Background(), st.Dir(), dir, r, lock) }()
 	wait := func(key string) query.Late {
 		t.Helper()
 		for range 500 {
@@ -176,6 +181,19 @@ func TestFinishMore(t *testing.T) {
 	}
 	w.WriteString("step-2\n")
 	first := wait("step-2")
+	// Waiting for the next key, the helper holds no lock: another
+	// command's late generation of the tree may start.
+	var other *os.File
+	for range 500 {
+		if other, err = lockLate(st, dir); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if other == nil {
+		t.Fatal("the helper kept the tree's late lock while waiting for a key")
+	}
+	other.Close()
 	if err := os.WriteFile(dir+"/made-by-step-2.txt", []byte("x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
