@@ -76,11 +76,16 @@ func (g *Generations) Final() { g.final = true }
 // pipe, so its helper finishes the keys it was given and exits (nil-safe).
 func (g *Generations) Close() {
 	if g != nil {
-		g.waitWatch()
-		g.watch.Close()
-		g.watch = nil
+		g.closeWatch()
 		g.closeLate()
 	}
+}
+
+// closeWatch releases the watch, once its set-up has returned.
+func (g *Generations) closeWatch() {
+	g.waitWatch()
+	g.watch.Close()
+	g.watch = nil
 }
 
 // extraWait is what the capture whose generation start just gave adds to
@@ -156,7 +161,7 @@ func (g *Generations) handOff(env *Env, d Deferral) string {
 // there is no generation here to share and a watch would cost for nothing.
 func (g *Generations) start(ctx context.Context, dir, top string) *source.Pending {
 	if g.root != top {
-		g.Close()
+		g.closeWatch()
 		g.root, g.last, g.stamp, g.off, g.watched = top, nil, nil, false, false
 	}
 	if !g.off {
@@ -196,7 +201,7 @@ func (g *Generations) start(ctx context.Context, dir, top string) *source.Pendin
 		}
 	}
 	if g.watch.Dead() {
-		g.Close()
+		g.closeWatch()
 		return source.Start(ctx, dir)
 	}
 	g.last = source.Start(ctx, dir)
