@@ -127,7 +127,7 @@ func (g *Generations) closeLate() {
 // does (so does a nil g). The result is the execution's note, as
 // handOff's.
 func (g *Generations) handOff(env *Env, d Deferral) string {
-	if g == nil {
+	if g == nil || env.Defer == nil {
 		return handOff(env, d)
 	}
 	if g.late != nil && g.lateRoot == d.Root {
