@@ -73,6 +73,9 @@ type Result struct {
 	// Detached is set when a background process kept the output open after the
 	// command exited; output it wrote later was not captured.
 	Detached bool
+	// Unread counts bytes written before the drain period ended that ctx
+	// gave up waiting for (its sink stalled); they are not captured.
+	Unread int64
 }
 
 // Interrupt is the cause a caller gives the context it cancels when ctx
@@ -140,7 +143,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	readers := startReaders(ends, o.Stdout, o.Stderr)
 	waitErr := wait(ctx, cmd, o, &res)
 	res.Duration = time.Since(res.Start)
-	res.Detached = readers.finish(ends, o.Drain)
+	res.Detached, res.Unread = readers.finish(ends, o.Drain)
 	res.SinkErr = readers.sinkErr()
 	in.finish(o.Drain)
 
@@ -267,6 +270,7 @@ func startReaders(ends []*end, stdout, stderr io.Writer) *readers {
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
+			defer e.ended.Store(true)
 			if err := e.drain(&e.gate); err != nil && !e.gate.isShut() {
 				r.mu.Lock()
 				if r.first == nil {
@@ -281,14 +285,22 @@ func startReaders(ends []*end, stdout, stderr io.Writer) *readers {
 
 // finish lets the readers finish what the command wrote; if something else
 // keeps the output open, it stops reading after the drain period and reports
-// the output detached.
-func (r *readers) finish(ends []*end, drain time.Duration) (detached bool) {
+// the output detached. What was already in the channels or in a reader's
+// hands when the period ended is still read and kept (settle): only what a
+// background process writes after it is dropped. It returns how many bytes
+// known to be written before then were still unread when it gave up (a sink
+// stuck for residueWait).
+func (r *readers) finish(ends []*end, drain time.Duration) (detached bool, unread int64) {
 	done := make(chan struct{})
 	go func() { r.wg.Wait(); close(done) }()
 	select {
 	case <-done:
-		return false
+		return false, 0
 	case <-time.After(drain):
+	}
+	ended, unread := settle(ends, done, residueWait)
+	if ended {
+		return false, 0
 	}
 	for _, e := range ends {
 		e.interrupt()
@@ -300,7 +312,77 @@ func (r *readers) finish(ends []*end, drain time.Duration) (detached bool) {
 	case <-done:
 	case <-time.After(50 * time.Millisecond):
 	}
-	return true
+	return true, unread
+}
+
+// residueWait bounds how long a capture waits, after the drain period, for
+// its readers to hand on what the command wrote before it: the time a sink
+// (the spool's disk) may stall before ctx gives up on those bytes and says so.
+const residueWait = 10 * time.Second
+
+// settle waits until each reader has ended, or has handed on everything that
+// was in its channel or its hands when settle began (or has nothing left to
+// hand on) while some other process still holds the channel open, so
+// whatever it reads later was written after the drain period. It reports
+// whether the readers ended meanwhile, and how many of those bytes were not
+// handed on when limit passed.
+func settle(ends []*end, done <-chan struct{}, limit time.Duration) (ended bool, unread int64) {
+	marks := make([]int64, len(ends))
+	for i, e := range ends {
+		// The channel is asked first: bytes a reader takes meanwhile are then
+		// counted twice, which errs on keeping them.
+		p := e.pending()
+		marks[i] = e.read.Load() + p
+	}
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.Now().Add(limit)
+	idle := make([]int64, len(ends)) // the read count at the last idle look, -1 if none
+	for i := range idle {
+		idle[i] = -1
+	}
+	for {
+		settled, allEnded := true, true
+		unread = 0
+		for i, e := range ends {
+			allEnded = allEnded && e.ended.Load()
+			if e.ended.Load() || !e.hungUp() && (e.gate.entered.Load() >= marks[i] || idleTwice(e, &idle[i])) {
+				continue
+			}
+			settled = false
+			unread += marks[i] - e.gate.entered.Load()
+		}
+		if allEnded {
+			<-done // each reader has returned; the last is signalling it
+			return true, 0
+		}
+		if settled {
+			return false, 0
+		}
+		if time.Now().After(deadline) {
+			return false, unread
+		}
+		select {
+		case <-done:
+			return true, 0
+		case <-tick.C:
+		}
+	}
+}
+
+// idleTwice reports whether the reader holds no bytes and its channel is
+// empty at two looks in a row with nothing read between them: the reader is
+// then waiting for bytes that are not yet written. last keeps the read count
+// of the previous idle look.
+func idleTwice(e *end, last *int64) bool {
+	read := e.read.Load()
+	if read != e.gate.entered.Load() || e.pending() != 0 {
+		*last = -1
+		return false
+	}
+	twice := *last == read
+	*last = read
+	return twice
 }
 
 func (r *readers) sinkErr() error {

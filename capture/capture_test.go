@@ -209,3 +209,84 @@ test -t 2 && echo err-tty >&2`
 		t.Errorf("stderr %q, want err-tty", errs)
 	}
 }
+
+// slowWriter is a sink that stalls on each write, as a disk in writeback can.
+type slowWriter struct {
+	mu    sync.Mutex
+	data  bytes.Buffer
+	delay time.Duration
+}
+
+func (w *slowWriter) Write(p []byte) (int, error) {
+	time.Sleep(w.delay)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.data.Write(p)
+}
+
+// TestSlowSinkKeepsResidue: when the sink stalls longer than the drain
+// period, what the command wrote before it exited is still read and kept,
+// and the output is not called detached, in both modes.
+func TestSlowSinkKeepsResidue(t *testing.T) {
+	for _, pipe := range []bool{true, false} {
+		sink := &slowWriter{delay: 40 * time.Millisecond}
+		res, err := Run(context.Background(), Options{Argv: []string{"sh", "-c", "seq 1 100000"}, Env: os.Environ(), Pipe: pipe,
+			Stdout: sink, Stderr: &bytes.Buffer{}, Drain: 20 * time.Millisecond, Cols: 200, Rows: 50, Timeout: 30 * time.Second})
+		if err != nil || res.Exit != 0 {
+			t.Fatalf("pipe=%v: %+v %v", pipe, res, err)
+		}
+		want := seqLines(100000)
+		if got := sink.data.String(); got != want || res.Detached || res.Unread != 0 {
+			t.Errorf("pipe=%v: kept %d of %d bytes, detached %v, unread %d", pipe, len(got), len(want), res.Detached, res.Unread)
+		}
+	}
+}
+
+// TestBackgroundResidueKept: a background process that holds the output open
+// does not cost the bytes the command wrote just before it exited, though the
+// sink is slower than the drain period; the capture still ends long before
+// the background process does.
+func TestBackgroundResidueKept(t *testing.T) {
+	sink := &slowWriter{delay: 30 * time.Millisecond}
+	start := time.Now()
+	res, err := Run(context.Background(), Options{Argv: []string{"sh", "-c", "sleep 5 & seq 1 50000"}, Env: os.Environ(), Pipe: true,
+		Stdout: sink, Stderr: &bytes.Buffer{}, Drain: 20 * time.Millisecond, Timeout: 30 * time.Second})
+	if err != nil || res.Exit != 0 || !res.Detached || res.Unread != 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if got, want := sink.data.String(), seqLines(50000); got != want {
+		t.Errorf("kept %d of %d bytes", len(got), len(want))
+	}
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("waited %v for the background process", d)
+	}
+}
+
+// TestStuckSinkCountsUnread: a sink that stalls past the wait for the
+// residue gives up and counts what it could not keep, instead of hanging or
+// claiming the bytes.
+func TestStuckSinkCountsUnread(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	e := &end{parent: r}
+	if _, err := w.Write([]byte("residue\n")); err != nil {
+		t.Fatal(err)
+	}
+	ended, unread := settle([]*end{e}, make(chan struct{}), 20*time.Millisecond)
+	if ended || unread != int64(len("residue\n")) {
+		t.Errorf("ended %v, unread %d; want false, 8", ended, unread)
+	}
+}
+
+func seqLines(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		b.WriteString(strconv.Itoa(i))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

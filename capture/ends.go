@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -26,6 +27,35 @@ type end struct {
 	// gatherPipe: the pipe's buffer is large enough (1 MiB) for a flood to
 	// be gathered while the reader waits (see gatherWait).
 	gatherPipe bool
+	// read counts the bytes the reader took from the channel. It runs ahead
+	// of gate.entered while the reader holds bytes it has not written yet.
+	read atomic.Int64
+	// ended is set when the reader has returned.
+	ended atomic.Bool
+}
+
+// hungUp reports whether no one holds the channel's writing side any more,
+// so its reader is about to see the end.
+func (e *end) hungUp() bool {
+	rc, err := e.parent.SyscallConn()
+	if err != nil {
+		return false
+	}
+	var hup bool
+	_ = rc.Control(func(fd uintptr) { hup = writersGone(int(fd)) })
+	return hup
+}
+
+// pending is how many bytes the channel holds that no one has read yet, or
+// 0 where the system cannot say.
+func (e *end) pending() int64 {
+	rc, err := e.parent.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	var n int
+	_ = rc.Control(func(fd uintptr) { n = unreadBytes(int(fd)) })
+	return int64(n)
 }
 
 func (e *end) close() {
@@ -47,12 +77,14 @@ func (e *end) interrupt() {
 // gate passes writes to a sink until it is shut; after that it drops them, so
 // a reader left blocked on a pipe never writes into a finished spool.
 type gate struct {
-	mu     sync.Mutex
-	w      io.Writer
-	closed bool
+	mu      sync.Mutex
+	w       io.Writer
+	closed  bool
+	entered atomic.Int64 // bytes handed to Write, passed or dropped
 }
 
 func (g *gate) Write(p []byte) (int, error) {
+	g.entered.Add(int64(len(p)))
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed || g.w == nil {
@@ -110,6 +142,7 @@ func (e *end) drain(sink io.Writer) error {
 	var total int64
 	for {
 		n, err := e.parent.Read(buf)
+		e.read.Add(int64(n))
 		if n > 0 && sink != nil {
 			if _, werr := sink.Write(buf[:n]); werr != nil && sinkErr == nil {
 				sinkErr = werr
@@ -173,6 +206,7 @@ func (e *end) gather(rc syscall.RawConn, sink io.Writer) error {
 			}
 			switch {
 			case n > 0:
+				e.read.Add(int64(n))
 				filled += n
 			case err == nil:
 				err = io.EOF

@@ -164,7 +164,11 @@ func Verify(s *Snapshot, restated map[string]string, loose bool, tiers Tiers) *V
 	}
 	if len(extra) > 0 {
 		slices.Sort(extra)
-		v.Notes = append(v.Notes, fmt.Sprintf("not scored: %d restated id(s) the snapshot never sealed (%s); a sealed exam asks only what it sealed — see added-since", len(extra), strings.Join(extra, ", ")))
+		ids := "ids"
+		if len(extra) == 1 {
+			ids = "id"
+		}
+		v.Notes = append(v.Notes, fmt.Sprintf("not scored: %d restated %s the snapshot never sealed (%s); a sealed exam asks only what it sealed — see added-since", len(extra), ids, strings.Join(extra, ", ")))
 	}
 	v.Faithful = len(v.Divergences) == 0
 	v.Notes = append(v.Notes, noteScope)

@@ -177,11 +177,11 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// Claim gives the task to by until now+lease. It is refused while another
-// live lease holds the task, and once the task is done.
+// Claim gives the task to by until now+lease (at most MaxLease). It is
+// refused while another live lease holds the task, and once the task is done.
 func (l *Ledger) Claim(id, by string, lease time.Duration) (Row, error) {
-	if lease <= 0 {
-		return Row{}, refused(id, "lease %s: want a positive duration like 30m", lease)
+	if err := checkLease(id, lease); err != nil {
+		return Row{}, err
 	}
 	return l.appendRow(KindClaim, id, func(rows []Row, _ uint64, now time.Time) (map[string]any, error) {
 		t, err := Derive(rows, id, now)
@@ -201,10 +201,11 @@ func (l *Ledger) Claim(id, by string, lease time.Duration) (Row, error) {
 	})
 }
 
-// Renew extends the live lease of its holder and may save a checkpoint.
+// Renew extends the live lease of its holder to now+lease (at most
+// MaxLease) and may save a checkpoint.
 func (l *Ledger) Renew(id, by string, lease time.Duration, checkpoint string) (Row, error) {
-	if lease <= 0 {
-		return Row{}, refused(id, "lease %s: want a positive duration like 30m", lease)
+	if err := checkLease(id, lease); err != nil {
+		return Row{}, err
 	}
 	return l.appendRow(KindRenew, id, func(rows []Row, _ uint64, now time.Time) (map[string]any, error) {
 		t, err := Derive(rows, id, now)

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"fmt"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -17,6 +18,22 @@ const (
 	MaxCheckpoint = 4096     // bytes of a checkpoint
 	MaxInbox      = 16 << 10 // bytes of one inbox message
 )
+
+// MaxLease bounds one claim's or renew's lease: a lease is how long a worker
+// that died keeps its task from everyone else, so long work renews it (ctx
+// task renew) instead of claiming for years.
+const MaxLease = 24 * time.Hour
+
+// checkLease refuses a lease that is not positive or is over MaxLease.
+func checkLease(id string, lease time.Duration) error {
+	switch {
+	case lease <= 0:
+		return refused(id, "lease %s: want a positive duration like 30m", lease)
+	case lease > MaxLease:
+		return refused(id, "lease %s: at most %dh; renew a lease to keep long work (ctx task renew)", lease, MaxLease/time.Hour)
+	}
+	return nil
+}
 
 // limit is the bound on one text field of a row. A field ctx copies from
 // an earlier row (a handback's by is the claim's holder) has none: a row

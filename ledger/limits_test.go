@@ -75,3 +75,21 @@ func TestLimitsRefuseOversizedText(t *testing.T) {
 		t.Errorf("a two-line message: %v", err)
 	}
 }
+
+// TestLeaseIsBounded: a claim or renew for longer than MaxLease is refused
+// with the limit and the fix, and appends nothing (a 100000h lease kept a
+// dead worker's task from everyone for 11 years); MaxLease itself goes in.
+func TestLeaseIsBounded(t *testing.T) {
+	l, _ := newLedger(t)
+	id := must[string](t)(l.New("long work", []string{"true"}, Budget{}))
+	n := rowCount(t, l)
+	_, err := l.Claim(id, "w", MaxLease+time.Second)
+	wantRefused(t, err, "at most 24h; renew a lease to keep long work")
+	if rowCount(t, l) != n {
+		t.Fatal("a refused claim appended a row")
+	}
+	must[Row](t)(l.Claim(id, "w", MaxLease))
+	_, err = l.Renew(id, "w", 100000*time.Hour, "")
+	wantRefused(t, err, "lease 100000h0m0s: at most 24h")
+	must[Row](t)(l.Renew(id, "w", time.Hour, ""))
+}

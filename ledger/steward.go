@@ -1,6 +1,8 @@
 package ledger
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -175,7 +177,9 @@ var stewardActs = []string{"requeue", "raise_budget", "request_approval", "send_
 // write transaction, from exactly the rows before it) and, when act is set
 // and the decision's first action is one the steward takes, records that
 // action after it. It returns the decision row and the action row (nil when
-// none was taken).
+// none was taken). It is idempotent: when the task's newest decision row is
+// this same decision (nothing it reads changed), no row is added and that
+// row is returned, with the action already taken on it, if any.
 func (l *Ledger) Steward(id string, act bool) (Decision, Row, *Row, error) {
 	var d Decision
 	row, err := l.appendRow(KindDecision, id, func(rows []Row, _ uint64, now time.Time) (map[string]any, error) {
@@ -183,17 +187,64 @@ func (l *Ledger) Steward(id string, act bool) (Decision, Row, *Row, error) {
 		if d, err = Steward(rows, id, now); err != nil {
 			return nil, err
 		}
+		if r := recorded(rows, d); r != nil {
+			return nil, r
+		}
 		return map[string]any{"classification": d.Classification, "reason": d.Reason, "actions": d.Actions,
 			"basis": d.Basis, "approval": d.Approval, "expired_lease": d.ExpiredLease}, nil
 	})
+	var same *recordedError
+	if errors.As(err, &same) {
+		row, err = same.decision, nil
+	}
 	if err != nil || !act || len(d.Actions) == 0 || !slices.Contains(stewardActs, d.Actions[0]) {
 		return d, row, nil, err
+	}
+	if same != nil && same.action != nil {
+		return d, row, same.action, nil
 	}
 	a, err := l.Act(id, row.Seq, d.Actions[0])
 	if err != nil {
 		return d, row, nil, err
 	}
 	return d, row, &a, nil
+}
+
+// recordedError stops the append of a decision the task's newest decision
+// row already records: the same evidence adds no row.
+type recordedError struct {
+	decision Row
+	action   *Row // the steward's action on it, nil when none was taken
+}
+
+func (e *recordedError) Error() string {
+	return fmt.Sprintf("task:%s: the decision is recorded already, row %d", e.decision.Task, e.decision.Seq)
+}
+
+// recorded is the task's newest decision row when it records d (with the
+// action taken on it), or nil.
+func recorded(rows []Row, d Decision) *recordedError {
+	var out *recordedError
+	for i := len(rows) - 1; i >= 0 && out == nil; i-- {
+		r := rows[i]
+		if r.Task != d.Task || r.Kind != KindDecision {
+			continue
+		}
+		if r.Basis != d.Basis || r.Classification != d.Classification || r.Reason != d.Reason ||
+			!slices.Equal(r.Actions, d.Actions) || r.Approval != d.Approval || r.ExpiredLease != d.ExpiredLease {
+			return nil
+		}
+		out = &recordedError{decision: r}
+	}
+	if out == nil {
+		return nil
+	}
+	for i := range rows {
+		if r := rows[i]; r.Task == d.Task && r.Kind == KindAction && r.Decision == out.decision.Seq {
+			out.action = &r
+		}
+	}
+	return out
 }
 
 // Act records that the steward took action on a task, after decision (the

@@ -198,3 +198,35 @@ func TestReasonCodesAreDocumented(t *testing.T) {
 }
 
 var docRow = regexp.MustCompile("^\\| `(\\w+)` \\| `(\\w+)` \\| ([a-z_, ]+) \\| ")
+
+// The steward run again on unchanged rows adds no row: it returns the
+// decision row (and action) it recorded. A change it reads, or a lease
+// expiring, is a new decision and a new row.
+func TestStewardRecordsADecisionOnce(t *testing.T) {
+	l, c := newLedger(t)
+	id := must[string](t)(l.New("once", []string{"true"}, Budget{}))
+	_, first, _, err := l.Steward(id, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := rowCount(t, l)
+	for _, act := range []bool{false, true} { // unclaimed: claim is a worker's action
+		d, again, a, err := l.Steward(id, act)
+		if err != nil || again.Seq != first.Seq || a != nil || rowCount(t, l) != n || d.Reason != "unclaimed" {
+			t.Fatalf("steward again (act %v): %s row %d (first %d) action %v, %d rows (was %d), %v", act, d.Bytes(), again.Seq, first.Seq, a, rowCount(t, l), n, err)
+		}
+	}
+	must[Row](t)(l.Claim(id, "w", time.Minute))
+	c.add(2 * time.Minute) // the lease expired: abandoned, requeue
+	d, dec, a, err := l.Steward(id, true)
+	if err != nil || d.Reason != "lease_expired" || dec.Seq == first.Seq || a == nil || a.Action != "requeue" {
+		t.Fatalf("after the lease expired: %s row %d action %v %v", d.Bytes(), dec.Seq, a, err)
+	}
+	n = rowCount(t, l)
+	for _, act := range []bool{true, false} {
+		_, again, a2, err := l.Steward(id, act)
+		if err != nil || again.Seq != dec.Seq || rowCount(t, l) != n || act && (a2 == nil || a2.Seq != a.Seq) {
+			t.Fatalf("steward again (act %v): row %d (want %d) action %v (want row %d), %d rows (was %d), %v", act, again.Seq, dec.Seq, a2, a.Seq, rowCount(t, l), n, err)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -169,6 +170,9 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 		Version: env.Version, Session: req.Session, Cwd: req.Dir, Generation: genRec, Key: sp.Meta.Exec}
 	if res.Detached {
 		ex.Note = "a background process kept the output open after the command exited; its later output was not captured"
+		if res.Unread > 0 {
+			ex.Note += fmt.Sprintf("; %d bytes written before then were still unread when ctx stopped waiting for its sink, and are not captured either", res.Unread)
+		}
 	}
 	shown := ex.Note
 	if late {

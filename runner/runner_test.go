@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -68,22 +71,72 @@ func hasItem(items []evidence.Item, text string) bool {
 
 // TestSessionEscalates shows the same result again in one session at the
 // next level, and not in another session.
+//
+// The same result needs the whole output captured each time. Capture reads
+// on for 250 ms after the command exits and then drops what is left (a
+// background process may hold the pipe), so under load a run could lose
+// its tail, be another run, and show level 0 ([0 0 0] once in a race run at
+// load 15). The command therefore exits only once the capture has taken
+// all its output (the watcher creates the file it waits for): no run
+// depends on how soon the reader gets the processor.
 func TestSessionEscalates(t *testing.T) {
 	env, dir := newEnv(t)
+	var want strings.Builder
+	for i := 1; i <= 400; i++ {
+		fmt.Fprintln(&want, i)
+	}
+	flag := filepath.Join(dir, "taken")
 	req := func(session string) *Request {
-		return &Request{Argv: []string{"sh", "-c", "seq 1 400"}, Dir: dir, Pipe: true, Session: session}
+		return &Request{Argv: []string{"sh", "-c", `seq 1 400; while [ ! -e taken ]; do sleep 0.01; done`},
+			Dir: dir, Pipe: true, Session: session, Timeout: time.Minute,
+			Watch: &takenAll{want: want.Len(), flag: flag}}
 	}
 	levels := []int{}
+	var runs []string
 	for _, s := range []string{"a", "a", "b"} {
+		if err := os.Remove(flag); err != nil && !errors.Is(err, os.ErrNotExist) {
+			t.Fatal(err)
+		}
 		res, err := Capture(context.Background(), env, req(s))
 		if err != nil {
 			t.Fatal(err)
 		}
 		levels = append(levels, res.Digest.Plan.Level)
+		runs = append(runs, res.Handle())
 	}
-	if levels[0] != 0 || levels[1] != 1 || levels[2] != 0 {
-		t.Errorf("levels %v, want [0 1 0]", levels)
+	if levels[0] != 0 || levels[1] != 1 || levels[2] != 0 || runs[0] != runs[1] || runs[1] != runs[2] {
+		t.Errorf("levels %v of runs %v, want [0 1 0] of one run", levels, runs)
 	}
+}
+
+// takenAll is a Watcher that creates flag once the capture has taken want
+// bytes of output (from the sinks it taps).
+type takenAll struct {
+	mu   sync.Mutex
+	want int
+	got  int
+	flag string
+}
+
+func (w *takenAll) Tap(sink io.Writer) io.Writer { return tapWriter{w, sink} }
+func (w *takenAll) Stop()                        {}
+
+type tapWriter struct {
+	w    *takenAll
+	sink io.Writer
+}
+
+func (t tapWriter) Write(p []byte) (int, error) {
+	n, err := t.sink.Write(p)
+	t.w.mu.Lock()
+	defer t.w.mu.Unlock()
+	if t.w.got < t.w.want && t.w.got+n >= t.w.want {
+		if ferr := os.WriteFile(t.w.flag, nil, 0o600); ferr != nil && err == nil {
+			err = ferr
+		}
+	}
+	t.w.got += n
+	return n, err
 }
 
 // TestStartError: a command that cannot start is a *capture.StartError and

@@ -32,6 +32,11 @@ func TestTextRedacts(t *testing.T) {
 		// A scheme the rule does not know, before a token.
 		{"< Proxy-Authorization: Custom " + fakePass + "abcd", fakePass, "authorization-header"},
 		{"password=hunter2 user=app", "hunter2", "secret-assignment"},
+		// Digest authentication: the response is the credential's proof.
+		{`> Authorization: Digest username="Mufasa", realm="http2auth@example.org", nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", uri="/dir/index.html", qop=auth, nc=00000001, cnonce="f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ", response="8ca523f5e9506fed4657c9700eebdbec", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS"`,
+			"8ca523f5e9506fed4657c9700eebdbec", "authorization-header"},
+		{`'Proxy-Authorization': 'Digest username="app", realm="r", nonce="abc", uri="/", algorithm=SHA-256, response=753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1'`,
+			"753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1", "authorization-header"},
 		// An environment variable set to a word is still a password.
 		{"POSTGRES_PASSWORD=postgres", "postgres", "secret-assignment"},
 		// A passphrase of words run together.
@@ -135,5 +140,17 @@ func TestCount(t *testing.T) {
 	got := Count(text)
 	if got["jwt"] != 2 || got["github-pat"] != 1 {
 		t.Errorf("%v", got)
+	}
+}
+
+// Digest authentication: only response= goes; the parameters that are no
+// secret (username, realm, nonce, cnonce, opaque) stay readable.
+func TestDigestAuthKeepsParameters(t *testing.T) {
+	in := `Authorization: Digest username="admin", realm="x", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093", uri="/", response="6629fae49393a05397450978507c4ef1", cnonce="0a4f113b", opaque="5ccc069c403ebaf9f0171e9517f40e41"`
+	out, counts := Text([]byte(in))
+	want := strings.Replace(in, "6629fae49393a05397450978507c4ef1", "[REDACTED:authorization-header:", 1)
+	if counts["authorization-header"] != 1 || !strings.HasPrefix(string(out), want[:strings.Index(want, "[")+len("[REDACTED:authorization-header:")]) ||
+		!strings.HasSuffix(string(out), `", cnonce="0a4f113b", opaque="5ccc069c403ebaf9f0171e9517f40e41"`) {
+		t.Errorf("%s\n→ %s %v", in, out, counts)
 	}
 }

@@ -30,6 +30,15 @@ func streamRules() []*rule {
 			check:    authCredential,
 		},
 		{
+			// Digest access authentication (RFC 7616): the scheme's words
+			// are parameters, and the credential is response=, the hash
+			// computed from the password (username, realm, nonce, cnonce
+			// and opaque are not secret and stay).
+			id:       "authorization-header",
+			pattern:  `(?i)\b(?:proxy-)?authorization\b["']?\s*[:=]\s*["']?digest\s[^\r\n]*?\bresponse\s*=\s*"?([0-9a-f]{32,128})\b`,
+			keywords: []string{"authorization"},
+		},
+		{
 			id:       "bearer-token",
 			pattern:  `(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})`,
 			keywords: []string{"bearer"},

@@ -3,8 +3,10 @@ package seq
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -469,5 +471,30 @@ func TestFromTOMLTypeError(t *testing.T) {
 	_, err := FromTOML([]byte("[[step]]\nshell = \"go test\"\ntimeout = 90\n"))
 	if err == nil || !strings.Contains(err.Error(), `line 3 column 11: key "step.timeout": want a string`) || strings.Contains(err.Error(), "seq.Step") {
 		t.Fatalf("timeout = 90: %v", err)
+	}
+}
+
+// A step's stream and range are checked as the handle is parsed: the error
+// names the handle as given, with the fix, never the run handle a step
+// stands for (ctx get seq:ID#1#bogus named run:<64 hex digits>#bogus).
+func TestParseRefChecksTheStepsStream(t *testing.T) {
+	for _, c := range []struct{ h, why string }{
+		{"seq:abcdef#1#bogus", `unknown stream "bogus"`},
+		{"seq:abcdef#1#", "no stream after '#'"},
+		{"seq:abcdef#1#stdout:", "nothing after ':'"},
+		{"seq:abcdef#1:Lx", `"x" is not a number`},
+		{"seq:abcdef#2#stderr:B5", "a byte range needs an end"},
+	} {
+		_, err := ParseRef(c.h)
+		msg := fmt.Sprint(err)
+		if !errors.Is(err, store.ErrBadHandle) || !strings.Contains(msg, strconv.Quote(c.h)) || !strings.Contains(msg, c.why) ||
+			!strings.Contains(msg, "a step takes #stdout, #stderr or #merged, a range :L40-52 or :B0-4096, or both (seq:ID#2#stderr:L40-52)") || strings.Contains(msg, "run:") {
+			t.Errorf("ParseRef(%q): %v, want the handle, %q and the forms", c.h, err, c.why)
+		}
+	}
+	for _, h := range []string{"seq:abcdef#1", "seq:abcdef#1#stderr", "seq:abcdef#1#merged:L3-", "seq:abcdef#1:B0-10"} {
+		if _, err := ParseRef(h); err != nil {
+			t.Errorf("ParseRef(%q): %v", h, err)
+		}
 	}
 }

@@ -21,8 +21,11 @@ func TestMCPJob(t *testing.T) {
 	call := mcpSession(ctx, t)
 	isErr, out, sc := call("ctx_job_start", map[string]any{"shell": "echo early; sleep 1.5; echo late; exit 4"})
 	handle, _ := sc["handle"].(string)
-	if isErr || !strings.HasPrefix(handle, "job:") {
-		t.Fatalf("ctx_job_start: %s %v", out, sc)
+	if _, ok := sc["exit"]; isErr || !strings.HasPrefix(handle, "job:") || ok {
+		t.Fatalf("ctx_job_start (a running job has no exit status): %s %v", out, sc)
+	}
+	if _, out, sc = call("ctx_job_wait", map[string]any{"job": handle, "timeout": "100ms"}); sc["exit"] != nil || !strings.Contains(out, "still running") {
+		t.Errorf("ctx_job_wait before the end (no exit status yet): %v\n%s", sc, out)
 	}
 	time.Sleep(700 * time.Millisecond)
 	if _, out, _ = call("ctx_job_tail", map[string]any{"job": handle}); !strings.Contains(out, "stdout:L1  early") || strings.Contains(out, "late") {

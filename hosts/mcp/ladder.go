@@ -59,9 +59,12 @@ type seqInput struct {
 	Budget    int       `json:"budget,omitempty" jsonschema:"token budget the failing steps' findings share"`
 }
 
+// ladderOutput is the structured result of ctx_seq, ctx_py and the job
+// tools: no handle when nothing was recorded, and no exit status until the
+// command ended.
 type ladderOutput struct {
-	Handle string `json:"handle" jsonschema:"seq:, py: or job: handle"`
-	Exit   int    `json:"exit"`
+	Handle string `json:"handle,omitempty" jsonschema:"seq:, py: or job: handle (absent when nothing was recorded)"`
+	Exit   *int   `json:"exit,omitempty" jsonschema:"the exit status (absent while a job runs or when nothing ran)"`
 }
 
 // maxSteps bounds one ctx_seq call.
@@ -93,7 +96,7 @@ func (d *Deps) seq(ctx context.Context, _ *sdk.CallToolRequest, in seqInput) (*s
 	if err != nil {
 		return Error(err, ""), ladderOutput{}, nil
 	}
-	return Text(rec.Digest), ladderOutput{Handle: rec.Handle(), Exit: rec.Exit}, nil
+	return Text(rec.Digest), ladderOutput{Handle: rec.Handle(), Exit: exitStatus(rec.Exit)}, nil
 }
 
 // ladderStore opens the workspace store with the server's directory and
@@ -154,7 +157,7 @@ func (d *Deps) py(ctx context.Context, _ *sdk.CallToolRequest, in pyInput) (*sdk
 	}
 	res := Text(x.Digest)
 	res.IsError = x.Exit != 0
-	return res, ladderOutput{Handle: x.Handle(), Exit: x.Exit}, nil
+	return res, ladderOutput{Handle: x.Handle(), Exit: exitStatus(x.Exit)}, nil
 }
 
 type jobStartInput struct {
@@ -186,12 +189,22 @@ func (d *Deps) jobStart(_ context.Context, _ *sdk.CallToolRequest, in jobStartIn
 	return Text(job.Summary(j) + "\n"), ladderOutput{Handle: j.Handle()}, nil
 }
 
-type jobInput struct {
-	Job     string `json:"job" jsonschema:"the job: handle"`
-	Lines   int    `json:"lines,omitempty" jsonschema:"ctx_job_tail: lines per stream (default 20, at most 200)"`
-	Grep    string `json:"grep,omitempty" jsonschema:"ctx_job_tail: only lines matching this RE2 expression"`
-	Timeout string `json:"timeout,omitempty" jsonschema:"ctx_job_wait: how long to wait (default 60s, at most 10m)"`
-}
+// Each job tool takes only the arguments it reads: the schema refuses any
+// other, so none is accepted and then ignored.
+type (
+	jobTailInput struct {
+		Job   string `json:"job" jsonschema:"the job: handle"`
+		Lines int    `json:"lines,omitempty" jsonschema:"lines per stream (default 20, at most 200)"`
+		Grep  string `json:"grep,omitempty" jsonschema:"only lines matching this RE2 expression"`
+	}
+	jobWaitInput struct {
+		Job     string `json:"job" jsonschema:"the job: handle"`
+		Timeout string `json:"timeout,omitempty" jsonschema:"how long to wait (default 60s, at most 10m)"`
+	}
+	jobKillInput struct {
+		Job string `json:"job" jsonschema:"the job: handle"`
+	}
+)
 
 func (d *Deps) openJob(handle string) (*job.Job, error) {
 	id, err := job.ParseID(handle)
@@ -209,7 +222,7 @@ func (d *Deps) openJob(handle string) (*job.Job, error) {
 	return job.Open(st, id)
 }
 
-func (d *Deps) jobTail(_ context.Context, _ *sdk.CallToolRequest, in jobInput) (*sdk.CallToolResult, any, error) {
+func (d *Deps) jobTail(_ context.Context, _ *sdk.CallToolRequest, in jobTailInput) (*sdk.CallToolResult, any, error) {
 	n := in.Lines
 	if n <= 0 {
 		n = 20
@@ -233,7 +246,7 @@ func (d *Deps) jobTail(_ context.Context, _ *sdk.CallToolRequest, in jobInput) (
 	return Text(b.String()), nil, nil
 }
 
-func (d *Deps) jobWait(ctx context.Context, _ *sdk.CallToolRequest, in jobInput) (*sdk.CallToolResult, ladderOutput, error) {
+func (d *Deps) jobWait(ctx context.Context, _ *sdk.CallToolRequest, in jobWaitInput) (*sdk.CallToolResult, ladderOutput, error) {
 	timeout := time.Minute
 	if in.Timeout != "" {
 		t, err := parseTimeout("timeout", in.Timeout)
@@ -253,7 +266,7 @@ func (d *Deps) jobWait(ctx context.Context, _ *sdk.CallToolRequest, in jobInput)
 	return waitResult(ctx, j, timeout)
 }
 
-func (d *Deps) jobKill(ctx context.Context, _ *sdk.CallToolRequest, in jobInput) (*sdk.CallToolResult, ladderOutput, error) {
+func (d *Deps) jobKill(ctx context.Context, _ *sdk.CallToolRequest, in jobKillInput) (*sdk.CallToolResult, ladderOutput, error) {
 	j, err := d.openJob(in.Job)
 	if err == nil {
 		err = job.Kill(j, 2*time.Second)
@@ -276,9 +289,9 @@ func waitResult(ctx context.Context, j *job.Job, timeout time.Duration) (*sdk.Ca
 	case cur.State == job.StateDead:
 		return Error(errors.New(job.Summary(cur)), ""), out, nil
 	case cur.Result.Error != "":
-		out.Exit = cur.Result.Exit
+		out.Exit = exitStatus(cur.Result.Exit)
 		return Error(fmt.Errorf("%s: %s", cur.Handle(), cur.Result.Error), ""), out, nil
 	}
-	out.Exit = cur.Result.Exit
+	out.Exit = exitStatus(cur.Result.Exit)
 	return Text(cur.Result.Digest), out, nil
 }

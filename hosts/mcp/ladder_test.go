@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -18,7 +19,7 @@ func TestSeqAndPy(t *testing.T) {
 	}
 	var out ladderOutput
 	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &out); err != nil || out.Exit != 6 || !strings.HasPrefix(text, out.Handle+" ") {
+	if err := json.Unmarshal(b, &out); err != nil || out.Exit == nil || *out.Exit != 6 || !strings.HasPrefix(text, out.Handle+" ") {
 		t.Errorf("structured %s %v", b, err)
 	}
 	res, text = call(t, cs, "ctx_py", map[string]any{"code": "r = run('echo hi')\nemit('got', r.headline)\n"})
@@ -35,8 +36,9 @@ func TestSeqAndPy(t *testing.T) {
 		"ctx_job_tail": {"job": "nope"},
 		"ctx_py":       {"code": "x = = 1"},
 	} {
-		if res, text := call(t, cs, name, args); !res.IsError {
-			t.Errorf("%s %v: no error: %s", name, args, text)
+		// Nothing ran: no handle and no exit status claimed.
+		if res, text := call(t, cs, name, args); !res.IsError || res.StructuredContent != nil && fmt.Sprint(res.StructuredContent) != "map[]" {
+			t.Errorf("%s %v: error %v, structured %v: %s", name, args, res.IsError, res.StructuredContent, text)
 		}
 	}
 	// An empty sequence says how to give steps, as the command line does.
@@ -46,6 +48,17 @@ func TestSeqAndPy(t *testing.T) {
 	// An empty script says so and how to give one.
 	if res, text := call(t, cs, "ctx_py", map[string]any{"code": " \n"}); !res.IsError || !strings.Contains(text, `the script is empty: give the script as {"code": `) {
 		t.Errorf("ctx_py with no code: %v %s", res.IsError, text)
+	}
+	// A job tool refuses the arguments it has no use for (they were
+	// accepted and ignored: ctx_job_kill took lines, grep and timeout).
+	for name, args := range map[string]map[string]any{
+		"ctx_job_kill": {"job": "job:ffffffffffff", "timeout": "5s"},
+		"ctx_job_wait": {"job": "job:ffffffffffff", "lines": 5},
+		"ctx_job_tail": {"job": "job:ffffffffffff", "timeout": "5s"},
+	} {
+		if res, text := call(t, cs, name, args); !res.IsError || !strings.Contains(text, "unexpected additional properties") {
+			t.Errorf("%s %v: %v %s", name, args, res.IsError, text)
+		}
 	}
 	// A zero wait timeout meant no limit at all, past the tool's 10m cap; a
 	// bad wall names the wall, not a timeout.

@@ -132,11 +132,18 @@ type runInput struct {
 	Stdin   string   `json:"stdin,omitempty" jsonschema:"a file to feed to the command's stdin (default: none)"`
 }
 
+// runOutput is ctx_run's structured result. A call that ran nothing has no
+// run and, unless the command could not start (126, 127, as ctx run exits),
+// no exit status: ctx's own failure (a bad cwd, budget or stdin, no store) is
+// not the command's.
 type runOutput struct {
-	Run     string `json:"run" jsonschema:"the run's handle: pass it, with #stdout:L40-52 style ranges, to ctx_get"`
-	Exit    int    `json:"exit" jsonschema:"the command's exit status (124 timed out, 126 not executable, 127 not found, 128+N killed by signal N)"`
+	Run     string `json:"run,omitempty" jsonschema:"the run's handle: pass it, with #stdout:L40-52 style ranges, to ctx_get (absent when nothing ran)"`
+	Exit    *int   `json:"exit,omitempty" jsonschema:"the command's exit status (124 timed out, 126 not executable, 127 not found, 128+N killed by signal N); absent when ctx failed before running it"`
 	Receipt string `json:"receipt,omitempty"`
 }
+
+// exitStatus is an exit status for a structured result.
+func exitStatus(n int) *int { return &n }
 
 // request turns a ctx_run call into a runner request (without its store-
 // dependent parts).
@@ -196,7 +203,7 @@ func (d *Deps) run(ctx context.Context, _ *sdk.CallToolRequest, in runInput) (*s
 	res, err := runner.Capture(ctx, d.Env(st), req)
 	var se *capture.StartError
 	if errors.As(err, &se) {
-		return Error(fmt.Errorf("exit %d", se.Exit), fmt.Sprintf("ctx: %v\n  hint: %s", se, startHint(se))), runOutput{Exit: se.Exit}, nil
+		return Error(fmt.Errorf("exit %d", se.Exit), fmt.Sprintf("ctx: %v\n  hint: %s", se, startHint(se))), runOutput{Exit: exitStatus(se.Exit)}, nil
 	}
 	if err != nil {
 		return Error(err, ""), runOutput{}, nil
@@ -211,13 +218,13 @@ func (d *Deps) run(ctx context.Context, _ *sdk.CallToolRequest, in runInput) (*s
 			hint = fix + "; " + hint
 		}
 		return Error(fmt.Errorf("exit %d", res.Exit), fmt.Sprintf("ctx: the output is stored as %s, but no digest could be made: %v\n  hint: %s", h, res.DigestErr, hint)),
-			runOutput{Run: h, Exit: res.Exit}, nil
+			runOutput{Run: h, Exit: exitStatus(res.Exit)}, nil
 	}
 	text := string(res.Text())
 	if res.Note != "" {
 		text += "ctx: note: " + res.Note + "\n"
 	}
-	return Text(text), runOutput{Run: res.Handle(), Exit: res.Exit, Receipt: res.Receipt()}, nil
+	return Text(text), runOutput{Run: res.Handle(), Exit: exitStatus(res.Exit), Receipt: res.Receipt()}, nil
 }
 
 type getInput struct {

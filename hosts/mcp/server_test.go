@@ -93,7 +93,7 @@ func TestRunGetShow(t *testing.T) {
 	}
 	var out runOutput
 	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &out); err != nil || out.Exit != 4 || !strings.HasPrefix(digest, out.Run+" ") || out.Receipt == "" {
+	if err := json.Unmarshal(b, &out); err != nil || out.Exit == nil || *out.Exit != 4 || !strings.HasPrefix(digest, out.Run+" ") || out.Receipt == "" {
 		t.Fatalf("structured %s (%v), digest:\n%s", b, err, digest)
 	}
 	_, line := call(t, cs, "ctx_get", map[string]any{"handle": out.Run + "#stdout:L3"})
@@ -159,6 +159,28 @@ func TestBadRequests(t *testing.T) {
 		res, text := call(t, cs, c.tool, c.args)
 		if !res.IsError || !strings.Contains(text, c.want) || strings.Contains(text, "--") {
 			t.Errorf("%s %v: error %v %q, want %q", c.tool, c.args, res.IsError, text, c.want)
+		}
+	}
+}
+
+// TestFailedRunClaimsNoExit: a ctx_run call that ran nothing has no run
+// handle and no exit status in its structured result (it said "exit": 0),
+// except a command that could not start, whose 127 ctx run exits with too.
+func TestFailedRunClaimsNoExit(t *testing.T) {
+	cs, _ := connect(t, "s")
+	for _, c := range []struct {
+		args map[string]any
+		want string // the structured result, as JSON
+	}{
+		{map[string]any{"argv": []string{"true"}, "cwd": "nowhere"}, `{}`},
+		{map[string]any{"argv": []string{"true"}, "stdin": "no-such-file"}, `{}`},
+		{map[string]any{"argv": []string{"true"}, "budget": -5}, `{}`},
+		{map[string]any{"argv": []string{"ctx-no-such-cmd-x"}}, `{"exit":127}`},
+	} {
+		res, text := call(t, cs, "ctx_run", c.args)
+		b, _ := json.Marshal(res.StructuredContent)
+		if !res.IsError || string(b) != c.want {
+			t.Errorf("ctx_run %v: error %v, structured %s, want %s (%s)", c.args, res.IsError, b, c.want, text)
 		}
 	}
 }

@@ -703,3 +703,29 @@ func hunks(g *evidence.Graph) string {
 	}
 	return b.String()
 }
+
+// A -z entry longer than lines.Max (no real git prints one: its paths stop
+// at PATH_MAX, so the record is spliced into real output in git's own
+// format) was cut there and read as a shorter path, with no loss. It is
+// left out, not counted, and recorded as a loss; the entries around it
+// stay.
+func TestStatusZLongEntryIsALoss(t *testing.T) {
+	r := history(t)
+	code, out, errb := r.run("status", "--porcelain=v2", "-z", "--branch")
+	long := "? " + strings.Repeat("d/", 35000) + "f.txt\x00"
+	spliced := append([]byte(long), out...)
+	g := parseOut(t, []string{"git", "status", "--porcelain=v2", "-z", "--branch"}, code, spliced, errb)
+	want := parseOut(t, []string{"git", "status", "--porcelain=v2", "-z", "--branch"}, code, out, errb)
+	if got := render(g); got != render(want) {
+		t.Errorf("with a long entry:\n%s\nwithout:\n%s", got, render(want))
+	}
+	var loss string
+	for _, l := range g.Losses {
+		if l.Code == "long-line" {
+			loss = l.Detail
+		}
+	}
+	if !strings.Contains(loss, "1 status entry longer than 64 KiB not read, nor counted (the first is NUL-separated entry 1;") {
+		t.Errorf("losses %+v", g.Losses)
+	}
+}

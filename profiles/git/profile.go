@@ -13,7 +13,7 @@ import (
 
 const (
 	name    = "git"
-	version = 2 // 2: diff lines keep their carriage returns (progress bars in file content no longer break hunks)
+	version = 3 // 2: diff lines keep their carriage returns (progress bars in file content no longer break hunks); 3: a status -z entry over 64 KiB is a loss, not a cut path
 
 	maxItems    = 100000 // file and commit items; the rest are counted with a loss
 	maxText     = 300    // bytes of a subject or message kept

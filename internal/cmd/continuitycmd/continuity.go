@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -268,7 +269,7 @@ func printSnapshot(ios *cli.IO, snap *continuity.Snapshot, asJSON bool) error {
 	}
 	handle := continuity.HandleOf(continuity.SnapScheme, snap.Digest)
 	fmt.Fprintln(ios.Out, snap.Digest)
-	fmt.Fprintf(ios.Out, "%s · %d probes over %s · label %s · ids by %s\n", handle, len(snap.Probes),
+	fmt.Fprintf(ios.Out, "%s · %s over %s · label %s · ids by %s\n", handle, count(len(snap.Probes), "probe"),
 		strings.Join(snap.Fields(), ", "), snap.Label, snap.IDScheme)
 	_, err := fmt.Fprintf(ios.Out, "verify a continuation: ctx continuity verify %s --restated ANSWERS.json  (answers: {\"probe id\": \"text\"}; probes: ctx continuity show %s)\n", handle, handle)
 	return err
@@ -357,8 +358,8 @@ func showDrop(ios *cli.IO, o *continuityShowOptions) error {
 		return err
 	}
 	fmt.Fprintf(ios.Out, "%s  %s\n", continuity.HandleOf(continuity.DropScheme, r.Digest), r.Digest)
-	fmt.Fprintf(ios.Out, "before %d items (%s), after %d (%s) · kept %d, dropped %d (%d bytes), introduced %d\n",
-		r.Pre.Count, r.Pre.Digest, r.Post.Count, r.Post.Digest, r.Kept(), r.Dropped.Count, r.Dropped.Bytes, r.Introduced.Count)
+	fmt.Fprintf(ios.Out, "before %s (%s), after %d (%s) · kept %d, dropped %d (%s), introduced %d\n",
+		count(r.Pre.Count, "item"), r.Pre.Digest, r.Post.Count, r.Post.Digest, r.Kept(), r.Dropped.Count, count(r.Dropped.Bytes, "byte"), r.Introduced.Count)
 	for _, d := range r.Dropped.Items {
 		fmt.Fprintf(ios.Out, "dropped\t%s\n", d)
 	}
@@ -516,10 +517,10 @@ func logVerdict(st *store.Store, kind string, v *continuity.Verdict, extra map[s
 func printVerdict(w io.Writer, snap *continuity.Snapshot, v *continuity.Verdict) {
 	handle := continuity.HandleOf(continuity.SnapScheme, snap.Digest)
 	if v.Faithful {
-		fmt.Fprintf(w, "faithful (%s): %d/%d probes of %s restated\n", v.Mode, v.Probes, v.Probes, handle)
+		fmt.Fprintf(w, "faithful (%s): %d/%s of %s restated\n", v.Mode, v.Probes, count(v.Probes, "probe"), handle)
 	} else {
-		fmt.Fprintf(w, "NOT faithful (%s): %d of %d probes of %s diverged (critical %d, notable %d, advisory %d)\n", v.Mode,
-			len(v.Divergences), v.Probes, handle, len(v.BySeverity[continuity.SeverityCritical]),
+		fmt.Fprintf(w, "NOT faithful (%s): %d of %s of %s diverged (critical %d, notable %d, advisory %d)\n", v.Mode,
+			len(v.Divergences), count(v.Probes, "probe"), handle, len(v.BySeverity[continuity.SeverityCritical]),
 			len(v.BySeverity[continuity.SeverityNotable]), len(v.BySeverity[continuity.SeverityAdvisory]))
 	}
 	for _, d := range v.Divergences {
@@ -585,7 +586,7 @@ func runContinuityAddedSince(ios *cli.IO, o *continuityAddedOptions) error {
 		return cli.WriteJSON(ios.Out, a)
 	}
 	if a.Empty() {
-		fmt.Fprintf(ios.Out, "the manifest declares exactly the %d items %s sealed\n", len(snap.Probes), continuity.HandleOf(continuity.SnapScheme, snap.Digest))
+		fmt.Fprintf(ios.Out, "the manifest declares exactly the %s %s sealed\n", count(len(snap.Probes), "item"), continuity.HandleOf(continuity.SnapScheme, snap.Digest))
 		return nil
 	}
 	for _, part := range []struct {
@@ -941,8 +942,8 @@ func runContinuityDrop(ctx context.Context, ios *cli.IO, o *continuityDropOption
 		return cli.WriteJSON(ios.Out, json.RawMessage(rec))
 	}
 	fmt.Fprintln(ios.Out, r.Digest)
-	_, err = fmt.Fprintf(ios.Out, "%s · before %d items, after %d · kept %d, dropped %d, introduced %d · digests only, no content\n",
-		handle, r.Pre.Count, r.Post.Count, r.Kept(), r.Dropped.Count, r.Introduced.Count)
+	_, err = fmt.Fprintf(ios.Out, "%s · before %s, after %d · kept %d, dropped %d, introduced %d · digests only, no content\n",
+		handle, count(r.Pre.Count, "item"), r.Post.Count, r.Kept(), r.Dropped.Count, r.Introduced.Count)
 	return err
 }
 
@@ -1186,4 +1187,12 @@ func toolArgs(req *mcp.CallToolRequest) (map[string]any, error) {
 		return nil, errors.New("arguments: want a JSON object")
 	}
 	return m, nil
+}
+
+// count is n and word, plural unless n is 1: "1 probe", "4 probes".
+func count(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
 }

@@ -111,10 +111,10 @@ func NewLateCmd(ios *cli.IO) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if err := finishLate(c.Context(), dir, key, root); err != nil || !more {
+			if err := finishLate(c.Context(), dir, key, root, time.Now); err != nil || !more {
 				return err
 			}
-			return finishMore(c.Context(), dir, root, ios.In, os.NewFile(3, "late lock"))
+			return finishMore(c.Context(), dir, root, ios.In, os.NewFile(3, "late lock"), time.Now)
 		},
 	}
 	c.Flags().BoolVar(&more, "more", false, "then the executions whose keys arrive on stdin, one a line, until it ends")
@@ -125,28 +125,29 @@ func NewLateCmd(ios *cli.IO) *cobra.Command {
 }
 
 // finishLate computes the generation of root and records it for the
-// execution key with the moment it was observed. Killed midway it records
-// nothing: the row is written in one transaction at the end.
-func finishLate(ctx context.Context, dir, key, root string) error {
+// execution key with the moment it was observed (now, read when git status
+// begins and ends, times it). Killed midway it records nothing: the row is
+// written in one transaction at the end.
+func finishLate(ctx context.Context, dir, key, root string, now func() time.Time) error {
 	if dir == "" || key == "" || root == "" {
 		return cli.Usagef("want --store, --exec and --root")
 	}
 	syscall.CloseOnExec(3) // the lock: git need not hold it
-	return recordLate(ctx, dir, root, []string{key})
+	return recordLate(ctx, dir, root, []string{key}, now)
 }
 
 // recordLate computes the generation of root once and records it for each
-// of the executions keys, with the moment it was observed: every one of
-// them started before this git status did.
-func recordLate(ctx context.Context, dir, root string, keys []string) error {
+// of the executions keys, with the moment it was observed (now, as for
+// finishLate): every one of them started before this git status did.
+func recordLate(ctx context.Context, dir, root string, keys []string, now func() time.Time) error {
 	ctx, cancel := context.WithTimeout(ctx, lateTimeout)
 	defer cancel()
-	began := time.Now()
+	began := now()
 	g, err := source.Current(ctx, root, nil)
 	if err != nil {
 		return err
 	}
-	observed := time.Now()
+	observed := now()
 	if observed.Sub(began) < quickTree {
 		_ = os.Remove(lateFile(dir, root, "big"))
 	}
@@ -175,7 +176,7 @@ func recordLate(ctx context.Context, dir, root string, keys []string) error {
 // long sequence does not keep other commands' late generations from the
 // tree, and taken again for each git status (waiting for another's, at
 // most lateTimeout; keys that find it taken that long record nothing).
-func finishMore(ctx context.Context, dir, root string, in io.Reader, lock *os.File) error {
+func finishMore(ctx context.Context, dir, root string, in io.Reader, lock *os.File, now func() time.Time) error {
 	keys := make(chan string, 1024) // what arrived while git status ran is read ahead
 	go func() {
 		defer close(keys)
@@ -208,7 +209,7 @@ func finishMore(ctx context.Context, dir, root string, in io.Reader, lock *os.Fi
 		if !relockLate(ctx, lock) {
 			continue
 		}
-		if err := recordLate(ctx, dir, root, batch); err != nil {
+		if err := recordLate(ctx, dir, root, batch, now); err != nil {
 			return err
 		}
 	}

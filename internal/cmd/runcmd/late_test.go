@@ -42,38 +42,61 @@ func TestLateBounded(t *testing.T) {
 
 // TestFinishLate computes a real work tree's generation and records it for
 // the execution with the moment it was observed; a quick tree loses its
-// mark (its next executions run git status themselves again).
+// mark (its next executions run git status themselves again), a slow one
+// keeps it. The clock is the test's: it read the time before finishLate's
+// own first reading and judged the tree by a longer span than finishLate
+// did, so a git status that took just under quickTree failed the test.
 func TestFinishLate(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
+	for _, c := range []struct {
+		name string
+		took time.Duration // between the clock's two readings
+		kept bool          // the mark after the generation
+	}{
+		{"quick", quickTree - time.Nanosecond, false},
+		{"slow", quickTree, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st, dir := storetest.Open(t)
+			if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+				t.Fatalf("git init: %v\n%s", err, out)
+			}
+			if err := os.WriteFile(lateFile(st.Dir(), dir, "big"), nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if !lateBefore(st)(dir) {
+				t.Fatal("a marked tree is not seen as marked")
+			}
+			began := time.Date(2026, 12, 2, 18, 0, 0, 0, time.UTC)
+			readings := []time.Time{began, began.Add(c.took)}
+			clock := func() time.Time {
+				if len(readings) == 0 {
+					t.Fatal("finishLate read the clock more than twice")
+				}
+				now := readings[0]
+				readings = readings[1:]
+				return now
+			}
+			if err := finishLate(context.Background(), st.Dir(), "exec-1", dir, clock); err != nil {
+				t.Fatal(err)
+			}
+			late, err := query.LateGenerations(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, ok := late["exec-1"]
+			if !ok || len(l.Generation.ID) != 16 || !l.Observed.Equal(began.Add(c.took)) {
+				t.Errorf("late generations %+v, want one observed at %v", late, began.Add(c.took))
+			}
+			if got := lateBefore(st)(dir); got != c.kept {
+				t.Errorf("mark after a late generation that took %v: %v, want %v", c.took, got, c.kept)
+			}
+		})
+	}
 	st, dir := storetest.Open(t)
-	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
-	big := lateFile(st.Dir(), dir, "big")
-	if err := os.WriteFile(big, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if !lateBefore(st)(dir) {
-		t.Fatal("a marked tree is not seen as marked")
-	}
-	before := time.Now()
-	if err := finishLate(context.Background(), st.Dir(), "exec-1", dir); err != nil {
-		t.Fatal(err)
-	}
-	late, err := query.LateGenerations(st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, ok := late["exec-1"]
-	if !ok || len(l.Generation.ID) != 16 || l.Observed.Before(before) || time.Since(l.Observed) < 0 {
-		t.Errorf("late generations %+v", late)
-	}
-	if lateBefore(st)(dir) != (l.Observed.Sub(before) >= quickTree) {
-		t.Errorf("mark after a late generation observed %v after it began: %v", l.Observed.Sub(before), lateBefore(st)(dir))
-	}
-	if err := finishLate(context.Background(), st.Dir(), "", dir); err == nil {
+	if err := finishLate(context.Background(), st.Dir(), "", dir, time.Now); err == nil {
 		t.Error("no --exec: no error")
 	}
 }
@@ -82,7 +105,7 @@ func TestFinishLate(t *testing.T) {
 // binary with LATE_CHILD set is that child.
 func TestMain(m *testing.M) {
 	if dir := os.Getenv("LATE_CHILD_STORE"); dir != "" {
-		if err := finishLate(context.Background(), dir, "exec-1", os.Getenv("LATE_CHILD_ROOT")); err != nil {
+		if err := finishLate(context.Background(), dir, "exec-1", os.Getenv("LATE_CHILD_ROOT"), time.Now); err != nil {
 			os.Exit(1)
 		}
 		os.Exit(0)
@@ -163,7 +186,7 @@ func TestFinishMore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lock.Close()
-	go func() { done <- finishMore(context.Background(), st.Dir(), dir, r, lock) }()
+	go func() { done <- finishMore(context.Background(), st.Dir(), dir, r, lock, time.Now) }()
 	wait := func(key string) query.Late {
 		t.Helper()
 		for range 500 {

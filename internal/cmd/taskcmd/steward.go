@@ -37,7 +37,9 @@ decision as a ledger row before anything else; --act then takes the first
 action when it is one the steward takes itself (requeue, raise_budget,
 request_approval, send_input) and records it. raise_budget needs an approval
 recorded after the last handback (ctx task approve), checked in code. The
-same rows give the same decision bytes (--json prints them).
+same rows give the same decision bytes (--json prints them), recorded once:
+run again with nothing changed, it adds no row and prints the decision row
+(and action) already recorded.
 
 Reason codes (closed list; docs/ledger.md):
 ` + codes.String() + `
@@ -92,7 +94,7 @@ type taskToolInput struct {
 type claimToolInput struct {
 	Task  string `json:"task" jsonschema:"the task handle, task:ID"`
 	By    string `json:"by" jsonschema:"who claims it (your agent name)"`
-	Lease string `json:"lease,omitempty" jsonschema:"how long the claim lasts, like 30m (default 30m)"`
+	Lease string `json:"lease,omitempty" jsonschema:"how long the claim lasts, like 30m (default 30m, at most 24h)"`
 }
 
 type handbackToolInput struct {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -101,8 +102,11 @@ func parseTask(s string) (string, error) {
 
 func parseLease(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
+	switch {
+	case err != nil || d <= 0:
 		return 0, cli.Usagef("--lease %q: want a positive duration like 30m", s)
+	case d > ledger.MaxLease:
+		return 0, cli.Usagef("--lease %s: at most %dh; renew the lease to keep long work (ctx task renew)", s, ledger.MaxLease/time.Hour)
 	}
 	return d, nil
 }
@@ -160,8 +164,14 @@ for the same ledger.
 }
 
 func runTaskNew(ios *cli.IO, o *taskNewOptions) error {
+	if strings.TrimSpace(o.title) == "" {
+		return cli.Usagef("the title is empty: give the task a one-line summary, like ctx task new \"fix the flaky test\" --accept CMD")
+	}
 	if len(o.accept) == 0 {
 		return cli.Usagef("ctx task new needs --accept CMD: the command whose passing run proves the task done")
+	}
+	if slices.ContainsFunc(o.accept, func(a string) bool { return strings.TrimSpace(a) == "" }) {
+		return cli.Usagef("--accept \"\": an acceptance command is empty; give the command whose passing run proves the task done")
 	}
 	if d, err := time.ParseDuration(o.wall); err != nil || d < 0 {
 		return cli.Usagef("--wall %q: want a duration like 2h", o.wall)
@@ -198,10 +208,11 @@ func newTaskClaimCmd(ios *cli.IO) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "claim task:ID --by NAME [--lease D]",
 		Short: "Take a task until the lease expires; refused while another live lease holds it",
-		Long: `Claim a task for NAME until now + --lease (default 30m). Refused while another
-claim's lease is live, and once the task is done. A claim whose lease expires
-without a handback leaves the task abandoned (never done): anyone may claim
-it again and resume from its checkpoint (ctx task resume).
+		Long: `Claim a task for NAME until now + --lease (default 30m, at most 24h: renew
+long work). Refused while another claim's lease is live, and once the task
+is done. A claim whose lease expires without a handback leaves the task
+abandoned (never done): anyone may claim it again and resume from its
+checkpoint (ctx task resume).
 
 ` + taskExits,
 		Example: `  ctx task claim task:3f2a9c01b7e4 --by worker-1 --lease 30m`,
@@ -222,7 +233,7 @@ func newTaskRenewCmd(ios *cli.IO) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "renew task:ID --by NAME [--lease D] [--checkpoint HANDLE]",
 		Short: "Extend your live lease, optionally saving a checkpoint",
-		Long: `Extend NAME's live lease to now + --lease (default 30m). --checkpoint saves
+		Long: `Extend NAME's live lease to now + --lease (default 30m, at most 24h). --checkpoint saves
 where the work stands, so a killed worker's task resumes from it. Refused
 when NAME holds no live lease.
 
