@@ -165,7 +165,7 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 		_ = sp.SaveResult(m)
 		return nil, &StoreError{Exit: res.Exit, Spool: sp.Dir(), Spooling: true, Err: res.SinkErr}
 	}
-	genRec, late := execGeneration(gen, generationWait(env, res.Duration))
+	genRec, late := execGeneration(gen, generationWait(env, res.Duration)+req.Generations.extraWait())
 	ex := store.Exec{Argv: req.Argv, Start: res.Start.UTC(), Duration: res.Duration, Host: env.Host, PID: env.PID,
 		Version: env.Version, Session: req.Session, Cwd: req.Dir, Generation: genRec, Key: sp.Meta.Exec}
 	if res.Detached {
@@ -176,7 +176,7 @@ func Capture(ctx context.Context, env *Env, req *Request) (*Result, error) {
 	}
 	shown := ex.Note
 	if late {
-		genNote = handOff(env, Deferral{Exec: ex.Key, Root: gen.Root()})
+		genNote = req.Generations.handOff(env, Deferral{Exec: ex.Key, Root: gen.Root()})
 	}
 	ex.Note = joinNote(ex.Note, genNote)
 	env.trace("capture")

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -31,6 +32,12 @@ const (
 type Deferral struct {
 	Exec string // the execution record's key
 	Root string // the work tree's top
+	// More, when set, is where the keys of later executions in the same
+	// work tree arrive, one a line, until it ends (a sequence's later
+	// steps: see Generations): Defer hands it to whatever computes this
+	// generation, which then computes one for each of them too, each
+	// started once its key has arrived. Defer reads none of it itself.
+	More *os.File
 }
 
 // generationWait is how long to wait for the generation of a command that
@@ -133,7 +140,7 @@ func startGeneration(ctx context.Context, env *Env, req *Request, key string) (*
 	case !ok:
 		return nil, ""
 	case deferred(env, top):
-		return nil, handOff(env, Deferral{Exec: key, Root: top})
+		return nil, req.Generations.handOff(env, Deferral{Exec: key, Root: top})
 	case req.Generations != nil:
 		return req.Generations.start(ctx, req.Dir, top), ""
 	}

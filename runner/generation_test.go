@@ -3,10 +3,14 @@ package runner
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -145,5 +149,142 @@ func TestDeferredStartsNoGit(t *testing.T) {
 	time.Sleep(100 * time.Millisecond) // a git started and stopped would have logged by now
 	if b, err := os.ReadFile(log); err == nil {
 		t.Errorf("git ran in a marked tree:\n%s", b)
+	}
+}
+
+// TestDeferredSequenceKeys: in a work tree whose generation is handed off
+// at the start, a sequence hands off its first step's to Env.Defer with a
+// pipe, and each later step's execution key arrives on it, in order, so
+// the helper records a generation for every step (before, the helper of
+// the first held the tree's late lock and every later step recorded
+// none); the pipe ends when the sequence does. A helper that is gone (the
+// pipe's reader closed) gets the next step handed off anew.
+func TestDeferredSequenceKeys(t *testing.T) {
+	env, dir := gitEnv(t)
+	env.DeferAtStart = func(string) bool { return true }
+	got, lines := pipeReader(t, env)
+	gens := NewGenerations(env.Store)
+	keys := sequenceKeys(t, env, dir, gens, 3)
+	gens.Close()
+	checkKeys(t, *got, lines, keys)
+
+	// The helper gone: the next step is handed off anew.
+	*got = nil
+	env.Defer = func(d Deferral) error { *got = append(*got, d); return nil } // keeps no reader
+	gens = NewGenerations(env.Store)
+	defer gens.Close()
+	sequenceKeys(t, env, dir, gens, 2)
+	if len(*got) != 2 {
+		t.Errorf("%d deferrals with the helper gone, want 2", len(*got))
+	}
+}
+
+// TestLateSequenceKeys: a sequence whose first step's git status is late
+// (the tree gets marked then) hands it off with the pipe too, so the
+// later steps, handed off at their start, reach the same helper instead of
+// being declined while it holds the tree's lock.
+func TestLateSequenceKeys(t *testing.T) {
+	env, dir := gitEnv(t)
+	slowGit(t)
+	env.Environ = append(env.Environ, "CTX_GENERATION_WAIT=0")
+	got, lines := pipeReader(t, env)
+	env.DeferAtStart = func(string) bool { return len(*got) > 0 } // marked by the first hand-off
+	gens := NewGenerations(env.Store)
+	keys := sequenceKeys(t, env, dir, gens, 3)
+	gens.Close()
+	checkKeys(t, *got, lines, keys)
+}
+
+// pipeReader sets env.Defer to a fake helper that records each deferral
+// and reads the keys arriving on its pipe, sent whole on lines once it
+// ends.
+func pipeReader(t *testing.T, env *Env) (*[]Deferral, chan []string) {
+	t.Helper()
+	var got []Deferral
+	lines := make(chan []string, 4)
+	env.Defer = func(d Deferral) error {
+		got = append(got, d)
+		if d.More == nil {
+			t.Error("a sequence's step handed off with no pipe for the later steps")
+			return nil
+		}
+		fd, err := syscall.Dup(int(d.More.Fd())) // the helper's own copy: the sequence closes its
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := os.NewFile(uintptr(fd), "more")
+		go func() {
+			b, _ := io.ReadAll(r)
+			r.Close()
+			lines <- strings.Fields(string(b))
+		}()
+		return nil
+	}
+	return &got, lines
+}
+
+// sequenceKeys captures n steps sharing gens and returns their execution
+// keys, checking that none says it has no generation.
+func sequenceKeys(t *testing.T, env *Env, dir string, gens *Generations, n int) []string {
+	t.Helper()
+	var keys []string
+	for range n {
+		if _, err := Capture(context.Background(), env, &Request{Argv: []string{"true"}, Dir: dir, Pipe: true, Generations: gens}); err != nil {
+			t.Fatal(err)
+		}
+		execs, err := env.Store.Execs(1, func(*store.Exec) bool { return true })
+		if err != nil || len(execs) != 1 {
+			t.Fatalf("execs %v %v", execs, err)
+		}
+		keys = append(keys, execs[0].Key)
+		if execs[0].Note != "" {
+			t.Errorf("step %d's note %q", len(keys), execs[0].Note)
+		}
+	}
+	return keys
+}
+
+// checkKeys checks that the first step alone was handed to Defer and the
+// later steps' keys arrived on its pipe, in order, which ended.
+func checkKeys(t *testing.T, got []Deferral, lines chan []string, keys []string) {
+	t.Helper()
+	if len(got) != 1 || got[0].Exec != keys[0] {
+		t.Fatalf("deferrals %+v for steps %v: want the first step's only", got, keys)
+	}
+	select {
+	case more := <-lines:
+		if !slices.Equal(more, keys[1:]) {
+			t.Errorf("keys on the pipe %v, want the later steps' %v", more, keys[1:])
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the pipe did not end with the sequence")
+	}
+}
+
+// TestFinalSetsUpNothing: a sequence's last capture, with no earlier one
+// in its tree, takes no stamp in a small tree and sets up no watch in a
+// large one; the same capture not last does, for the steps after it.
+func TestFinalSetsUpNothing(t *testing.T) {
+	for _, files := range []int{2, 600} {
+		env, dir := gitEnv(t)
+		for i := range files {
+			if err := os.WriteFile(filepath.Join(dir, "f"+strconv.Itoa(i)), []byte("x\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, final := range []bool{false, true} {
+			g := NewGenerations(env.Store)
+			if final {
+				g.Final()
+			}
+			if _, err := Capture(context.Background(), env, &Request{Argv: []string{"true"}, Dir: dir, Pipe: true, Generations: g}); err != nil {
+				t.Fatal(err)
+			}
+			set := g.stamp != nil || g.watch != nil
+			g.Close()
+			if set == final {
+				t.Errorf("%d files, last %v: stamp or watch set up %v", files, final, set)
+			}
+		}
 	}
 }

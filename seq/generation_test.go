@@ -145,32 +145,14 @@ func TestLargeTreeStepsShareTheGeneration(t *testing.T) {
 	env, dir := newEnv(t)
 	git, statuses := countingGit(t, dir)
 	git("init", "-q")
-	for i := range 600 {
-		if err := os.MkdirAll(filepath.Join(dir, fmt.Sprint("p", i%20)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%d/f%d.go", i%20, i)), []byte("package p\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	packages(t, dir, 600)
 	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("*.o\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	git("add", ".gitignore", "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p1*")
 	git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "big")
 	env.Environ = append(env.Environ, "CTX_GENERATION_WAIT=10s")
-	run := func(args ...string) []string {
-		t.Helper()
-		steps, err := FromArgs(args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec, err := Run(context.Background(), env, steps, Options{Dir: dir, Pipe: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return stepGenerations(t, env, rec)
-	}
+	run := stepRunner(t, env, dir)
 	g := run("echo 1", "--", "echo 2", "--", "echo 3", "--", "echo 4")
 	if n := statuses(); n != 1 {
 		t.Errorf("four steps that change nothing in a large tree ran %d git statuses, want 1", n)
@@ -178,6 +160,17 @@ func TestLargeTreeStepsShareTheGeneration(t *testing.T) {
 	if g[0] != g[1] || g[1] != g[3] || strings.Contains(g[0], "??") {
 		t.Errorf("generations %q, want one clean one", g)
 	}
+	// The watch is set up while the first step runs: what that step
+	// writes before the set-up ends is in its git status, which starts
+	// after; what it writes later is an event. Either way the next step's
+	// generation has it.
+	g = run("echo x > p8/first.txt; mkdir p9/sub; echo y > p9/sub/z.txt", "--", "echo b", "--", "echo c")
+	if n := statuses(); n < 1 || n > 2 || g[1] != g[2] || !strings.Contains(g[1], "??p8/first.txt") || !strings.Contains(g[1], "??p9/sub/z.txt") {
+		t.Errorf("a first step writing while the watch is set up: %d git statuses, generations %q", n, g)
+	}
+	git("add", "-A")
+	git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "first")
+	statuses()
 	writes := []struct{ name, step, recorded string }{
 		{"tracked", "echo y >> p3/f3.go", " M" + "p3/f3.go"},
 		{"untracked", "echo x > p4/new.txt", "??p4/new.txt"},
@@ -234,5 +227,68 @@ func TestHeldStepKeptWhileTheNextRuns(t *testing.T) {
 	}
 	if _, err := Save(env.Store, rec); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLastStepSeesTheChange: the last step of a sequence sets up no stamp
+// or watch of its own (Generations.Final) but still checks the earlier
+// one: after a step that writes a file, in a small tree (stamps) and a
+// large one (the watch), the last step runs its own git status and
+// records the file; after a step that writes nothing it takes the shared
+// generation; a sequence of one step runs one git status.
+func TestLastStepSeesTheChange(t *testing.T) {
+	for _, files := range []int{3, 600} {
+		t.Run(fmt.Sprint(files, " files"), func(t *testing.T) {
+			env, dir := newEnv(t)
+			git, statuses := countingGit(t, dir)
+			git("init", "-q")
+			packages(t, dir, files)
+			git("add", ".")
+			git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "tree")
+			time.Sleep(100 * time.Millisecond) // past the racy window of the files just written
+			env.Environ = append(env.Environ, "CTX_GENERATION_WAIT=10s")
+			run := stepRunner(t, env, dir)
+			if g := run("echo 1"); len(g) != 1 || statuses() != 1 {
+				t.Fatalf("one step: generations %q", g)
+			}
+			g := run("echo 1", "--", "echo 2")
+			if n := statuses(); n != 1 || g[0] != g[1] {
+				t.Errorf("two steps that change nothing: %d git statuses, generations %q", n, g)
+			}
+			g = run("echo 1", "--", "echo x > p1/made.txt", "--", "echo 3")
+			if n := statuses(); n != 2 || g[0] != g[1] || g[2] == g[1] || !strings.Contains(g[2], "??p1/made.txt") {
+				t.Errorf("a step writing a file, then the last: %d git statuses, generations %q", n, g)
+			}
+		})
+	}
+}
+
+// packages writes n Go files into 20 package directories of dir.
+func packages(t *testing.T, dir string, n int) {
+	t.Helper()
+	for i := range n {
+		if err := os.MkdirAll(filepath.Join(dir, fmt.Sprint("p", i%20)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%d/f%d.go", i%20, i)), []byte("package p\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// stepRunner runs the steps given as arguments in dir and returns the
+// generations their executions recorded.
+func stepRunner(t *testing.T, env *runner.Env, dir string) func(args ...string) []string {
+	return func(args ...string) []string {
+		t.Helper()
+		steps, err := FromArgs(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := Run(context.Background(), env, steps, Options{Dir: dir, Pipe: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return stepGenerations(t, env, rec)
 	}
 }

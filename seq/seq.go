@@ -130,6 +130,9 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 		if err := keep(batch); err != nil {
 			return nil, err
 		}
+		if i == len(steps)-1 {
+			gens.Final()
+		}
 		wait := batch.FlushAfter(linger)
 		runStep(ctx, env, s, &r, &o, batch, gens)
 		r.Duration = Bucket(now().Sub(start))

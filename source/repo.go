@@ -62,7 +62,13 @@ type Pending struct {
 // Start computes the generation of the work tree holding dir in the
 // background, so it costs a command nothing unless the command is the
 // shorter of the two. It returns nil outside a git work tree.
-func Start(ctx context.Context, dir string) *Pending {
+func Start(ctx context.Context, dir string) *Pending { return StartAfter(ctx, dir, nil) }
+
+// StartAfter is Start with first (when not nil) run in the background
+// before git status starts: what must happen before the git status it
+// vouches for (a sequence's watch of the tree) without holding up the
+// command. The caller learns that first has returned from first itself.
+func StartAfter(ctx context.Context, dir string, first func()) *Pending {
 	top, ok := Top(dir)
 	if !ok {
 		return nil
@@ -71,6 +77,9 @@ func Start(ctx context.Context, dir string) *Pending {
 	p := &Pending{root: top, done: make(chan struct{}), cancel: cancel}
 	go func() {
 		defer close(p.done)
+		if first != nil {
+			first()
+		}
 		p.gen, p.err = Current(ctx, top, nil)
 	}()
 	return p

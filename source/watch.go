@@ -59,6 +59,7 @@ type Watch struct {
 	// mounts is /proc/self/mountinfo, open since the watch began: a step's
 	// look reads it again only once a poll says it changed (remounted).
 	mounts int
+	dbuf   []byte // the walk's buffer for directory entries
 }
 
 const (
@@ -162,6 +163,16 @@ func (w *Watch) add(rel string) error {
 // leaves out the store and .git. A missing directory of .git is not
 // watched (its parent's watch sees it appear).
 func (w *Watch) tree(rel string, inGit bool) error {
+	return w.treeAt(-1, "", rel, inGit)
+}
+
+// treeAt is tree for the directory rel, whose parent is open at parent
+// under the name name (parent < 0: looked up from the root). A directory's
+// subdirectories are looked at through its own descriptor, one path
+// component each, not from the root: in a tree of hundreds of directories
+// that and one buffer for every directory's entries are most of what the
+// walk costs besides the watches.
+func (w *Watch) treeAt(parent int, name, rel string, inGit bool) error {
 	if !inGit && (rel == ".git" || strings.HasSuffix(rel, "/.git")) {
 		return errNoStamp // a nested repository made since the watch began
 	}
@@ -171,15 +182,58 @@ func (w *Watch) tree(rel string, inGit bool) error {
 		}
 		return err
 	}
-	var subs []string
-	if st, err := lstat(rel, w.root); err != nil {
+	// The link count is read after the watch was added: a subdirectory
+	// made after that is an event.
+	var st unix.Stat_t
+	var err error
+	if parent >= 0 {
+		err = unix.Fstatat(parent, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	} else {
+		err = unix.Lstat(filepath.Join(w.root, filepath.FromSlash(rel)), &st)
+	}
+	if err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
 		return errNoStamp
-	} else if !w.leaves || st.Nlink != 2 {
+	}
+	if !w.leaves || st.Nlink != 2 {
 		// A directory's link count is 2 and one per subdirectory where
-		// leaves is set; one made after the watch was added is an event.
-		if subs, err = subdirs(filepath.Join(w.root, filepath.FromSlash(rel))); err != nil {
+		// leaves is set.
+		if err := w.subtrees(parent, name, rel, inGit); err != nil {
+			return err
+		}
+	}
+	if !inGit && rel == "" {
+		if err := w.missing(".gitmodules"); !errors.Is(err, syscall.ENOENT) {
+			return errNoStamp // a submodule, or a .gitmodules that could not be looked at
+		}
+		if st, err := lstat(".git", w.root); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
 			return errNoStamp
 		}
+	}
+	return nil
+}
+
+// subtrees watches the subdirectories of the directory rel (open at parent
+// as name, or from the root when parent < 0), through a descriptor of it
+// held while they are walked.
+func (w *Watch) subtrees(parent int, name, rel string, inGit bool) error {
+	var fd int
+	var err error
+	const flags = syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC | syscall.O_NOFOLLOW
+	if parent >= 0 {
+		fd, err = unix.Openat(parent, name, flags, 0)
+	} else {
+		fd, err = syscall.Open(filepath.Join(w.root, filepath.FromSlash(rel)), flags, 0)
+	}
+	if err != nil {
+		return errNoStamp
+	}
+	defer syscall.Close(fd)
+	if w.dbuf == nil {
+		w.dbuf = make([]byte, 8192)
+	}
+	subs, err := subdirs(fd, w.dbuf)
+	if err != nil {
+		return errNoStamp
 	}
 	for _, name := range subs {
 		sub := name
@@ -196,16 +250,8 @@ func (w *Watch) tree(rel string, inGit bool) error {
 			}
 			continue
 		}
-		if err := w.tree(sub, inGit); err != nil {
+		if err := w.treeAt(fd, name, sub, inGit); err != nil {
 			return err
-		}
-	}
-	if !inGit && rel == "" {
-		if err := w.missing(".gitmodules"); !errors.Is(err, syscall.ENOENT) {
-			return errNoStamp // a submodule, or a .gitmodules that could not be looked at
-		}
-		if st, err := lstat(".git", w.root); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
-			return errNoStamp
 		}
 	}
 	return nil
@@ -389,31 +435,38 @@ func (w *Watch) remounted() bool {
 	return mountedUnder(w.mounts, w.root)
 }
 
-// subdirs are the names of the directories in the directory at path, from
-// the entries' types (one getdents, no stat, where the file system gives
-// types).
-func subdirs(path string) ([]string, error) {
+// subdirs are the names of the directories in the directory open at fd,
+// from the entries' types (getdents into buf, no stat, where the file
+// system gives types).
+func subdirs(fd int, buf []byte) ([]string, error) {
 	var names []string
-	err := dirents(path, func(b []byte) error {
-		for len(b) >= 19 {
+	for {
+		n, err := syscall.ReadDirent(fd, buf)
+		if err != nil {
+			return nil, err
+		}
+		if n <= 0 {
+			return names, nil
+		}
+		for b := buf[:n]; len(b) >= 19; {
 			// linux_dirent64: ino 8, off 8, reclen 2, type 1, name
 			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
 			if reclen < 19 || reclen > len(b) {
-				return errNoStamp
+				return nil, errNoStamp
 			}
 			typ, name := b[18], b[19:reclen]
 			if i := bytes.IndexByte(name, 0); i >= 0 {
 				name = name[:i]
 			}
 			b = b[reclen:]
-			s := string(name)
-			if s == "." || s == ".." {
+			if string(name) == "." || string(name) == ".." {
 				continue
 			}
+			s := string(name)
 			if typ == syscall.DT_UNKNOWN {
-				var st syscall.Stat_t
-				if syscall.Lstat(filepath.Join(path, s), &st) != nil {
-					return errNoStamp
+				var st unix.Stat_t
+				if unix.Fstatat(fd, s, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+					return nil, errNoStamp
 				}
 				if st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
 					typ = syscall.DT_DIR
@@ -423,7 +476,5 @@ func subdirs(path string) ([]string, error) {
 				names = append(names, s)
 			}
 		}
-		return nil
-	})
-	return names, err
+	}
 }

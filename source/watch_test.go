@@ -198,3 +198,37 @@ func TestWatchSeesMounts(t *testing.T) {
 		t.Error("a tree with a mount under it watched")
 	}
 }
+
+// TestWatchDeepTree: directories nested deep before the watch began,
+// reached through their parents' descriptors, are each watched, leaves
+// (link count 2) and directories with subdirectories alike, and one that
+// is a symbolic link to a directory is not followed.
+func TestWatchDeepTree(t *testing.T) {
+	deep := []string{"a/b/c/d/e/f.txt", "a/b/c2/g.txt", "a/b2/h.txt", "z/y/x/w.txt"}
+	for _, rel := range deep {
+		t.Run(rel, func(t *testing.T) {
+			root, store := watchRepo(t)
+			for _, r := range deep {
+				writeFile(t, root, r, "x")
+			}
+			os.Symlink(filepath.Join(root, "a"), filepath.Join(root, "link"))
+			git(t, root, "add", ".")
+			git(t, root, "commit", "-qm", "deep")
+			w := WatchTree(root, store)
+			if w == nil {
+				t.Fatal("no watch of a local work tree")
+			}
+			defer w.Close()
+			if w.Changed() {
+				t.Fatal("an unchanged tree reported changed")
+			}
+			if n := len(w.dirs); n < 1+30+10 {
+				t.Fatalf("%d directories watched, want the root, the 30 packages and the 10 nested", n)
+			}
+			writeFile(t, root, rel, "changed")
+			if !w.Changed() {
+				t.Fatalf("a change to %s not seen", rel)
+			}
+		})
+	}
+}

@@ -164,3 +164,80 @@ func TestFinishLateKilled(t *testing.T) {
 		again.Close()
 	}
 }
+
+// TestFinishMore: the helper of a sequence's late generations records one
+// for each key that arrives, each computed after its key arrived: a file
+// written between two keys is in the second's generation, not the first's.
+func TestFinishMore(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	st, dir := storetest.Open(t)
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	lock, err := lockLate(st, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	go func() { done <- finishMore(context.Background(), st.Dir(), dir, r, lock, time.Now) }()
+	wait := func(key string) query.Late {
+		t.Helper()
+		for range 500 {
+			late, err := query.LateGenerations(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l, ok := late[key]; ok {
+				return l
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Fatalf("no late generation recorded for %s", key)
+		return query.Late{}
+	}
+	w.WriteString("step-2\n")
+	first := wait("step-2")
+	// Waiting for the next key, the helper holds no lock: another
+	// command's late generation of the tree may start.
+	var other *os.File
+	for range 500 {
+		if other, err = lockLate(st, dir); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if other == nil {
+		t.Fatal("the helper kept the tree's late lock while waiting for a key")
+	}
+	other.Close()
+	if err := os.WriteFile(dir+"/made-by-step-2.txt", []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.WriteString("step-3\nstep-4\n")
+	w.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	third, fourth := wait("step-3"), wait("step-4")
+	if first.Generation.ID == third.Generation.ID {
+		t.Errorf("a file written between two steps: the same generation %s", first.Generation.ID)
+	}
+	changed := func(l query.Late) bool {
+		for _, c := range l.Generation.Changed {
+			if c.Path == "made-by-step-2.txt" {
+				return true
+			}
+		}
+		return false
+	}
+	if changed(first) || !changed(third) || !changed(fourth) {
+		t.Errorf("the file in step 2's generation %v, step 3's %v, step 4's %v: want only the later ones", changed(first), changed(third), changed(fourth))
+	}
+}
