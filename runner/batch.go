@@ -11,9 +11,11 @@ import (
 // Batch holds finished captures whose runs are stored together, in one
 // transaction and one fsync (store.CommitBatch), instead of one each: ctx
 // seq's steps. A held capture's spool stays locked, so until Commit nothing
-// else recovers it; Keep saves its result (fsync'd) in the spool before
-// anything else runs, so that if this process dies first, the next ctx
-// command recovers it with its real exit status, as any unfinished run. Its
+// else recovers it; Keep saves its result in the spool before anything
+// else runs, so that if this process dies first, the next ctx command
+// recovers it with its real exit status, as any unfinished run. (Not
+// flushed: like the held output itself, which is durable from its commit,
+// as a ctx run's is.) Its
 // Result (run id, digest, receipt) is final when held; ctx get reads the
 // run once Commit has returned.
 type Batch struct {
@@ -41,7 +43,7 @@ func (b *Batch) hold(sp *store.Spool, m store.Manifest, c store.Commit) {
 	b.held = append(b.held, heldRun{sp: sp, m: m, commit: c})
 }
 
-// Keep saves the result of every held run in its spool (fsync'd): call it
+// Keep saves the result of every held run in its spool: call it
 // before running anything more (the next step), so a held run outlives
 // this process with its exit status.
 func (b *Batch) Keep() error {
@@ -52,7 +54,7 @@ func (b *Batch) Keep() error {
 		if h.kept {
 			continue
 		}
-		if err := h.sp.SaveResult(h.m); err != nil {
+		if err := h.sp.KeepResult(h.m); err != nil {
 			return fmt.Errorf("save the result in spool %s: %w", h.sp.Dir(), err)
 		}
 		h.kept = true

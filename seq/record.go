@@ -155,43 +155,11 @@ func ParseRefOf(scheme, s string) (Ref, error) {
 	}
 	// What follows the step is the step's run's stream and range: checked
 	// here, so an error names the handle as given, not the run's it becomes.
-	if why := checkRest(ref.Rest); why != "" {
+	if why := store.CheckPart(ref.Rest); why != "" {
 		return Ref{}, fmt.Errorf("handle %q: %s; a step takes #stdout, #stderr or #merged, a range :L40-52 or :B0-4096, or both (%s:ID#2#stderr:L40-52): %w",
 			s, why, scheme, store.ErrBadHandle)
 	}
 	return ref, nil
-}
-
-// checkRest says what is wrong with what follows a step number (#stream,
-// :range or #stream:range, as a run handle has them), or "".
-func checkRest(rest string) string {
-	if rest == "" {
-		return ""
-	}
-	tail, rng, hasRange := rest[1:], "", rest[0] == ':'
-	if rest[0] == '#' {
-		var stream string
-		stream, rng, hasRange = strings.Cut(tail, ":")
-		switch stream {
-		case "stdout", "stderr", "merged":
-		case "":
-			return "no stream after '#'"
-		default:
-			return fmt.Sprintf("unknown stream %q", stream)
-		}
-	} else {
-		rng = tail
-	}
-	if !hasRange {
-		return ""
-	}
-	if rng == "" {
-		return "nothing after ':'"
-	}
-	if _, err := store.ParseRange(rng); err != nil {
-		return err.Error()
-	}
-	return ""
 }
 
 // Load reads the record a handle's id prefix names.

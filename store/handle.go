@@ -255,3 +255,38 @@ func quoteClip(s string) string {
 	}
 	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
 }
+
+// CheckPart says what is wrong with the part of a handle after a record's id
+// or step number (#stream, :range or #stream:range, as a run handle has
+// them), or "" when it is well formed. Records whose handles stand for a run
+// (seq: steps, py: runs, job:) check it where they parse, so an error names
+// the handle the user gave, not the run's it becomes.
+func CheckPart(rest string) string {
+	if rest == "" {
+		return ""
+	}
+	tail, rng, hasRange := rest[1:], "", rest[0] == ':'
+	if rest[0] == '#' {
+		var stream string
+		stream, rng, hasRange = strings.Cut(tail, ":")
+		switch stream {
+		case "stdout", "stderr", "merged":
+		case "":
+			return "no stream after '#'"
+		default:
+			return fmt.Sprintf("unknown stream %q", stream)
+		}
+	} else {
+		rng = tail
+	}
+	if !hasRange {
+		return ""
+	}
+	if rng == "" {
+		return "nothing after ':'"
+	}
+	if _, err := ParseRange(rng); err != nil {
+		return err.Error()
+	}
+	return ""
+}

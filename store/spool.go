@@ -85,9 +85,10 @@ func (s *Store) NewSpool(meta SpoolMeta) (*Spool, error) {
 	mb, _ := meta.marshal()
 	dir := filepath.Join(root, name)
 	// Neither file is flushed here, on every command's path: a run is
-	// durable by its commit, a held step by Keep's flush of its result, and
-	// a flush of these files alone would not outlive a power loss anyway,
-	// since the rename below is not flushed either.
+	// durable by its commit (a held seq step too: until then it outlives a
+	// killed ctx, not a power loss), and a flush of these files alone would
+	// not outlive a power loss anyway, since the rename below is not
+	// flushed either.
 	err := writeInPlace(filepath.Join(tmp, "meta.json"), mb)
 	if err == nil {
 		// Room for how the command ended, taken now: when the disk fills
@@ -548,8 +549,18 @@ const resultName = "result.json"
 
 var resultPlaceholder = append([]byte("{}"), bytes.Repeat([]byte(" "), 510)...)
 
-// SaveResult records in the spool how the command ended.
-func (sp *Spool) SaveResult(m Manifest) error {
+// SaveResult records in the spool how the command ended, flushed: for a
+// spool that is left for recovery because its commit failed.
+func (sp *Spool) SaveResult(m Manifest) error { return sp.saveResult(m, true) }
+
+// KeepResult records in the spool how the command ended, without flushing
+// it: what the next ctx needs to recover the run with its real exit status
+// if this process is killed. Like the output it describes, which is not
+// flushed before its commit either, it may not outlive a power loss; the
+// run is then recovered with no exit status, which is the truth about it.
+func (sp *Spool) KeepResult(m Manifest) error { return sp.saveResult(m, false) }
+
+func (sp *Spool) saveResult(m Manifest, flush bool) error {
 	res := spoolResult{Exit: m.Exit, Status: m.Status, Signal: m.Signal, Received: map[string]int64{}}
 	for name, w := range sp.streams {
 		res.Received[name] = w.Total()
@@ -569,6 +580,9 @@ func (sp *Spool) SaveResult(m Manifest) error {
 	b = append(b, bytes.Repeat([]byte(" "), len(resultPlaceholder)-len(b))...)
 	if _, err := f.WriteAt(b, 0); err != nil {
 		return err
+	}
+	if !flush {
+		return nil
 	}
 	return f.Sync()
 }

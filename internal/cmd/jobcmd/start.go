@@ -83,6 +83,9 @@ func Get(ios *cli.IO, handle string) (run string, done bool, err error) {
 	if rest != "" {
 		rest = "#" + rest
 	}
+	if why := store.CheckPart(rest); why != "" {
+		return "", true, cli.Usagef("handle %q: %s; a job takes #stdout, #stderr or #merged, then a range :L40-52 or :B0-4096 if wanted (job:ID#stderr:L40-52)", handle, why)
+	}
 	h, err := store.ParseHandle("run:000000" + rest)
 	if err != nil {
 		return "", true, cli.Usagef("%s: %v", handle, err)
