@@ -40,7 +40,10 @@
 //     distinct rests or it takes no more distinct values than half the
 //     distinct rests (a level, logger or component, which says little about
 //     the message after it). The frame ends at a punctuation-only separator
-//     ("-", ":"), at the first field that is none of these, or after a
+//     ("-", ":") unless a label (a word ending in ':') follows it on most
+//     lines (RuleFrameSeparators: "Dec 02 15:38 : client: …", a log
+//     domain or program tag after a separator, judged as any header word
+//     field is), at the first field that is none of these, or after a
 //     word that does not end in ':' after header words that do
 //     (RuleFrameLabels: "general: info: received …", a category and a
 //     severity label, then the message), or after a

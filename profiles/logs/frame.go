@@ -191,8 +191,14 @@ fields:
 		case shapeWord:
 			if started && punctShare(rows, in, j) >= frameShare {
 				// A separator ("-", ":") after the header's first
-				// number ends the header: the message follows it.
-				break fields
+				// number ends the header, unless a label follows it
+				// on most lines (RuleFrameSeparators: "15:38 :
+				// client: …", a log domain or program tag): then the
+				// label is judged as any header field is.
+				if off&RuleFrameSeparators != 0 || j+1 >= maxFrame || labelShare(rows, in, j+1) < frameShare {
+					break fields
+				}
+				continue fields
 			}
 			if started && off&RuleFrameLabels == 0 && j > 0 && fr.variable[j-1] && fr.shape[j-1] == shapeWord &&
 				labelShare(rows, in, j-1) >= frameShare && labelShare(rows, in, j) < frameShare {

@@ -216,3 +216,34 @@ func TestFrameNext(t *testing.T) {
 		t.Errorf("with frame-next off: frame of %d fields; the test shows nothing", fr.n)
 	}
 }
+
+// TestFrameSeparators checks that a header whose fields are split by a
+// lone separator (a time, " : ", then a log domain ending in ':') is learnt
+// past the separator, so that the domain is a header field and the events
+// group whatever domain printed them; and that a separator followed by the
+// message's first field (no label) still ends the header.
+func TestFrameSeparators(t *testing.T) {
+	domains := []string{"client:", "player:", "output:", "update:", "decoder:"}
+	msgs := []string{"opened stream %d", "closed stream %d", "buffer underrun after %d ms", "queue holds %d items",
+		"retrying in %d s", "request %d done"}
+	var sample [][]byte
+	for i := 0; i < 600; i++ {
+		e := i * 7 % len(msgs)
+		sample = append(sample, []byte(fmt.Sprintf("Mar %02d 11:%02d : %s ", 1+i%28, i%60, domains[(i+e/2)%len(domains)])+fmt.Sprintf(msgs[e], i)))
+	}
+	if fr := learnFrame(sample, 0); fr.n != 5 || !fr.variable[4] {
+		t.Errorf("frame %+v, want 5 fields ending in a variable domain", fr)
+	}
+	if fr := learnFrame(sample, RuleFrameSeparators); fr.n != 3 {
+		t.Errorf("with frame-separators off: frame of %d fields, want 3", fr.n)
+	}
+	// " - " then a message whose first word is one of few: not a header.
+	sample = sample[:0]
+	for i := 0; i < 600; i++ {
+		e := i * 7 % len(msgs)
+		sample = append(sample, []byte(fmt.Sprintf("[10.%02d 16:49:%02d] prog%d - ", 1+i%28, i%60, i%3)+fmt.Sprintf(msgs[e], i)))
+	}
+	if fr := learnFrame(sample, 0); fr.n > 2 {
+		t.Errorf("frame of %d fields after ' - ' and a message, want at most 2", fr.n)
+	}
+}

@@ -118,6 +118,10 @@ const (
 	// RuleClusterShort lets a template of three or four elements without
 	// labels join a cluster at a similarity of one half (clustershort.go).
 	RuleClusterShort
+	// RuleFrameSeparators lets the frame run on past a punctuation-only
+	// header field (" : ", " - ") instead of ending there, so header fields
+	// after it (a log domain, a program) are learnt as any other (frame.go).
+	RuleFrameSeparators
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -139,6 +143,7 @@ var RuleNames = []struct {
 	{RuleQuotedValue, "quoted-value"}, {RuleFrameNextKeys, "frame-next-keys"},
 	{RuleValueRun, "value-run"}, {RuleBracketGroups, "bracket-groups"},
 	{RuleClusterWild, "cluster-wild"}, {RuleClusterShort, "cluster-short"},
+	{RuleFrameSeparators, "frame-separators"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.
