@@ -31,7 +31,12 @@
 //     of leading fields whose shape (has a digit, a word, a bracketed group)
 //     is the same on at least 80% of the distinct lines (lines equal once
 //     their variables are masked count once, so the busiest event does not
-//     decide). A frame starts at its first number field: a timestamp, pid or
+//     decide). When lines without a header (a stack trace, a message's
+//     continuation lines) keep the first field's shapes below that, the
+//     frame is learnt again on the lines that start with each shape at
+//     least a quarter of the lines start with, and the longest frame is
+//     kept (RuleFrameHeadless); a line whose fields do not have the
+//     frame's shapes gets no header slot. A frame starts at its first number field: a timestamp, pid or
 //     bracketed time. Within it, a field is a variable when it has a digit;
 //     a word or bracketed field is a variable when its values change among
 //     lines whose rest is the same (a thread, host or program name: at least

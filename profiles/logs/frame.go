@@ -37,6 +37,11 @@ const (
 	// component takes few values across many messages, a message's first
 	// word nearly one per message.
 	frameValues = 0.5
+	// frameHeaded is the least share of the sample lines, all starting
+	// with a field of one shape, that a frame is learnt on when lines
+	// without a header keep every shape below frameShare
+	// (RuleFrameHeadless).
+	frameHeaded = 0.25
 	// minRepeatedRests is how many rests must repeat before a word
 	// position can be judged.
 	minRepeatedRests = 3
@@ -150,6 +155,51 @@ func learnFrame(sample [][]byte, off Rules) frame {
 	for i := range in {
 		in[i] = true
 	}
+	runs := fr.runs
+	fr = frameOn(rows, counts, distinct, in, nDistinct, off)
+	if off&RuleFrameHeadless == 0 {
+		if _, n := dominantShape(rows, counts, in, distinct, 0); float64(n) < frameShare*float64(nDistinct) {
+			fr = headedFrame(rows, counts, distinct, fr, off)
+		}
+	}
+	fr.runs = runs
+	return fr
+}
+
+// headedFrame returns the longest of fr and the frames learnt on the lines
+// whose first field has one shape, for each shape that at least
+// frameHeaded of the lines start with (RuleFrameHeadless). Lines without a
+// header (a stack trace's, a message's continuation) may be too many for
+// any shape to reach frameShare of the distinct lines, and are many
+// distinct lines where the records they follow, masked, are few; so the
+// shapes are counted over lines.
+func headedFrame(rows [][maxFrame]sampleField, counts []int, distinct []bool, fr frame, off Rules) frame {
+	in := make([]bool, len(rows))
+	for shape := shapeNumber; shape <= shapeBracket; shape++ {
+		lines, nd := 0, 0
+		for i := range rows {
+			in[i] = counts[i] > 0 && rows[i][0].shape == shape
+			if in[i] {
+				lines++
+				if distinct[i] {
+					nd++
+				}
+			}
+		}
+		if float64(lines) < frameHeaded*float64(len(rows)) {
+			continue
+		}
+		if sub := frameOn(rows, counts, distinct, in, nd, off); sub.n > fr.n {
+			fr = sub
+		}
+	}
+	return fr
+}
+
+// frameOn learns the frame of the sample lines marked in, of which
+// nDistinct are distinct (sampleRows); it changes in.
+func frameOn(rows [][maxFrame]sampleField, counts []int, distinct, in []bool, nDistinct int, off Rules) frame {
+	var fr frame
 	started := false // a number field has been seen: a header, not a message
 	numbers := 0     // number fields so far
 	// wordField reports whether word or bracketed field j is a header

@@ -2,6 +2,7 @@ package logs
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -245,5 +246,47 @@ func TestFrameSeparators(t *testing.T) {
 	}
 	if fr := learnFrame(sample, 0); fr.n > 2 {
 		t.Errorf("frame of %d fields after ' - ' and a message, want at most 2", fr.n)
+	}
+}
+
+// TestFrameHeadless checks that continuation lines without a header (a
+// stack trace after some records), too many for any field shape to reach
+// the frame's share of the sample, do not stop the header from being
+// learnt on the lines that have one; and that the continuation lines get
+// no header slot.
+func TestFrameHeadless(t *testing.T) {
+	var lines []string
+	for i := 0; i < 400; i++ {
+		lines = append(lines, fmt.Sprintf("2026-12-02 11:%02d:%02d,%03d request %d done in %d ms", i/60%60, i%60, i, i, i%50))
+		if i%4 == 0 {
+			lines = append(lines, fmt.Sprintf("java.lang.IllegalStateException: bad state %d", i))
+			for k := 0; k < 5; k++ {
+				lines = append(lines, fmt.Sprintf("\tat com.example.Mod%d.step%c(Mod%d.java:%d)", k, 'a'+i%9, k, 10+i))
+			}
+		}
+	}
+	var sample [][]byte
+	for _, l := range lines {
+		sample = append(sample, []byte(l))
+	}
+	if fr := learnFrame(sample, 0); fr.n != 2 {
+		t.Errorf("frame of %d fields, want 2 (date and time)", fr.n)
+	}
+	if fr := learnFrame(sample, RuleFrameHeadless); fr.n != 0 {
+		t.Errorf("with frame-headless off: frame of %d fields; the test shows nothing", fr.n)
+	}
+	m := NewMiner(Options{})
+	for _, l := range lines {
+		m.Add([]byte(l))
+	}
+	for _, tm := range m.Templates() {
+		if strings.HasPrefix(tm.Text, "at ") || strings.HasPrefix(tm.Text, Wildcard+" at ") {
+			if !strings.HasPrefix(tm.Text, "at ") {
+				t.Errorf("continuation line templated with a header slot: %q", tm.Text)
+			}
+		}
+		if strings.Contains(tm.Text, "request") && tm.Text != Wildcard+" request "+Wildcard+" done in "+Wildcard {
+			t.Errorf("record template %q, want the header as one variable", tm.Text)
+		}
 	}
 }

@@ -122,6 +122,10 @@ const (
 	// header field (" : ", " - ") instead of ending there, so header fields
 	// after it (a log domain, a program) are learnt as any other (frame.go).
 	RuleFrameSeparators
+	// RuleFrameHeadless learns the frame on the lines that start with
+	// the commonest field shape when lines without a header (continuation
+	// lines) are too many for the whole sample to show one (frame.go).
+	RuleFrameHeadless
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -143,7 +147,7 @@ var RuleNames = []struct {
 	{RuleQuotedValue, "quoted-value"}, {RuleFrameNextKeys, "frame-next-keys"},
 	{RuleValueRun, "value-run"}, {RuleBracketGroups, "bracket-groups"},
 	{RuleClusterWild, "cluster-wild"}, {RuleClusterShort, "cluster-short"},
-	{RuleFrameSeparators, "frame-separators"},
+	{RuleFrameSeparators, "frame-separators"}, {RuleFrameHeadless, "frame-headless"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.
