@@ -45,10 +45,18 @@
 //     distinct rests or it takes no more distinct values than half the
 //     distinct rests (a level, logger or component, which says little about
 //     the message after it). The frame ends at a punctuation-only separator
-//     ("-", ":") unless a label (a word ending in ':') follows it on most
-//     lines (RuleFrameSeparators: "Dec 02 15:38 : client: …", a log
-//     domain or program tag after a separator, judged as any header word
-//     field is), at the first field that is none of these, or after a
+//     ("-", ":") unless it is a header field by the tests a word field
+//     passes (a level printed as a mark: "# " beside "* ") or a label (a
+//     word ending in ':') follows it on most lines (RuleFrameSeparators:
+//     "Dec 02 15:38 : client: …", a log domain or program tag after a
+//     separator, then judged as any header word field is), at the first
+//     field that is none of these (except a word with one value on most
+//     lines before another field with a digit, a constant of the header:
+//     a month name, "01 Dec 2026", a time zone, "20:07:34 UTC [12327]:",
+//     a host; RuleFrameConstants: past one, a word column is a category
+//     only over at least 8 distinct rests, since in a sample of a few
+//     events the busiest one's first word takes few values too), or
+//     after a
 //     word that does not end in ':' after header words that do
 //     (RuleFrameLabels: "general: info: received …", a category and a
 //     severity label, then the message), or after a

@@ -42,6 +42,10 @@ const (
 	// without a header keep every shape below frameShare
 	// (RuleFrameHeadless).
 	frameHeaded = 0.25
+	// minConstantRests is how many distinct rests a word column after a
+	// constant of the header must have before it to be judged a category
+	// (RuleFrameConstants).
+	minConstantRests = 8
 	// minRepeatedRests is how many rests must repeat before a word
 	// position can be judged.
 	minRepeatedRests = 3
@@ -168,7 +172,9 @@ func learnFrame(sample [][]byte, off Rules) frame {
 
 // headedFrame returns the longest of fr and the frames learnt on the lines
 // whose first field has one shape, for each shape that at least
-// frameHeaded of the lines start with (RuleFrameHeadless). Lines without a
+// frameHeaded of the lines start with (RuleFrameHeadless), each cut before
+// its first word field: a subset shows where the stamps are, but a word
+// column that takes few values in it may be the message's first word. Lines without a
 // header (a stack trace's, a message's continuation) may be too many for
 // any shape to reach frameShare of the distinct lines, and are many
 // distinct lines where the records they follow, masked, are few; so the
@@ -189,7 +195,15 @@ func headedFrame(rows [][maxFrame]sampleField, counts []int, distinct []bool, fr
 		if float64(lines) < frameHeaded*float64(len(rows)) {
 			continue
 		}
-		if sub := frameOn(rows, counts, distinct, in, nd, off); sub.n > fr.n {
+		sub := frameOn(rows, counts, distinct, in, nd, off)
+		for k := 0; k < sub.n; k++ {
+			if sub.shape[k] == shapeWord {
+				// Only the leading stamps: words are judged on all
+				// the lines, or not at all.
+				sub.n = k
+			}
+		}
+		if sub.n > fr.n {
 			fr = sub
 		}
 	}
@@ -202,6 +216,7 @@ func frameOn(rows [][maxFrame]sampleField, counts []int, distinct, in []bool, nD
 	var fr frame
 	started := false // a number field has been seen: a header, not a message
 	numbers := 0     // number fields so far
+	constants := 0   // constant fields passed (RuleFrameConstants)
 	// wordField reports whether word or bracketed field j is a header
 	// field: a thread, host or program (sharedValues) or a level, logger or
 	// component (category). After a lone number a word is more likely the
@@ -212,7 +227,12 @@ func frameOn(rows [][maxFrame]sampleField, counts []int, distinct, in []bool, nD
 		if off&RuleFrameNumbers == 0 && numbers < 2 {
 			return false
 		}
-		return sharedValues(rows, in, j) || category(rows, counts, in, j, fr.shape[j], off)
+		// Past a constant (RuleFrameConstants) a word column that takes
+		// few values is a category only over at least minConstantRests
+		// distinct rests: in a sample of a few events, the first word
+		// of the one the sample is full of takes few values too.
+		return sharedValues(rows, in, j) || (constants == 0 || distinctRests(rows, in, j) >= minConstantRests) &&
+			category(rows, counts, in, j, fr.shape[j], off)
 	}
 fields:
 	for j := 0; j < maxFrame; j++ {
@@ -241,14 +261,22 @@ fields:
 		case shapeWord:
 			if started && punctShare(rows, in, j) >= frameShare {
 				// A separator ("-", ":") after the header's first
-				// number ends the header, unless a label follows it
-				// on most lines (RuleFrameSeparators: "15:38 :
-				// client: …", a log domain or program tag): then the
-				// label is judged as any header field is.
-				if off&RuleFrameSeparators != 0 || j+1 >= maxFrame || labelShare(rows, in, j+1) < frameShare {
+				// number ends the header, unless (RuleFrameSeparators)
+				// it is a header field by the tests a word is (a level
+				// printed as a mark, "# " beside "* "), or a label
+				// follows it on most lines ("15:38 : client: …", a log
+				// domain or program tag), which is then judged as any
+				// header field is.
+				switch {
+				case off&RuleFrameSeparators != 0:
 					break fields
+				case wordField(j):
+					fr.variable[j] = true
+					continue fields
+				case j+1 < maxFrame && labelShare(rows, in, j+1) >= frameShare:
+					continue fields
 				}
-				continue fields
+				break fields
 			}
 			if started && off&RuleFrameLabels == 0 && j > 0 && fr.variable[j-1] && fr.shape[j-1] == shapeWord &&
 				labelShare(rows, in, j-1) >= frameShare && labelShare(rows, in, j) < frameShare {
@@ -267,6 +295,13 @@ fields:
 			}
 		}
 		if started && !fr.variable[j] {
+			if off&RuleFrameConstants == 0 && shape == shapeWord && constantBeforeNumber(rows, counts, in, j) {
+				// A word that every line has here, before another
+				// number ("01 Dec 2026", "20:07:34 UTC [12327]"): a
+				// constant of the header (a month, a time zone).
+				constants++
+				continue
+			}
 			// The message starts at the first field after the header's
 			// first number that is not a header field.
 			break
@@ -361,6 +396,41 @@ func numberWeight(rows [][maxFrame]sampleField, in []bool, j int) int {
 		return 2
 	}
 	return 1
+}
+
+// distinctRests counts the distinct rests after field j of the lines
+// marked in.
+func distinctRests(rows [][maxFrame]sampleField, in []bool, j int) int {
+	rests := map[uint64]bool{}
+	for i := range rows {
+		if in[i] {
+			rests[rows[i][j].rest] = true
+		}
+	}
+	return len(rests)
+}
+
+// constantBeforeNumber reports whether field j has one value on at least
+// frameShare of the lines marked in and is followed by a field with a
+// digit (a number, "[12327]:") on as many (RuleFrameConstants).
+func constantBeforeNumber(rows [][maxFrame]sampleField, counts []int, in []bool, j int) bool {
+	if j+1 >= maxFrame {
+		return false
+	}
+	tally := map[uint64]int{}
+	lines, top, next := 0, 0, 0
+	for i := range rows {
+		if !in[i] {
+			continue
+		}
+		lines++
+		tally[rows[i][j].value]++
+		top = max(top, tally[rows[i][j].value])
+		if counts[i] > j+1 && rows[i][j+1].digit {
+			next++
+		}
+	}
+	return lines > 0 && float64(top) >= frameShare*float64(lines) && float64(next) >= frameShare*float64(lines)
 }
 
 // digitRuns returns how many runs of digits b holds.

@@ -290,3 +290,28 @@ func TestFrameHeadless(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameConstants checks that a word every line has inside the header,
+// before another number (a month name between a day and a year, a time
+// zone before a pid), does not end it, and that a level printed as a
+// punctuation mark after the time is a header field.
+func TestFrameConstants(t *testing.T) {
+	marks := []string{"*", "*", "*", "#", "-", "."}
+	msgs := []string{"Ready to accept connections %d", "Background saving started by pid %d",
+		"DB saved on disk after %d ms", "%d changes in 60 seconds. Saving...", "Accepted client %d"}
+	var sample [][]byte
+	for i := 0; i < 600; i++ {
+		e := i * 7 % len(msgs)
+		sample = append(sample, []byte(fmt.Sprintf("%d:M %02d Mar 2026 11:%02d:%02d.%03d %s ", 100+i%7, 1+i%28, i%60, i*7%60, i, marks[(i+e)%len(marks)])+fmt.Sprintf(msgs[e], i)))
+	}
+	fr := learnFrame(sample, 0)
+	if fr.n != 6 || fr.variable[2] || !fr.variable[5] {
+		t.Errorf("frame %+v, want 6 fields: a constant month and a variable mark", fr)
+	}
+	if fr := learnFrame(sample, RuleFrameConstants); fr.n != 2 {
+		t.Errorf("with frame-constants off: frame of %d fields, want 2", fr.n)
+	}
+	if fr := learnFrame(sample, RuleFrameSeparators); fr.n != 5 {
+		t.Errorf("with frame-separators off: frame of %d fields, want 5", fr.n)
+	}
+}
