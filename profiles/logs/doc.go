@@ -51,12 +51,14 @@
 //     "Dec 02 15:38 : client: …", a log domain or program tag after a
 //     separator, then judged as any header word field is), at the first
 //     field that is none of these (except a word with one value on most
-//     lines before another field with a digit, a constant of the header:
-//     a month name, "01 Dec 2026", a time zone, "20:07:34 UTC [12327]:",
-//     a host; RuleFrameConstants: past one, a word column is a category
-//     only over at least 8 distinct rests, since in a sample of a few
-//     events the busiest one's first word takes few values too), or
-//     after a
+//     lines before another field with a digit, not a "key=value", a
+//     constant of the header, masked as its other fields are: a month
+//     name, "01 Dec 2026", a time zone, "20:07:34 UTC [12327]:", a host
+//     that did not change in the sample; RuleFrameConstants: one after
+//     the first number at most, none after a word that is no header
+//     field, and past one a word column is a category only over at least
+//     8 distinct rests, since in a sample of a few events the busiest
+//     one's first word takes few values too), or after a
 //     word that does not end in ':' after header words that do
 //     (RuleFrameLabels: "general: info: received …", a category and a
 //     severity label, then the message), or after a

@@ -142,6 +142,7 @@ type sampleField struct {
 	pad   bool   // two or more spaces and then a word follow the field: padding before the message
 	label bool   // the field is one word token ending in ':' ("general:", "info:")
 	key   uint64 // for one "key=value" token with a digit, a hash of its key; else 0
+	pair  bool   // the field is one "key=value" token with '=' ("lock=1,")
 	rest  uint64 // masked hash of every token after the field
 }
 
@@ -217,6 +218,8 @@ func frameOn(rows [][maxFrame]sampleField, counts []int, distinct, in []bool, nD
 	started := false // a number field has been seen: a header, not a message
 	numbers := 0     // number fields so far
 	constants := 0   // constant fields passed (RuleFrameConstants)
+	plain := 0       // fields so far that are not header fields: a message's words before its first number
+	inner := 0       // constants after the first number: one at most (a month, a zone, a host), the next may be a message's first word
 	// wordField reports whether word or bracketed field j is a header
 	// field: a thread, host or program (sharedValues) or a level, logger or
 	// component (category). After a lone number a word is more likely the
@@ -289,22 +292,34 @@ fields:
 			// variable as a number column is (RuleFrameTags).
 			digits := digitShare(rows, in, j) >= frameShare
 			fr.variable[j] = digits || started && wordField(j)
+			if !started && !fr.variable[j] && off&RuleFrameConstants == 0 && plain == 0 && constantBeforeNumber(rows, counts, in, j) {
+				// A constant before the first number ("Dec 02 …").
+				constants++
+				fr.variable[j] = true
+			}
 			if digits && !started {
 				started = true
 				numbers += numberWeight(rows, in, j)
 			}
 		}
 		if started && !fr.variable[j] {
-			if off&RuleFrameConstants == 0 && shape == shapeWord && constantBeforeNumber(rows, counts, in, j) {
+			if off&RuleFrameConstants == 0 && plain == 0 && inner == 0 && shape == shapeWord && constantBeforeNumber(rows, counts, in, j) {
 				// A word that every line has here, before another
 				// number ("01 Dec 2026", "20:07:34 UTC [12327]"): a
-				// constant of the header (a month, a time zone).
+				// constant of the header (a month, a time zone), masked as
+				// its other fields are: another value there (the next
+				// month, another host) is the same header.
 				constants++
+				inner++
+				fr.variable[j] = true
 				continue
 			}
 			// The message starts at the first field after the header's
 			// first number that is not a header field.
 			break
+		}
+		if !fr.variable[j] {
+			plain++ // a word before the first number that is no constant
 		}
 		if started && off&RuleFramePadding == 0 && padShare(rows, in, j) >= frameShare {
 			// Padding after a field of the header ("git.c:460" and
@@ -354,7 +369,7 @@ func sampleRows(sample [][]byte, off Rules, runs *runKeys) (rows [][maxFrame]sam
 			rows[i][j] = sampleField{shape: t.shapeOf(f), value: t.maskedHash(f.start, f.end), rest: suffix[f.end],
 				digit: hasDigit(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]), nums: digitRuns(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]) >= 2,
 				punct: f.end == f.start+1 && !hasAlnum(t.buf[t.toks[f.start].start:t.toks[f.start].end]),
-				pad:   padded(&t, f), label: t.isLabelField(f), key: t.fieldKey(f)}
+				pad:   padded(&t, f), label: t.isLabelField(f), key: t.fieldKey(f), pair: t.isKeyValue(f)}
 		}
 	}
 	return rows, counts, distinct, len(seen)
@@ -412,7 +427,8 @@ func distinctRests(rows [][maxFrame]sampleField, in []bool, j int) int {
 
 // constantBeforeNumber reports whether field j has one value on at least
 // frameShare of the lines marked in and is followed by a field with a
-// digit (a number, "[12327]:") on as many (RuleFrameConstants).
+// digit (a number, "[12327]:"; not a "key=value" field, "acquire lock=1")
+// on as many (RuleFrameConstants).
 func constantBeforeNumber(rows [][maxFrame]sampleField, counts []int, in []bool, j int) bool {
 	if j+1 >= maxFrame {
 		return false
@@ -426,7 +442,7 @@ func constantBeforeNumber(rows [][maxFrame]sampleField, counts []int, in []bool,
 		lines++
 		tally[rows[i][j].value]++
 		top = max(top, tally[rows[i][j].value])
-		if counts[i] > j+1 && rows[i][j+1].digit {
+		if counts[i] > j+1 && rows[i][j+1].digit && !rows[i][j+1].pair {
 			next++
 		}
 	}
