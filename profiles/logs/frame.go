@@ -214,29 +214,8 @@ func headedFrame(rows [][maxFrame]sampleField, counts []int, distinct []bool, fr
 // frameOn learns the frame of the sample lines marked in, of which
 // nDistinct are distinct (sampleRows); it changes in.
 func frameOn(rows [][maxFrame]sampleField, counts []int, distinct, in []bool, nDistinct int, off Rules) frame {
-	var fr frame
-	started := false // a number field has been seen: a header, not a message
-	numbers := 0     // number fields so far
-	constants := 0   // constant fields passed (RuleFrameConstants)
-	plain := 0       // fields so far that are not header fields: a message's words before its first number
-	inner := 0       // constants after the first number: one at most (a month, a zone, a host), the next may be a message's first word
-	// wordField reports whether word or bracketed field j is a header
-	// field: a thread, host or program (sharedValues) or a level, logger or
-	// component (category). After a lone number a word is more likely the
-	// message's first word (a counter or descriptor, then a command verb):
-	// a header that names a level, logger or thread also carries a date and
-	// a time, or a time and a pid.
-	wordField := func(j int) bool {
-		if off&RuleFrameNumbers == 0 && numbers < 2 {
-			return false
-		}
-		// Past a constant (RuleFrameConstants) a word column that takes
-		// few values is a category only over at least minConstantRests
-		// distinct rests: in a sample of a few events, the first word
-		// of the one the sample is full of takes few values too.
-		return sharedValues(rows, in, j) || (constants == 0 || distinctRests(rows, in, j) >= minConstantRests) &&
-			category(rows, counts, in, j, fr.shape[j], off)
-	}
+	l := &learner{rows: rows, counts: counts, in: in, off: off}
+	fr := &l.fr
 fields:
 	for j := 0; j < maxFrame; j++ {
 		shape, n := dominantShape(rows, counts, in, distinct, j)
@@ -251,67 +230,30 @@ fields:
 		switch shape {
 		case shapeNumber:
 			fr.variable[j] = true
-			started = true
-			numbers += numberWeight(rows, in, j)
+			l.started = true
+			l.numbers += numberWeight(rows, in, j)
 		case shapeBracket:
 			// A bracketed timestamp or id opens a header as a number does.
 			digits := digitShare(rows, in, j) >= frameShare
-			fr.variable[j] = digits || started && wordField(j)
-			started = started || digits
+			fr.variable[j] = digits || l.started && l.wordField(j)
+			l.started = l.started || digits
 			if digits {
-				numbers += numberWeight(rows, in, j)
+				l.numbers += numberWeight(rows, in, j)
 			}
 		case shapeWord:
-			if started && punctShare(rows, in, j) >= frameShare {
-				// A separator ("-", ":") after the header's first
-				// number ends the header, unless (RuleFrameSeparators)
-				// it is a header field by the tests a word is (a level
-				// printed as a mark, "# " beside "* "), or a label
-				// follows it on most lines ("15:38 : client: …", a log
-				// domain or program tag), which is then judged as any
-				// header field is.
-				switch {
-				case off&RuleFrameSeparators != 0:
-					break fields
-				case wordField(j):
-					fr.variable[j] = true
-					continue fields
-				case j+1 < maxFrame && labelShare(rows, in, j+1) >= frameShare:
-					continue fields
-				}
+			switch next, stop := l.word(j); {
+			case stop:
 				break fields
-			}
-			if started && off&RuleFrameLabels == 0 && j > 0 && fr.variable[j-1] && fr.shape[j-1] == shapeWord &&
-				labelShare(rows, in, j-1) >= frameShare && labelShare(rows, in, j) < frameShare {
-				// After header words that end in ':' ("general:
-				// info:"), a word that does not is the message's
-				// first: the labels closed the header.
-				break fields
-			}
-			// A column of tags ("prog[12]:"), most with a digit, is
-			// variable as a number column is (RuleFrameTags).
-			digits := digitShare(rows, in, j) >= frameShare
-			fr.variable[j] = digits || started && wordField(j)
-			if !started && !fr.variable[j] && off&RuleFrameConstants == 0 && plain == 0 && constantBeforeNumber(rows, counts, in, j) {
-				// A constant before the first number ("Dec 02 …").
-				constants++
-				fr.variable[j] = true
-			}
-			if digits && !started {
-				started = true
-				numbers += numberWeight(rows, in, j)
+			case next:
+				continue fields
 			}
 		}
-		if started && !fr.variable[j] {
-			if off&RuleFrameConstants == 0 && plain == 0 && inner == 0 && shape == shapeWord && constantBeforeNumber(rows, counts, in, j) {
+		if l.started && !fr.variable[j] {
+			if l.plain == 0 && l.inner == 0 && shape == shapeWord && l.constant(j) {
 				// A word that every line has here, before another
 				// number ("01 Dec 2026", "20:07:34 UTC [12327]"): a
-				// constant of the header (a month, a time zone), masked as
-				// its other fields are: another value there (the next
-				// month, another host) is the same header.
-				constants++
-				inner++
-				fr.variable[j] = true
+				// constant of the header (a month, a time zone).
+				l.inner++
 				continue
 			}
 			// The message starts at the first field after the header's
@@ -319,9 +261,9 @@ fields:
 			break
 		}
 		if !fr.variable[j] {
-			plain++ // a word before the first number that is no constant
+			l.plain++ // a word before the first number that is no constant
 		}
-		if started && off&RuleFramePadding == 0 && padShare(rows, in, j) >= frameShare {
+		if l.started && off&RuleFramePadding == 0 && padShare(rows, in, j) >= frameShare {
 			// Padding after a field of the header ("git.c:460" and
 			// spaces up to a column), then a word: the message is
 			// aligned after it.
@@ -331,7 +273,94 @@ fields:
 	for fr.n > 0 && !fr.variable[fr.n-1] {
 		fr.n--
 	}
-	return fr
+	return *fr
+}
+
+// learner is the state of frameOn's walk over the fields.
+type learner struct {
+	rows      [][maxFrame]sampleField
+	counts    []int
+	in        []bool // the line has the frame's shapes so far
+	off       Rules
+	fr        frame
+	started   bool // a number field has been seen: a header, not a message
+	numbers   int  // number fields so far
+	constants int  // constant fields passed (RuleFrameConstants)
+	plain     int  // fields so far that are not header fields: a message's words before its first number
+	inner     int  // constants after the first number: one at most (a month, a zone, a host); the next may be a message's first word
+}
+
+// wordField reports whether word or bracketed field j is a header field: a
+// thread, host or program (sharedValues) or a level, logger or component
+// (category). After a lone number a word is more likely the message's
+// first word (a counter or descriptor, then a command verb): a header that
+// names a level, logger or thread also carries a date and a time, or a
+// time and a pid. Past a constant (RuleFrameConstants) a word column that
+// takes few values is a category only over at least minConstantRests
+// distinct rests: in a sample of a few events, the first word of the one
+// the sample is full of takes few values too.
+func (l *learner) wordField(j int) bool {
+	if l.off&RuleFrameNumbers == 0 && l.numbers < 2 {
+		return false
+	}
+	return sharedValues(l.rows, l.in, j) || (l.constants == 0 || distinctRests(l.rows, l.in, j) >= minConstantRests) &&
+		category(l.rows, l.counts, l.in, j, l.fr.shape[j], l.off)
+}
+
+// constant reports whether word field j is a constant of the header
+// (RuleFrameConstants), and if so makes it a variable of the frame: it is
+// masked as the header's other fields are, another value there (the next
+// month, another host) being the same header.
+func (l *learner) constant(j int) bool {
+	if l.off&RuleFrameConstants != 0 || !constantBeforeNumber(l.rows, l.counts, l.in, j) {
+		return false
+	}
+	l.constants++
+	l.fr.variable[j] = true
+	return true
+}
+
+// word judges word field j: next is whether the walk goes on to the next
+// field at once, stop whether it ends here.
+func (l *learner) word(j int) (next, stop bool) {
+	rows, in, off, fr := l.rows, l.in, l.off, &l.fr
+	if l.started && punctShare(rows, in, j) >= frameShare {
+		// A separator ("-", ":") after the header's first number ends
+		// the header, unless (RuleFrameSeparators) it is a header field
+		// by the tests a word is (a level printed as a mark, "# " beside
+		// "* "), or a label follows it on most lines ("15:38 : client:
+		// …", a log domain or program tag), which is then judged as any
+		// header field is.
+		switch {
+		case off&RuleFrameSeparators != 0:
+			return false, true
+		case l.wordField(j):
+			fr.variable[j] = true
+			return true, false
+		case j+1 < maxFrame && labelShare(rows, in, j+1) >= frameShare:
+			return true, false
+		}
+		return false, true
+	}
+	if l.started && off&RuleFrameLabels == 0 && j > 0 && fr.variable[j-1] && fr.shape[j-1] == shapeWord &&
+		labelShare(rows, in, j-1) >= frameShare && labelShare(rows, in, j) < frameShare {
+		// After header words that end in ':' ("general: info:"), a word
+		// that does not is the message's first: the labels closed the
+		// header.
+		return false, true
+	}
+	// A column of tags ("prog[12]:"), most with a digit, is variable as a
+	// number column is (RuleFrameTags).
+	digits := digitShare(rows, in, j) >= frameShare
+	fr.variable[j] = digits || l.started && l.wordField(j)
+	if !l.started && !fr.variable[j] && l.plain == 0 {
+		l.constant(j) // a constant before the first number ("Dec 02 …")
+	}
+	if digits && !l.started {
+		l.started = true
+		l.numbers += numberWeight(rows, in, j)
+	}
+	return false, false
 }
 
 // sampleRows splits and classifies the sample lines into their leading
