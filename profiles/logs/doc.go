@@ -47,9 +47,11 @@
 //     the message after it). The frame ends at a punctuation-only separator
 //     ("-", ":") unless it is a header field by the tests a word field
 //     passes (a level printed as a mark: "# " beside "* ") or a label (a
-//     word ending in ':') follows it on most lines (RuleFrameSeparators:
-//     "Dec 02 15:38 : client: …", a log domain or program tag after a
-//     separator, then judged as any header word field is), at the first
+//     word ending in ':') or a word column that is a header field by
+//     those tests follows it on most lines (RuleFrameSeparators: "Dec 02
+//     15:38 : client: …", a log domain or program tag after a separator,
+//     "… - app.db - INFO - ", a logger and a level, then judged as any
+//     header word field is), at the first
 //     field that is none of these (except a word with one value on most
 //     lines before another field with a digit, not a "key=value", a
 //     constant of the header, masked as its other fields are: a month

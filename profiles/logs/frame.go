@@ -299,12 +299,24 @@ type learner struct {
 // takes few values is a category only over at least minConstantRests
 // distinct rests: in a sample of a few events, the first word of the one
 // the sample is full of takes few values too.
-func (l *learner) wordField(j int) bool {
+func (l *learner) wordField(j int) bool { return l.headerWord(j, l.fr.shape[j]) }
+
+// headerWord is wordField for field j of the given shape.
+func (l *learner) headerWord(j int, shape uint64) bool {
 	if l.off&RuleFrameNumbers == 0 && l.numbers < 2 {
 		return false
 	}
 	return sharedValues(l.rows, l.in, j) || (l.constants == 0 || distinctRests(l.rows, l.in, j) >= minConstantRests) &&
-		category(l.rows, l.counts, l.in, j, l.fr.shape[j], l.off)
+		category(l.rows, l.counts, l.in, j, shape, l.off)
+}
+
+// headerWordAt reports whether field j, not yet walked, is a word column
+// (no digit, not punctuation, on most lines) that the word tests make a
+// header field (RuleFrameSeparators): what follows a separator is more
+// header only if it is.
+func (l *learner) headerWordAt(j int) bool {
+	word := func(f sampleField) bool { return f.shape == shapeWord && !f.digit && !f.punct }
+	return share(l.rows, l.in, word, j) >= frameShare && l.headerWord(j, shapeWord)
 }
 
 // constant reports whether word field j is a constant of the header
@@ -329,15 +341,16 @@ func (l *learner) word(j int) (next, stop bool) {
 		// the header, unless (RuleFrameSeparators) it is a header field
 		// by the tests a word is (a level printed as a mark, "# " beside
 		// "* "), or a label follows it on most lines ("15:38 : client:
-		// …", a log domain or program tag), which is then judged as any
-		// header field is.
+		// …", a log domain or program tag) or a word column that is a
+		// header field by those tests (" - app.db - INFO - "), which is
+		// then judged as any header field is.
 		switch {
 		case off&RuleFrameSeparators != 0:
 			return false, true
 		case l.wordField(j):
 			fr.variable[j] = true
 			return true, false
-		case j+1 < maxFrame && labelShare(rows, in, j+1) >= frameShare:
+		case j+1 < maxFrame && (labelShare(rows, in, j+1) >= frameShare || l.headerWordAt(j+1)):
 			return true, false
 		}
 		return false, true

@@ -315,3 +315,57 @@ func TestFrameConstants(t *testing.T) {
 		t.Errorf("with frame-separators off: frame of %d fields, want 5", fr.n)
 	}
 }
+
+// TestFrameFrameworkHeaders checks that raw lines of common logging
+// frameworks' default shapes group exactly as their messages do: the
+// header is learnt whatever its separators, constants and columns. The
+// level and logger vary independently of the message, as they do in
+// real logs. Python's " - name - LEVEL - " needs RuleFrameSeparators to
+// run on past a separator before a logger column.
+func TestFrameFrameworkHeaders(t *testing.T) {
+	msgs := []func(i int) string{
+		func(i int) string { return fmt.Sprintf("connection from 10.0.0.%d accepted", i%200) },
+		func(i int) string { return fmt.Sprintf("request %d finished in %d ms", i, i%90) },
+		func(i int) string { return fmt.Sprintf("cache miss for key k%d", i) },
+		func(i int) string { return "worker pool resized" },
+		func(i int) string { return fmt.Sprintf("user u%d logged out after %d s", i%13, i%300) },
+		func(i int) string { return fmt.Sprintf("disk usage at %d percent", i%100) },
+	}
+	lv := []string{"INFO", "WARNING", "ERROR", "DEBUG"}
+	names := []string{"app.db", "app.web", "root", "worker"}
+	formats := []struct {
+		name   string
+		header func(i int) string
+	}{
+		{"python", func(i int) string {
+			return fmt.Sprintf("2026-12-02 11:%02d:%02d,%03d - %s - %s - ", i/60%60, i%60, i%1000, names[i%4], lv[i/5%4])
+		}},
+		{"date - logger - ", func(i int) string { return fmt.Sprintf("12/02/2026 11:%02d:%02d - %s - ", i/60%60, i%60, names[i%4]) }},
+		{"nginx", func(i int) string {
+			return fmt.Sprintf("2026/12/02 11:%02d:%02d [%s] %d#0: *%d ", i/60%60, i%60, []string{"error", "warn", "notice"}[i%3], 100+i%4, i)
+		}},
+		{"journal", func(i int) string { return fmt.Sprintf("Dec 02 11:%02d:%02d myhost app[%d]: ", i/60%60, i%60, 300+i%5) }},
+		{"apache", func(i int) string {
+			return fmt.Sprintf("[Wed Dec 02 11:%02d:%02d.%06d 2026] [core:%s] [pid %d] ", i/60%60, i%60, i, []string{"error", "warn"}[i%2], 50+i%3)
+		}},
+		{"klog", func(i int) string {
+			return fmt.Sprintf("I1202 11:%02d:%02d.%06d    %d %s.go:%d] ", i/60%60, i%60, i, 1, []string{"server", "reflector", "queue"}[i%3], 100+i%50)
+		}},
+		{"tabs", func(i int) string { return fmt.Sprintf("2026-12-02T11:%02d:%02dZ\t%s\t%s\t", i/60%60, i%60, lv[i/5%4], names[i%4]) }},
+	}
+	groups := func(header func(int) string, off Rules) int {
+		m := NewMiner(Options{Off: off})
+		for i := 0; i < 1500; i++ {
+			m.Add([]byte(header(i) + msgs[i*7%len(msgs)](i)))
+		}
+		return len(m.Templates())
+	}
+	for _, f := range formats {
+		if n := groups(f.header, 0); n != len(msgs) {
+			t.Errorf("%s: %d groups, want %d", f.name, n, len(msgs))
+		}
+	}
+	if n := groups(formats[0].header, RuleFrameSeparators); n == len(msgs) {
+		t.Errorf("python with frame-separators off: %d groups; the test shows nothing", n)
+	}
+}
