@@ -351,7 +351,9 @@ func TestFrameFrameworkHeaders(t *testing.T) {
 		{"klog", func(i int) string {
 			return fmt.Sprintf("I1202 11:%02d:%02d.%06d    %d %s.go:%d] ", i/60%60, i%60, i, 1, []string{"server", "reflector", "queue"}[i%3], 100+i%50)
 		}},
-		{"tabs", func(i int) string { return fmt.Sprintf("2026-12-02T11:%02d:%02dZ\t%s\t%s\t", i/60%60, i%60, lv[i/5%4], names[i%4]) }},
+		{"tabs", func(i int) string {
+			return fmt.Sprintf("2026-12-02T11:%02d:%02dZ\t%s\t%s\t", i/60%60, i%60, lv[i/5%4], names[i%4])
+		}},
 	}
 	groups := func(header func(int) string, off Rules) int {
 		m := NewMiner(Options{Off: off})
