@@ -37,6 +37,15 @@ const (
 	// component takes few values across many messages, a message's first
 	// word nearly one per message.
 	frameValues = 0.5
+	// frameHeaded is the least share of the sample lines, all starting
+	// with a field of one shape, that a frame is learnt on when lines
+	// without a header keep every shape below frameShare
+	// (RuleFrameHeadless).
+	frameHeaded = 0.25
+	// minConstantRests is how many distinct rests a word column after a
+	// constant of the header must have before it to be judged a category
+	// (RuleFrameConstants).
+	minConstantRests = 8
 	// minRepeatedRests is how many rests must repeat before a word
 	// position can be judged.
 	minRepeatedRests = 3
@@ -133,6 +142,7 @@ type sampleField struct {
 	pad   bool   // two or more spaces and then a word follow the field: padding before the message
 	label bool   // the field is one word token ending in ':' ("general:", "info:")
 	key   uint64 // for one "key=value" token with a digit, a hash of its key; else 0
+	pair  bool   // the field is one "key=value" token with '=' ("lock=1,")
 	rest  uint64 // masked hash of every token after the field
 }
 
@@ -150,20 +160,62 @@ func learnFrame(sample [][]byte, off Rules) frame {
 	for i := range in {
 		in[i] = true
 	}
-	started := false // a number field has been seen: a header, not a message
-	numbers := 0     // number fields so far
-	// wordField reports whether word or bracketed field j is a header
-	// field: a thread, host or program (sharedValues) or a level, logger or
-	// component (category). After a lone number a word is more likely the
-	// message's first word (a counter or descriptor, then a command verb):
-	// a header that names a level, logger or thread also carries a date and
-	// a time, or a time and a pid.
-	wordField := func(j int) bool {
-		if off&RuleFrameNumbers == 0 && numbers < 2 {
-			return false
+	runs := fr.runs
+	fr = frameOn(rows, counts, distinct, in, nDistinct, off)
+	if off&RuleFrameHeadless == 0 {
+		if _, n := dominantShape(rows, counts, in, distinct, 0); float64(n) < frameShare*float64(nDistinct) {
+			fr = headedFrame(rows, counts, distinct, fr, off)
 		}
-		return sharedValues(rows, in, j) || category(rows, counts, in, j, fr.shape[j], off)
 	}
+	fr.runs = runs
+	return fr
+}
+
+// headedFrame returns the longest of fr and the frames learnt on the lines
+// whose first field has one shape, for each shape that at least
+// frameHeaded of the lines start with (RuleFrameHeadless), each cut before
+// its first word field: a subset shows where the stamps are, but a word
+// column that takes few values in it may be the message's first word. Lines without a
+// header (a stack trace's, a message's continuation) may be too many for
+// any shape to reach frameShare of the distinct lines, and are many
+// distinct lines where the records they follow, masked, are few; so the
+// shapes are counted over lines.
+func headedFrame(rows [][maxFrame]sampleField, counts []int, distinct []bool, fr frame, off Rules) frame {
+	in := make([]bool, len(rows))
+	for shape := shapeNumber; shape <= shapeBracket; shape++ {
+		lines, nd := 0, 0
+		for i := range rows {
+			in[i] = counts[i] > 0 && rows[i][0].shape == shape
+			if in[i] {
+				lines++
+				if distinct[i] {
+					nd++
+				}
+			}
+		}
+		if float64(lines) < frameHeaded*float64(len(rows)) {
+			continue
+		}
+		sub := frameOn(rows, counts, distinct, in, nd, off)
+		for k := 0; k < sub.n; k++ {
+			if sub.shape[k] == shapeWord {
+				// Only the leading stamps: words are judged on all
+				// the lines, or not at all.
+				sub.n = k
+			}
+		}
+		if sub.n > fr.n {
+			fr = sub
+		}
+	}
+	return fr
+}
+
+// frameOn learns the frame of the sample lines marked in, of which
+// nDistinct are distinct (sampleRows); it changes in.
+func frameOn(rows [][maxFrame]sampleField, counts []int, distinct, in []bool, nDistinct int, off Rules) frame {
+	l := &learner{rows: rows, counts: counts, in: in, off: off}
+	fr := &l.fr
 fields:
 	for j := 0; j < maxFrame; j++ {
 		shape, n := dominantShape(rows, counts, in, distinct, j)
@@ -178,44 +230,40 @@ fields:
 		switch shape {
 		case shapeNumber:
 			fr.variable[j] = true
-			started = true
-			numbers += numberWeight(rows, in, j)
+			l.started = true
+			l.numbers += numberWeight(rows, in, j)
 		case shapeBracket:
 			// A bracketed timestamp or id opens a header as a number does.
 			digits := digitShare(rows, in, j) >= frameShare
-			fr.variable[j] = digits || started && wordField(j)
-			started = started || digits
+			fr.variable[j] = digits || l.started && l.wordField(j)
+			l.started = l.started || digits
 			if digits {
-				numbers += numberWeight(rows, in, j)
+				l.numbers += numberWeight(rows, in, j)
 			}
 		case shapeWord:
-			if started && punctShare(rows, in, j) >= frameShare {
-				// A separator ("-", ":") after the header's first
-				// number ends the header: the message follows it.
+			switch next, stop := l.word(j); {
+			case stop:
 				break fields
-			}
-			if started && off&RuleFrameLabels == 0 && j > 0 && fr.variable[j-1] && fr.shape[j-1] == shapeWord &&
-				labelShare(rows, in, j-1) >= frameShare && labelShare(rows, in, j) < frameShare {
-				// After header words that end in ':' ("general:
-				// info:"), a word that does not is the message's
-				// first: the labels closed the header.
-				break fields
-			}
-			// A column of tags ("prog[12]:"), most with a digit, is
-			// variable as a number column is (RuleFrameTags).
-			digits := digitShare(rows, in, j) >= frameShare
-			fr.variable[j] = digits || started && wordField(j)
-			if digits && !started {
-				started = true
-				numbers += numberWeight(rows, in, j)
+			case next:
+				continue fields
 			}
 		}
-		if started && !fr.variable[j] {
+		if l.started && !fr.variable[j] {
+			if l.plain == 0 && l.inner == 0 && shape == shapeWord && l.constant(j) {
+				// A word that every line has here, before another
+				// number ("01 Dec 2026", "20:07:34 UTC [12327]"): a
+				// constant of the header (a month, a time zone).
+				l.inner++
+				continue
+			}
 			// The message starts at the first field after the header's
 			// first number that is not a header field.
 			break
 		}
-		if started && off&RuleFramePadding == 0 && padShare(rows, in, j) >= frameShare {
+		if !fr.variable[j] {
+			l.plain++ // a word before the first number that is no constant
+		}
+		if l.started && off&RuleFramePadding == 0 && padShare(rows, in, j) >= frameShare {
 			// Padding after a field of the header ("git.c:460" and
 			// spaces up to a column), then a word: the message is
 			// aligned after it.
@@ -225,7 +273,107 @@ fields:
 	for fr.n > 0 && !fr.variable[fr.n-1] {
 		fr.n--
 	}
-	return fr
+	return *fr
+}
+
+// learner is the state of frameOn's walk over the fields.
+type learner struct {
+	rows      [][maxFrame]sampleField
+	counts    []int
+	in        []bool // the line has the frame's shapes so far
+	off       Rules
+	fr        frame
+	started   bool // a number field has been seen: a header, not a message
+	numbers   int  // number fields so far
+	constants int  // constant fields passed (RuleFrameConstants)
+	plain     int  // fields so far that are not header fields: a message's words before its first number
+	inner     int  // constants after the first number: one at most (a month, a zone, a host); the next may be a message's first word
+}
+
+// wordField reports whether word or bracketed field j is a header field: a
+// thread, host or program (sharedValues) or a level, logger or component
+// (category). After a lone number a word is more likely the message's
+// first word (a counter or descriptor, then a command verb): a header that
+// names a level, logger or thread also carries a date and a time, or a
+// time and a pid. Past a constant (RuleFrameConstants) a word column that
+// takes few values is a category only over at least minConstantRests
+// distinct rests: in a sample of a few events, the first word of the one
+// the sample is full of takes few values too.
+func (l *learner) wordField(j int) bool { return l.headerWord(j, l.fr.shape[j]) }
+
+// headerWord is wordField for field j of the given shape.
+func (l *learner) headerWord(j int, shape uint64) bool {
+	if l.off&RuleFrameNumbers == 0 && l.numbers < 2 {
+		return false
+	}
+	return sharedValues(l.rows, l.in, j) || (l.constants == 0 || distinctRests(l.rows, l.in, j) >= minConstantRests) &&
+		category(l.rows, l.counts, l.in, j, shape, l.off)
+}
+
+// headerWordAt reports whether field j, not yet walked, is a word column
+// (no digit, not punctuation, on most lines) that the word tests make a
+// header field (RuleFrameSeparators): what follows a separator is more
+// header only if it is.
+func (l *learner) headerWordAt(j int) bool {
+	word := func(f sampleField) bool { return f.shape == shapeWord && !f.digit && !f.punct }
+	return share(l.rows, l.in, word, j) >= frameShare && l.headerWord(j, shapeWord)
+}
+
+// constant reports whether word field j is a constant of the header
+// (RuleFrameConstants), and if so makes it a variable of the frame: it is
+// masked as the header's other fields are, another value there (the next
+// month, another host) being the same header.
+func (l *learner) constant(j int) bool {
+	if l.off&RuleFrameConstants != 0 || !constantBeforeNumber(l.rows, l.counts, l.in, j) {
+		return false
+	}
+	l.constants++
+	l.fr.variable[j] = true
+	return true
+}
+
+// word judges word field j: next is whether the walk goes on to the next
+// field at once, stop whether it ends here.
+func (l *learner) word(j int) (next, stop bool) {
+	rows, in, off, fr := l.rows, l.in, l.off, &l.fr
+	if l.started && punctShare(rows, in, j) >= frameShare {
+		// A separator ("-", ":") after the header's first number ends
+		// the header, unless (RuleFrameSeparators) it is a header field
+		// by the tests a word is (a level printed as a mark, "# " beside
+		// "* "), or a label follows it on most lines ("15:38 : client:
+		// …", a log domain or program tag) or a word column that is a
+		// header field by those tests (" - app.db - INFO - "), which is
+		// then judged as any header field is.
+		switch {
+		case off&RuleFrameSeparators != 0:
+			return false, true
+		case l.wordField(j):
+			fr.variable[j] = true
+			return true, false
+		case j+1 < maxFrame && (labelShare(rows, in, j+1) >= frameShare || l.headerWordAt(j+1)):
+			return true, false
+		}
+		return false, true
+	}
+	if l.started && off&RuleFrameLabels == 0 && j > 0 && fr.variable[j-1] && fr.shape[j-1] == shapeWord &&
+		labelShare(rows, in, j-1) >= frameShare && labelShare(rows, in, j) < frameShare {
+		// After header words that end in ':' ("general: info:"), a word
+		// that does not is the message's first: the labels closed the
+		// header.
+		return false, true
+	}
+	// A column of tags ("prog[12]:"), most with a digit, is variable as a
+	// number column is (RuleFrameTags).
+	digits := digitShare(rows, in, j) >= frameShare
+	fr.variable[j] = digits || l.started && l.wordField(j)
+	if !l.started && !fr.variable[j] && l.plain == 0 {
+		l.constant(j) // a constant before the first number ("Dec 02 …")
+	}
+	if digits && !l.started {
+		l.started = true
+		l.numbers += numberWeight(rows, in, j)
+	}
+	return false, false
 }
 
 // sampleRows splits and classifies the sample lines into their leading
@@ -263,7 +411,7 @@ func sampleRows(sample [][]byte, off Rules, runs *runKeys) (rows [][maxFrame]sam
 			rows[i][j] = sampleField{shape: t.shapeOf(f), value: t.maskedHash(f.start, f.end), rest: suffix[f.end],
 				digit: hasDigit(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]), nums: digitRuns(t.buf[t.toks[f.start].start:t.toks[f.end-1].end]) >= 2,
 				punct: f.end == f.start+1 && !hasAlnum(t.buf[t.toks[f.start].start:t.toks[f.start].end]),
-				pad:   padded(&t, f), label: t.isLabelField(f), key: t.fieldKey(f)}
+				pad:   padded(&t, f), label: t.isLabelField(f), key: t.fieldKey(f), pair: t.isKeyValue(f)}
 		}
 	}
 	return rows, counts, distinct, len(seen)
@@ -305,6 +453,42 @@ func numberWeight(rows [][maxFrame]sampleField, in []bool, j int) int {
 		return 2
 	}
 	return 1
+}
+
+// distinctRests counts the distinct rests after field j of the lines
+// marked in.
+func distinctRests(rows [][maxFrame]sampleField, in []bool, j int) int {
+	rests := map[uint64]bool{}
+	for i := range rows {
+		if in[i] {
+			rests[rows[i][j].rest] = true
+		}
+	}
+	return len(rests)
+}
+
+// constantBeforeNumber reports whether field j has one value on at least
+// frameShare of the lines marked in and is followed by a field with a
+// digit (a number, "[12327]:"; not a "key=value" field, "acquire lock=1")
+// on as many (RuleFrameConstants).
+func constantBeforeNumber(rows [][maxFrame]sampleField, counts []int, in []bool, j int) bool {
+	if j+1 >= maxFrame {
+		return false
+	}
+	tally := map[uint64]int{}
+	lines, top, next := 0, 0, 0
+	for i := range rows {
+		if !in[i] {
+			continue
+		}
+		lines++
+		tally[rows[i][j].value]++
+		top = max(top, tally[rows[i][j].value])
+		if counts[i] > j+1 && rows[i][j+1].digit && !rows[i][j+1].pair {
+			next++
+		}
+	}
+	return lines > 0 && float64(top) >= frameShare*float64(lines) && float64(next) >= frameShare*float64(lines)
 }
 
 // digitRuns returns how many runs of digits b holds.

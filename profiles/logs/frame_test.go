@@ -2,6 +2,7 @@ package logs
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -214,5 +215,159 @@ func TestFrameNext(t *testing.T) {
 	}
 	if fr := learnFrame(sample, RuleFrameNext); fr.n <= 3 {
 		t.Errorf("with frame-next off: frame of %d fields; the test shows nothing", fr.n)
+	}
+}
+
+// TestFrameSeparators checks that a header whose fields are split by a
+// lone separator (a time, " : ", then a log domain ending in ':') is learnt
+// past the separator, so that the domain is a header field and the events
+// group whatever domain printed them; and that a separator followed by the
+// message's first field (no label) still ends the header.
+func TestFrameSeparators(t *testing.T) {
+	domains := []string{"client:", "player:", "output:", "update:", "decoder:"}
+	msgs := []string{"opened stream %d", "closed stream %d", "buffer underrun after %d ms", "queue holds %d items",
+		"retrying in %d s", "request %d done"}
+	var sample [][]byte
+	for i := 0; i < 600; i++ {
+		e := i * 7 % len(msgs)
+		sample = append(sample, []byte(fmt.Sprintf("Mar %02d 11:%02d : %s ", 1+i%28, i%60, domains[(i+e/2)%len(domains)])+fmt.Sprintf(msgs[e], i)))
+	}
+	if fr := learnFrame(sample, 0); fr.n != 5 || !fr.variable[4] {
+		t.Errorf("frame %+v, want 5 fields ending in a variable domain", fr)
+	}
+	if fr := learnFrame(sample, RuleFrameSeparators); fr.n != 3 {
+		t.Errorf("with frame-separators off: frame of %d fields, want 3", fr.n)
+	}
+	// " - " then a message whose first word is one of few: not a header.
+	sample = sample[:0]
+	for i := 0; i < 600; i++ {
+		e := i * 7 % len(msgs)
+		sample = append(sample, []byte(fmt.Sprintf("[10.%02d 16:49:%02d] prog%d - ", 1+i%28, i%60, i%3)+fmt.Sprintf(msgs[e], i)))
+	}
+	if fr := learnFrame(sample, 0); fr.n > 2 {
+		t.Errorf("frame of %d fields after ' - ' and a message, want at most 2", fr.n)
+	}
+}
+
+// TestFrameHeadless checks that continuation lines without a header (a
+// stack trace after some records), too many for any field shape to reach
+// the frame's share of the sample, do not stop the header from being
+// learnt on the lines that have one; and that the continuation lines get
+// no header slot.
+func TestFrameHeadless(t *testing.T) {
+	var lines []string
+	for i := 0; i < 400; i++ {
+		lines = append(lines, fmt.Sprintf("2026-12-02 11:%02d:%02d,%03d request %d done in %d ms", i/60%60, i%60, i, i, i%50))
+		if i%4 == 0 {
+			lines = append(lines, fmt.Sprintf("java.lang.IllegalStateException: bad state %d", i))
+			for k := 0; k < 5; k++ {
+				lines = append(lines, fmt.Sprintf("\tat com.example.Mod%d.step%c(Mod%d.java:%d)", k, 'a'+i%9, k, 10+i))
+			}
+		}
+	}
+	var sample [][]byte
+	for _, l := range lines {
+		sample = append(sample, []byte(l))
+	}
+	if fr := learnFrame(sample, 0); fr.n != 2 {
+		t.Errorf("frame of %d fields, want 2 (date and time)", fr.n)
+	}
+	if fr := learnFrame(sample, RuleFrameHeadless); fr.n != 0 {
+		t.Errorf("with frame-headless off: frame of %d fields; the test shows nothing", fr.n)
+	}
+	m := NewMiner(Options{})
+	for _, l := range lines {
+		m.Add([]byte(l))
+	}
+	for _, tm := range m.Templates() {
+		if strings.HasPrefix(tm.Text, "at ") || strings.HasPrefix(tm.Text, Wildcard+" at ") {
+			if !strings.HasPrefix(tm.Text, "at ") {
+				t.Errorf("continuation line templated with a header slot: %q", tm.Text)
+			}
+		}
+		if strings.Contains(tm.Text, "request") && tm.Text != Wildcard+" request "+Wildcard+" done in "+Wildcard {
+			t.Errorf("record template %q, want the header as one variable", tm.Text)
+		}
+	}
+}
+
+// TestFrameConstants checks that a word every line has inside the header,
+// before another number (a month name between a day and a year, a time
+// zone before a pid), does not end it, and that a level printed as a
+// punctuation mark after the time is a header field.
+func TestFrameConstants(t *testing.T) {
+	marks := []string{"*", "*", "*", "#", "-", "."}
+	msgs := []string{"Ready to accept connections %d", "Background saving started by pid %d",
+		"DB saved on disk after %d ms", "%d changes in 60 seconds. Saving...", "Accepted client %d"}
+	var sample [][]byte
+	for i := 0; i < 600; i++ {
+		e := i * 7 % len(msgs)
+		sample = append(sample, []byte(fmt.Sprintf("%d:M %02d Mar 2026 11:%02d:%02d.%03d %s ", 100+i%7, 1+i%28, i%60, i*7%60, i, marks[(i+e)%len(marks)])+fmt.Sprintf(msgs[e], i)))
+	}
+	fr := learnFrame(sample, 0)
+	if fr.n != 6 || !fr.variable[2] || !fr.variable[5] {
+		t.Errorf("frame %+v, want 6 fields: the month masked as a constant, and a variable mark", fr)
+	}
+	if fr := learnFrame(sample, RuleFrameConstants); fr.n != 2 {
+		t.Errorf("with frame-constants off: frame of %d fields, want 2", fr.n)
+	}
+	if fr := learnFrame(sample, RuleFrameSeparators); fr.n != 5 {
+		t.Errorf("with frame-separators off: frame of %d fields, want 5", fr.n)
+	}
+}
+
+// TestFrameFrameworkHeaders checks that raw lines of common logging
+// frameworks' default shapes group exactly as their messages do: the
+// header is learnt whatever its separators, constants and columns. The
+// level and logger vary independently of the message, as they do in
+// real logs. Python's " - name - LEVEL - " needs RuleFrameSeparators to
+// run on past a separator before a logger column.
+func TestFrameFrameworkHeaders(t *testing.T) {
+	msgs := []func(i int) string{
+		func(i int) string { return fmt.Sprintf("connection from 10.0.0.%d accepted", i%200) },
+		func(i int) string { return fmt.Sprintf("request %d finished in %d ms", i, i%90) },
+		func(i int) string { return fmt.Sprintf("cache miss for key k%d", i) },
+		func(i int) string { return "worker pool resized" },
+		func(i int) string { return fmt.Sprintf("user u%d logged out after %d s", i%13, i%300) },
+		func(i int) string { return fmt.Sprintf("disk usage at %d percent", i%100) },
+	}
+	lv := []string{"INFO", "WARNING", "ERROR", "DEBUG"}
+	names := []string{"app.db", "app.web", "root", "worker"}
+	formats := []struct {
+		name   string
+		header func(i int) string
+	}{
+		{"python", func(i int) string {
+			return fmt.Sprintf("2026-12-02 11:%02d:%02d,%03d - %s - %s - ", i/60%60, i%60, i%1000, names[i%4], lv[i/5%4])
+		}},
+		{"date - logger - ", func(i int) string { return fmt.Sprintf("12/02/2026 11:%02d:%02d - %s - ", i/60%60, i%60, names[i%4]) }},
+		{"nginx", func(i int) string {
+			return fmt.Sprintf("2026/12/02 11:%02d:%02d [%s] %d#0: *%d ", i/60%60, i%60, []string{"error", "warn", "notice"}[i%3], 100+i%4, i)
+		}},
+		{"journal", func(i int) string { return fmt.Sprintf("Dec 02 11:%02d:%02d myhost app[%d]: ", i/60%60, i%60, 300+i%5) }},
+		{"apache", func(i int) string {
+			return fmt.Sprintf("[Wed Dec 02 11:%02d:%02d.%06d 2026] [core:%s] [pid %d] ", i/60%60, i%60, i, []string{"error", "warn"}[i%2], 50+i%3)
+		}},
+		{"klog", func(i int) string {
+			return fmt.Sprintf("I1202 11:%02d:%02d.%06d    %d %s.go:%d] ", i/60%60, i%60, i, 1, []string{"server", "reflector", "queue"}[i%3], 100+i%50)
+		}},
+		{"tabs", func(i int) string {
+			return fmt.Sprintf("2026-12-02T11:%02d:%02dZ\t%s\t%s\t", i/60%60, i%60, lv[i/5%4], names[i%4])
+		}},
+	}
+	groups := func(header func(int) string, off Rules) int {
+		m := NewMiner(Options{Off: off})
+		for i := 0; i < 1500; i++ {
+			m.Add([]byte(header(i) + msgs[i*7%len(msgs)](i)))
+		}
+		return len(m.Templates())
+	}
+	for _, f := range formats {
+		if n := groups(f.header, 0); n != len(msgs) {
+			t.Errorf("%s: %d groups, want %d", f.name, n, len(msgs))
+		}
+	}
+	if n := groups(formats[0].header, RuleFrameSeparators); n == len(msgs) {
+		t.Errorf("python with frame-separators off: %d groups; the test shows nothing", n)
 	}
 }

@@ -118,6 +118,18 @@ const (
 	// RuleClusterShort lets a template of three or four elements without
 	// labels join a cluster at a similarity of one half (clustershort.go).
 	RuleClusterShort
+	// RuleFrameSeparators lets the frame run on past a punctuation-only
+	// header field (" : ", " - ") instead of ending there, so header fields
+	// after it (a log domain, a program) are learnt as any other (frame.go).
+	RuleFrameSeparators
+	// RuleFrameHeadless learns the frame on the lines that start with
+	// the commonest field shape when lines without a header (continuation
+	// lines) are too many for the whole sample to show one (frame.go).
+	RuleFrameHeadless
+	// RuleFrameConstants lets the frame run on past a word that every
+	// line has, when a number follows it (a month name, a time zone:
+	// "01 Dec 2026 20:40:30", "20:07:34 UTC [12327]") (frame.go).
+	RuleFrameConstants
 )
 
 // RuleNames names each rule as the loghub benchmark reports it, in bit
@@ -139,6 +151,7 @@ var RuleNames = []struct {
 	{RuleQuotedValue, "quoted-value"}, {RuleFrameNextKeys, "frame-next-keys"},
 	{RuleValueRun, "value-run"}, {RuleBracketGroups, "bracket-groups"},
 	{RuleClusterWild, "cluster-wild"}, {RuleClusterShort, "cluster-short"},
+	{RuleFrameSeparators, "frame-separators"}, {RuleFrameHeadless, "frame-headless"}, {RuleFrameConstants, "frame-constants"},
 }
 
 // RuleNamed returns the rule RuleNames calls name.
