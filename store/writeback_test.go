@@ -56,6 +56,9 @@ func TestWritebackKeepsBytes(t *testing.T) {
 	if wb == nil || wb.starts.Load() == 0 || wb.waits.Load() == 0 {
 		t.Fatalf("the raw spool's writeback did not run (%v)", wb)
 	}
+	if n := wb.released.Load(); n != 0 {
+		t.Fatalf("%d bytes released from the page cache though nothing read them back", n)
+	}
 	t.Logf("%d writebacks started, %d waited for", wb.starts.Load(), wb.waits.Load())
 	m, err := s.blobMeta(run.Manifest.Stdout.Blob)
 	if err != nil || !m.Plain {
@@ -77,6 +80,59 @@ func TestWritebackKeepsBytes(t *testing.T) {
 	rep, err := s.Check(CheckOptions{ReadData: true})
 	if err != nil || len(rep.Problems) != 0 {
 		t.Fatalf("check: %v %+v", err, rep.Problems)
+	}
+}
+
+// TestWritebackReleasesWhatWasRead: while a flood is written back, the
+// pages a reader (the live parse) has read and the disk holds are released,
+// never one it has not read yet; what the reader reads after a release, and
+// the committed run, are the bytes written.
+func TestWritebackReleasesWhatWasRead(t *testing.T) {
+	old := dirtyWindow
+	dirtyWindow = writeback
+	defer func() { dirtyWindow = old }()
+	s := newStore(t)
+	data := logLines((plainFrom + 24<<20) / 60)
+	sp, err := s.NewSpool(SpoolMeta{Argv: []string{"flood"}, Dir: ".", Mode: "pipe", Started: time.Now(), Cap: 1 << 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := sp.Stream("stdout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const lag = 8 << 20 // the reader trails the capture by this much
+	var read int64
+	buf := make([]byte, 1<<20)
+	for off := 0; off < len(data); off += writebackChunk {
+		end := min(off+writebackChunk, len(data))
+		if _, err := w.Write(data[off:end]); err != nil {
+			t.Fatal(err)
+		}
+		for read+int64(len(buf)) <= int64(end)-lag {
+			n, err := w.ReadAt(buf, read)
+			if err != nil || !bytes.Equal(buf[:n], data[read:read+int64(n)]) {
+				t.Fatalf("read back at %d: %v, or different bytes", read, err)
+			}
+			read += int64(n)
+		}
+		if off%writeback == 0 {
+			time.Sleep(time.Millisecond) // let the writeback goroutine run
+		}
+	}
+	run, err := s.CommitSpool(sp, Manifest{Argv: []string{"flood"}, Dir: ".", Mode: "pipe", Status: StatusExited}, Exec{Argv: []string{"flood"}, Start: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb := w.fr.rawWB
+	<-wb.done
+	released := wb.released.Load()
+	if released == 0 || released > rawBase+read {
+		t.Fatalf("released %d bytes of the page cache, want some and no more than the %d read", released, rawBase+read)
+	}
+	t.Logf("%d of %d bytes read back, %d released", read, len(data), released)
+	if got := readBlob(t, s, run.Manifest.Stdout.Blob); !bytes.Equal(got, data) {
+		t.Fatal("the run whose pages were released reads different bytes")
 	}
 }
 
