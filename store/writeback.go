@@ -15,6 +15,10 @@ const writeback = 4 << 20
 // capture, which only sets a target). A variable so tests can shrink it.
 var dirtyWindow int64 = 64 << 20
 
+// keepCached is how much of a file's start is never released from the page
+// cache: the heads the digest reads once the command has ended.
+const keepCached int64 = 1 << 20
+
 // A writebacker starts the writeback of a file being appended to on a
 // goroutine of its own, in steps of writeback bytes, so that the fsync at
 // commit finds little left to do. The writer only moves a target
@@ -85,7 +89,8 @@ func (w *writebacker) close() {
 
 func (w *writebacker) run() {
 	defer close(w.done)
-	var started, waited, released int64
+	var started, waited int64
+	released := keepCached
 	for {
 		select {
 		case <-w.stop:
