@@ -12,17 +12,14 @@ import (
 	"time"
 )
 
-// TestWritebackKeepsBytes: a flood whose raw spool is written back while it
-// is captured (writeback started every few MiB from the writeback goroutine,
-// and, with the dirty window shrunk, waited for behind it) commits as a
-// plain pack that reads back byte for byte, whole and by lines; the frames
-// compressed before it went plain were dropped while it ran.
-func TestWritebackKeepsBytes(t *testing.T) {
+// floodSpool opens a spool's stdout for a flood in a new store, the dirty
+// window shrunk to one writeback step (for the test) so the waits run.
+func floodSpool(t *testing.T) (*Store, *Spool, *StreamWriter) {
+	t.Helper()
 	old := dirtyWindow
 	dirtyWindow = writeback
-	defer func() { dirtyWindow = old }()
+	t.Cleanup(func() { dirtyWindow = old })
 	s := newStore(t)
-	data := plainFlood()
 	sp, err := s.NewSpool(SpoolMeta{Argv: []string{"flood"}, Dir: ".", Mode: "pipe", Started: time.Now(), Cap: 1 << 40})
 	if err != nil {
 		t.Fatal(err)
@@ -31,6 +28,17 @@ func TestWritebackKeepsBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, sp, w
+}
+
+// TestWritebackKeepsBytes: a flood whose raw spool is written back while it
+// is captured (writeback started every few MiB from the writeback goroutine,
+// and, with the dirty window shrunk, waited for behind it) commits as a
+// plain pack that reads back byte for byte, whole and by lines; the frames
+// compressed before it went plain were dropped while it ran.
+func TestWritebackKeepsBytes(t *testing.T) {
+	s, sp, w := floodSpool(t)
+	data := plainFlood()
 	for rest := data; len(rest) > 0; {
 		n := min(len(rest), 61_003) // uneven, as a pipe delivers
 		if _, err := w.Write(rest[:n]); err != nil {
@@ -88,19 +96,8 @@ func TestWritebackKeepsBytes(t *testing.T) {
 // never one it has not read yet nor the stream's start; what the reader reads after a release, and
 // the committed run, are the bytes written.
 func TestWritebackReleasesWhatWasRead(t *testing.T) {
-	old := dirtyWindow
-	dirtyWindow = writeback
-	defer func() { dirtyWindow = old }()
-	s := newStore(t)
+	s, sp, w := floodSpool(t)
 	data := logLines((plainFrom + 24<<20) / 60)
-	sp, err := s.NewSpool(SpoolMeta{Argv: []string{"flood"}, Dir: ".", Mode: "pipe", Started: time.Now(), Cap: 1 << 40})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := sp.Stream("stdout")
-	if err != nil {
-		t.Fatal(err)
-	}
 	const lag = 8 << 20 // the reader trails the capture by this much
 	var read int64
 	buf := make([]byte, 1<<20)
