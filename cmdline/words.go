@@ -97,7 +97,10 @@ func staticWords(ws []*syntax.Word) []string {
 		if !static(w) {
 			break
 		}
-		s, err := expand.Literal(nil, w)
+		// A configuration of its own: with nil, expand prepares a shared
+		// default in place, a data race between two goroutines that read
+		// argv (a live parse and the detection beside it).
+		s, err := expand.Literal(&expand.Config{}, w)
 		if err != nil {
 			break
 		}

@@ -65,6 +65,7 @@ type Live struct {
 	ended   bool              // settled or abandoned
 	void    bool              // the parse cannot count
 	result  chan liveResult
+	final   chan []profiles.Choice // the chain detected from the settled facts (Settle)
 	cancel  context.CancelFunc
 	counted bool // Make used the live parse
 }
@@ -227,8 +228,28 @@ func (l *Live) Settle(m store.Manifest) {
 	l.ended = true
 	if l.promise != nil {
 		l.promise.Settle(m.Exit, facts)
+		l.detectFinal()
 	}
 	l.cond.Broadcast()
+}
+
+// detectFinal detects the chain again from the settled facts, on its own
+// goroutine: what the parse alongside must agree with (graph). It runs while
+// the parse reads its last bytes and Make reads the streams' heads, not
+// after them (detection over a 64 KiB head of short lines took 10-20 ms,
+// most of a flood's digest phase). A panic sends no chain: graph then gives
+// the parse up, and Make meets the panic where it always did.
+func (l *Live) detectFinal() {
+	l.final = make(chan []profiles.Choice, 1)
+	src := l.promise.Source()
+	go func() {
+		var chain []profiles.Choice
+		defer func() {
+			_ = recover()
+			l.final <- chain
+		}()
+		chain = profiles.Detect(src, l.force)
+	}()
 }
 
 // lines guesses the line count so far for detection (logs asks for 20
@@ -254,10 +275,14 @@ func (l *Live) graph() *evidence.Graph {
 	l.mu.Lock()
 	void = void || l.void
 	l.mu.Unlock()
-	if void || r.err != nil || r.graph == nil {
+	var final []profiles.Choice
+	if l.final != nil {
+		final = <-l.final
+	}
+	if void || r.err != nil || r.graph == nil || final == nil {
 		return nil
 	}
-	if !profiles.SameChain(r.chain, profiles.Detect(l.promise.Source(), l.force)) {
+	if !profiles.SameChain(r.chain, final) {
 		return nil
 	}
 	return r.graph
@@ -266,13 +291,17 @@ func (l *Live) graph() *evidence.Graph {
 // Make renders the digest of the capture settled with run's manifest: from
 // the live parse when it counts, else by Make.
 func (l *Live) Make(ctx context.Context, st Blobs, run *store.Run, opts Options) (*Result, error) {
+	if l.final == nil {
+		return Make(ctx, st, run, opts) // no parse alongside, or it was given up
+	}
+	// The streams' facts are read while the chain is detected again.
+	_, infos, serr := Source(st, run)
 	g := l.graph()
 	if g == nil {
 		return Make(ctx, st, run, opts)
 	}
-	_, infos, err := Source(st, run)
-	if err != nil {
-		return nil, err
+	if serr != nil {
+		return nil, serr
 	}
 	l.counted = true
 	return digestGraph(st, run, g, infos, opts)

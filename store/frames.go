@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/klauspost/compress/zstd"
@@ -362,8 +363,9 @@ type framer struct {
 	wentPlain bool  // a plain job was sent
 	ended     bool  // work is closed (finish or stop)
 
-	rawSpool *os.File     // the raw spool the plain frames stay in, for its writeback
-	rawWB    *writebacker // the raw spool's, from the first plain frame
+	rawSpool *os.File      // the raw spool the plain frames stay in, for its writeback
+	rawRead  *atomic.Int64 // how far the raw spool has been read back (StreamWriter.read)
+	rawWB    *writebacker  // the raw spool's, from the first plain frame
 
 	// Owned by the compressor goroutine until done is closed.
 	out      *os.File
@@ -393,10 +395,11 @@ func newFramer(out *os.File, block bool) *framer {
 
 // newPlainFramer is newFramer for a capture whose raw bytes go to rawSpool
 // (written by the caller before they are given to Write): it goes plain
-// after plainFrom bytes.
-func newPlainFramer(out, rawSpool *os.File) *framer {
+// after plainFrom bytes. read is how far rawSpool has been read back: its
+// writeback releases the pages on disk up to there.
+func newPlainFramer(out, rawSpool *os.File, read *atomic.Int64) *framer {
 	f := makeFramer(out, false)
-	f.plainFrom, f.rawSpool = plainFrom, rawSpool
+	f.plainFrom, f.rawSpool, f.rawRead = plainFrom, rawSpool, read
 	go f.compress()
 	return f
 }
@@ -456,7 +459,7 @@ func (f *framer) send(buf []byte) {
 		// The caller wrote these bytes to the raw spool before giving them
 		// to Write: their writeback can start now.
 		if f.rawWB == nil {
-			f.rawWB = newWritebacker(f.rawSpool)
+			f.rawWB = newWritebacker(f.rawSpool, f.rawRead)
 		}
 		f.rawWB.advance(rawBase + f.fed)
 	}
@@ -564,7 +567,7 @@ func (f *framer) writeFrame(dst []byte) {
 	}
 	f.written += int64(len(dst))
 	if f.outWB == nil && f.written >= writeback {
-		f.outWB = newWritebacker(f.out)
+		f.outWB = newWritebacker(f.out, nil)
 	}
 	if f.outWB != nil {
 		f.outWB.advance(f.written)

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -232,6 +233,9 @@ type StreamWriter struct {
 	total int64 // bytes received
 	lost  int64 // bytes received that the spool could not hold (recovery after a full disk)
 	err   error
+	// read is the raw spool's offset up to which ReadAt has read (the live
+	// parse, on its own goroutine): the writeback releases pages only below it.
+	read atomic.Int64
 }
 
 // rawHeader starts every raw spool file. Its NUL bytes make grep and similar
@@ -267,7 +271,7 @@ func (w *StreamWriter) open() error {
 	if w.sp.Meta.Mode == "ingest" {
 		w.fr = newFramer(frF, true) // nothing waits on an ingest: compress it all
 	} else {
-		w.fr = newPlainFramer(frF, raw)
+		w.fr = newPlainFramer(frF, raw, &w.read)
 	}
 	return nil
 }
@@ -349,7 +353,10 @@ func (w *StreamWriter) ReadAt(p []byte, off int64) (int, error) {
 	if w.raw == nil {
 		return 0, io.EOF
 	}
-	return w.raw.ReadAt(p, rawBase+off)
+	n, err := w.raw.ReadAt(p, rawBase+off)
+	for end, old := rawBase+off+int64(n), w.read.Load(); end > old && !w.read.CompareAndSwap(old, end); old = w.read.Load() {
+	}
+	return n, err
 }
 
 // Total is the number of bytes the stream received, kept or not.

@@ -30,3 +30,16 @@ func syncRange(f *os.File, off, n int64, flags int) {
 		_ = unix.SyncFileRange(int(fd), off, n, flags)
 	})
 }
+
+// releasePages drops a file range's clean pages from the page cache (its
+// bytes are on disk; a later read reads them from there). Dirty pages are
+// not dropped.
+func releasePages(f *os.File, off, n int64) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = rc.Control(func(fd uintptr) {
+		_ = unix.Fadvise(int(fd), off, n, unix.FADV_DONTNEED)
+	})
+}

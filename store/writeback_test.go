@@ -12,17 +12,14 @@ import (
 	"time"
 )
 
-// TestWritebackKeepsBytes: a flood whose raw spool is written back while it
-// is captured (writeback started every few MiB from the writeback goroutine,
-// and, with the dirty window shrunk, waited for behind it) commits as a
-// plain pack that reads back byte for byte, whole and by lines; the frames
-// compressed before it went plain were dropped while it ran.
-func TestWritebackKeepsBytes(t *testing.T) {
+// floodSpool opens a spool's stdout for a flood in a new store, the dirty
+// window shrunk to one writeback step (for the test) so the waits run.
+func floodSpool(t *testing.T) (*Store, *Spool, *StreamWriter) {
+	t.Helper()
 	old := dirtyWindow
 	dirtyWindow = writeback
-	defer func() { dirtyWindow = old }()
+	t.Cleanup(func() { dirtyWindow = old })
 	s := newStore(t)
-	data := plainFlood()
 	sp, err := s.NewSpool(SpoolMeta{Argv: []string{"flood"}, Dir: ".", Mode: "pipe", Started: time.Now(), Cap: 1 << 40})
 	if err != nil {
 		t.Fatal(err)
@@ -31,6 +28,17 @@ func TestWritebackKeepsBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, sp, w
+}
+
+// TestWritebackKeepsBytes: a flood whose raw spool is written back while it
+// is captured (writeback started every few MiB from the writeback goroutine,
+// and, with the dirty window shrunk, waited for behind it) commits as a
+// plain pack that reads back byte for byte, whole and by lines; the frames
+// compressed before it went plain were dropped while it ran.
+func TestWritebackKeepsBytes(t *testing.T) {
+	s, sp, w := floodSpool(t)
+	data := plainFlood()
 	for rest := data; len(rest) > 0; {
 		n := min(len(rest), 61_003) // uneven, as a pipe delivers
 		if _, err := w.Write(rest[:n]); err != nil {
@@ -56,6 +64,9 @@ func TestWritebackKeepsBytes(t *testing.T) {
 	if wb == nil || wb.starts.Load() == 0 || wb.waits.Load() == 0 {
 		t.Fatalf("the raw spool's writeback did not run (%v)", wb)
 	}
+	if n := wb.released.Load(); n != 0 {
+		t.Fatalf("%d bytes released from the page cache though nothing read them back", n)
+	}
 	t.Logf("%d writebacks started, %d waited for", wb.starts.Load(), wb.waits.Load())
 	m, err := s.blobMeta(run.Manifest.Stdout.Blob)
 	if err != nil || !m.Plain {
@@ -77,6 +88,48 @@ func TestWritebackKeepsBytes(t *testing.T) {
 	rep, err := s.Check(CheckOptions{ReadData: true})
 	if err != nil || len(rep.Problems) != 0 {
 		t.Fatalf("check: %v %+v", err, rep.Problems)
+	}
+}
+
+// TestWritebackReleasesWhatWasRead: while a flood is written back, the
+// pages a reader (the live parse) has read and the disk holds are released,
+// never one it has not read yet nor the stream's start; what the reader reads after a release, and
+// the committed run, are the bytes written.
+func TestWritebackReleasesWhatWasRead(t *testing.T) {
+	s, sp, w := floodSpool(t)
+	data := logLines((plainFrom + 24<<20) / 60)
+	const lag = 8 << 20 // the reader trails the capture by this much
+	var read int64
+	buf := make([]byte, 1<<20)
+	for off := 0; off < len(data); off += writebackChunk {
+		end := min(off+writebackChunk, len(data))
+		if _, err := w.Write(data[off:end]); err != nil {
+			t.Fatal(err)
+		}
+		for read+int64(len(buf)) <= int64(end)-lag {
+			n, err := w.ReadAt(buf, read)
+			if err != nil || !bytes.Equal(buf[:n], data[read:read+int64(n)]) {
+				t.Fatalf("read back at %d: %v, or different bytes", read, err)
+			}
+			read += int64(n)
+		}
+		if off%writeback == 0 {
+			time.Sleep(time.Millisecond) // let the writeback goroutine run
+		}
+	}
+	run, err := s.CommitSpool(sp, Manifest{Argv: []string{"flood"}, Dir: ".", Mode: "pipe", Status: StatusExited}, Exec{Argv: []string{"flood"}, Start: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb := w.fr.rawWB
+	<-wb.done
+	released := wb.released.Load()
+	if released == 0 || keepCached+released > rawBase+read {
+		t.Fatalf("released %d bytes of the page cache, want some and none of the first %d or past the %d read", released, keepCached, rawBase+read)
+	}
+	t.Logf("%d of %d bytes read back, %d released", read, len(data), released)
+	if got := readBlob(t, s, run.Manifest.Stdout.Blob); !bytes.Equal(got, data) {
+		t.Fatal("the run whose pages were released reads different bytes")
 	}
 }
 
