@@ -78,10 +78,8 @@ const maxFailureWords = 64
 // "0" and not "errors=0"), "ERR!", or a word that names an exception or
 // error type in CamelCase ("NullPointerException", "OSError").
 func failure(line []byte) bool {
-	var buf [2][24]byte
-	var prev []byte // the word before, as it is in line, or nil
+	fs := newFailureScan()
 	words := 0
-	filter := failureFilters()
 	for i := 0; i < len(line) && words < maxFailureWords; {
 		// A word: letters, digits and apostrophes between other bytes.
 		for i < len(line) && !isWordByte(line[i]) {
@@ -95,30 +93,50 @@ func failure(line []byte) bool {
 			break
 		}
 		words++
-		w := line[i:j]
-		if c := w[len(w)-1]; (c == 'n' || c == 'r') && camelFailure(w) || (j < len(line) && line[j] == '!' && string(w) == "ERR") {
+		if fs.word(line, i, j) {
 			return true
 		}
-		var cur []byte
-		if len(w) <= len(buf[0]) {
-			cur = w
-			// Most words are no failure word and end no pair: the filters
-			// (case-blind) refuse them before they are lower-cased.
-			word := filter.words.may(w)
-			pair := prev != nil && filter.seconds.may(w) && filter.firsts.may(prev)
-			if word || pair {
-				lw, lp := lowerASCII(buf[0][:0], w), lowerASCII(buf[1][:0], prev)
-				if word && failureWords[string(lw)] && !calmWords[string(lp)] && !zeroAfter(line[j:]) {
-					return true
-				}
-				if pair && isFailurePair(lp, lw) {
-					return true
-				}
-			}
-		}
-		prev = cur
 		i = j
 	}
+	return false
+}
+
+// failureScan checks the words of one line for failure, one at a time,
+// in order: failure finds them by their bytes, the tokenizer as it splits
+// the line (lineFacts).
+type failureScan struct {
+	buf    [2][24]byte
+	prev   []byte // the word before, as it is in the line, or nil
+	filter *failureWordFilters
+}
+
+func newFailureScan() failureScan { return failureScan{filter: failureFilters()} }
+
+// word reports whether the word line[i:j], with the words before it that
+// the scan was given, makes the line a failure.
+func (fs *failureScan) word(line []byte, i, j int) bool {
+	w := line[i:j]
+	if c := w[len(w)-1]; (c == 'n' || c == 'r') && camelFailure(w) || (j < len(line) && line[j] == '!' && string(w) == "ERR") {
+		return true
+	}
+	var cur []byte
+	if len(w) <= len(fs.buf[0]) {
+		cur = w
+		// Most words are no failure word and end no pair: the filters
+		// (case-blind) refuse them before they are lower-cased.
+		word := fs.filter.words.may(w)
+		pair := fs.prev != nil && fs.filter.seconds.may(w) && fs.filter.firsts.may(fs.prev)
+		if word || pair {
+			lw, lp := lowerASCII(fs.buf[0][:0], w), lowerASCII(fs.buf[1][:0], fs.prev)
+			if word && failureWords[string(lw)] && !calmWords[string(lp)] && !zeroAfter(line[j:]) {
+				return true
+			}
+			if pair && isFailurePair(lp, lw) {
+				return true
+			}
+		}
+	}
+	fs.prev = cur
 	return false
 }
 

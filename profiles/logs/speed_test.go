@@ -346,3 +346,86 @@ func FuzzControlIndex(f *testing.F) {
 		}
 	})
 }
+
+// lineFactsAgree templates raw as the miner does and reports whether
+// lineFacts answered for it; when it does, its level and why must be
+// level's and levelWhy's of the cleaned line.
+func lineFactsAgree(tb testing.TB, tk *tokenizer, raw []byte) bool {
+	tb.Helper()
+	tk.template(raw)
+	lvl, why, ok := tk.lineFacts(raw, 0)
+	if !ok {
+		return false
+	}
+	c := lines.Clean(raw)
+	if wl, ww := level(c), levelWhy(level(c), c); lvl != wl || why != ww {
+		tb.Fatalf("lineFacts(%q) = %q, %q; level and levelWhy say %q, %q", raw, lvl, why, wl, ww)
+	}
+	return true
+}
+
+// TestLineFactsMatch holds lineFacts, the level and failure checks read
+// from the tokenizer's words, to level and levelWhy on every raw line of
+// the real logs (each also upper- and lower-cased) and on lines built
+// around the level and failure words, and checks that it answers for most
+// real lines and declines those it must (control bytes, cut lines, the
+// sample's provisional ids).
+func TestLineFactsMatch(t *testing.T) {
+	var tk tokenizer
+	n, answered := 0, 0
+	check := func(l []byte) {
+		n++
+		if lineFactsAgree(t, &tk, l) {
+			answered++
+		}
+	}
+	for _, data := range realLogs(t, append(goldenInputs, parseInputs[3].pattern)...) {
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			lineFactsAgree(t, &tk, l)             // with a CR of a CRLF line, which it declines
+			l = bytes.TrimSuffix(l, []byte("\r")) // as lines.Scan gives it
+			check(l)
+			check(bytes.ToUpper(l))
+			check(bytes.ToLower(l))
+		}
+	}
+	if answered*100 < n*99 {
+		t.Fatalf("lineFacts answered for %d of %d real lines, want most", answered, n)
+	}
+	words := append(append([]string{}, errorLevels[:]...), warningLevels[:]...)
+	for w := range failureWords {
+		words = append(words, w, strings.ToUpper(w))
+	}
+	for p := range failurePairs {
+		words = append(words, p[0]+" "+p[1], p[0]+", "+p[1])
+	}
+	words = append(words, "ERRORS", "Error", "IOException", "ERR!", "errors=0", "no errors", "core|dumped", "")
+	seps := []string{"", " ", "[", "]", "<", ">", "(", ")", "|", ":", ",", ".", "=", "'", "é", "\xff"}
+	for _, w := range words {
+		for _, a := range seps {
+			for _, b := range seps {
+				for _, pre := range []string{"", "x", "2026-12-02 07:00:00 ", strings.Repeat("a", 100-len(a)-len(w)), strings.Repeat("b ", 48), strings.Repeat("c ", 70)} {
+					check([]byte(pre + a + w + b + "rest"))
+					check([]byte(pre + a + w + b))
+				}
+			}
+		}
+	}
+	for _, l := range []string{"ERROR \x1b[31mx", "x\rERROR", strings.Repeat("a ", maxTokens+1) + "ERROR", strings.Repeat("b", maxLineBytes) + " ERROR"} {
+		if lineFactsAgree(t, &tk, []byte(l)) {
+			t.Errorf("lineFacts answered for %q, which the tokenizer cleaned or cut", l)
+		}
+	}
+	if _, _, ok := tk.lineFacts([]byte("ERROR x"), provisional(0)); ok {
+		t.Error("lineFacts answered for a provisional id, whose line the tokenizer has not seen")
+	}
+	t.Logf("%d lines, %d answered", n, answered)
+}
+
+// FuzzLineFacts holds lineFacts to level and levelWhy on any bytes.
+func FuzzLineFacts(f *testing.F) {
+	for _, s := range []string{"", "ERROR x", "[WARN] failed to x", "a:fatal, b", "core dumped", "no errors", "x IOException", "npm ERR!", "\x1b[1mERROR\x1b[0m", "k=v|w ERROR"} {
+		f.Add([]byte(s))
+	}
+	var tk tokenizer
+	f.Fuzz(func(t *testing.T, b []byte) { lineFactsAgree(t, &tk, b) })
+}

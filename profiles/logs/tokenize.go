@@ -37,11 +37,11 @@ const (
 
 // token is one field of a cleaned line. Offsets index tokenizer.buf.
 type token struct {
-	start, end int32 // the whole token (a cleaned line is at most maxLineBytes)
-	cs, ce     int32 // its core, without surrounding punctuation
-	split      int32 // for keyValue: end of the kept key and its separator
-	sep        byte  // separator before the token: 0 at the start, ' ' or '|'
-	has        uint8 // the tokenBytes classes of its bytes, ORed
+	start, end int32  // the whole token (a cleaned line is at most maxLineBytes)
+	cs, ce     int32  // its core, without surrounding punctuation
+	split      int32  // for keyValue: end of the kept key and its separator
+	sep        byte   // separator before the token: 0 at the start, ' ' or '|'
+	has        uint16 // the tokenBytes classes of its bytes, ORed
 	kind       kind
 	numeric    bool // the core is a number such as 12, -3.5 or <1
 	header     bool // a variable field of the log's frame (frame.go)
@@ -56,7 +56,20 @@ type tokenizer struct {
 	truncated bool    // the line was cut at maxLineBytes or maxTokens
 	off       Rules   // rules switched off, for measurement
 	frame     frame   // the log's header, once learnt
+	// line is the line last cleaned, as given; folded says that the
+	// cleaning dropped an escape sequence or met a CR, which lines.Clean
+	// treats otherwise (lineFacts).
+	line   []byte
+	folded bool
+	// words are where the first nwords words of the line are (split).
+	words  [maxLineWords][2]int32
+	nwords int
 }
+
+// maxLineWords bounds the words of a line split records: failure reads
+// at most maxFailureWords, and level's words start in the first
+// maxLevelBytes bytes, which hold fewer.
+const maxLineWords = maxFailureWords
 
 // template cleans and tokenizes line and returns its template key. The
 // returned slice is only valid until the next call.
@@ -77,12 +90,12 @@ func (t *tokenizer) template(line []byte) []byte {
 }
 
 // clean sets t.buf to line without ANSI escape sequences, with control
-// bytes (CR, tab, NUL, …) mapped to spaces. Only the first maxLineBytes
+// bytes (CR, tab, NUL, …) mapped to spaces, one for one. Only the first maxLineBytes
 // bytes of line are read, so a line's template depends on that prefix alone.
 // A line without control bytes is used in place, not copied; t.buf is never
 // written through.
 func (t *tokenizer) clean(line []byte) {
-	t.truncated = false
+	t.line, t.folded, t.truncated = line, false, false
 	if len(line) > maxLineBytes {
 		line = line[:maxLineBytes]
 		t.truncated = true
@@ -98,7 +111,11 @@ func (t *tokenizer) clean(line []byte) {
 		switch {
 		case c == 0x1b:
 			i = skipEscape(line, i)
+			t.folded = true
 			continue
+		case c == '\r':
+			c = ' '
+			t.folded = true
 		case c < 0x20 || c == 0x7f:
 			c = ' '
 		}
@@ -169,9 +186,13 @@ func skipEscape(line []byte, i int) int {
 }
 
 // split fills t.toks from t.buf, splitting at spaces and at '|', which logs
-// use as a field separator far more often than as text.
+// use as a field separator far more often than as text. In the same walk
+// it records where the line's first maxLineWords words are (t.words):
+// the level and failure checks of the profile read them (lineFacts)
+// rather than walking the line's bytes again.
 func (t *tokenizer) split() {
 	toks := t.toks[:0] // a local slice: not written back on every token
+	t.nwords = 0
 	b := t.buf
 	var sep byte
 	for i := 0; i < len(b); {
@@ -187,9 +208,9 @@ func (t *tokenizer) split() {
 			t.truncated = true
 			break
 		}
-		j, has := t.tokenEnd(i+1, tokenBytes[c])
+		j, has := t.tokenEnd(i, i+1, 0)
 		for j < len(b) && b[j] == '|' && t.valueBar(i, j) {
-			j, has = t.tokenEnd(j+1, has)
+			j, has = t.tokenEnd(j+1, j+1, has)
 		}
 		if len(toks) == 0 {
 			sep = 0
@@ -222,19 +243,38 @@ func valueBarAt[T ~string | ~[]byte](b T, i, j int) bool {
 }
 
 // tokenEnd returns the end of the token whose bytes go on at t.buf[j]:
-// the next space or '|', or just after a ',' or ';' that starts another
-// pair ("index:3,flag:x": a list of pairs without spaces is split after
-// each comma, so one pair's value does not swallow the next pair's key).
-// It also returns has with the tokenBytes classes of the bytes it passed.
-func (t *tokenizer) tokenEnd(j int, has uint8) (int, uint8) {
+// the next space or '|', or just after a ',' or ';' at pair or later that
+// starts another pair ("index:3,flag:x": a list of pairs without spaces is
+// split after each comma, so one pair's value does not swallow the next
+// pair's key). It also returns has with the tokenBytes classes of the
+// bytes it passed, and records the words (runs of bText bytes) it passes
+// in t.words.
+func (t *tokenizer) tokenEnd(j, pair int, has uint16) (int, uint16) {
 	b := t.buf
 	for j < len(b) {
 		c := tokenBytes[b[j]]
+		if c&bText != 0 {
+			// A word: its bytes are neither separators nor pair ends.
+			w := j
+			for j++; j < len(b); j++ {
+				c = tokenBytes[b[j]]
+				if c&bText == 0 {
+					break
+				}
+				has |= c
+			}
+			has |= tokenBytes[b[w]]
+			if t.nwords < maxLineWords {
+				t.words[t.nwords] = [2]int32{int32(w), int32(j)}
+				t.nwords++
+			}
+			continue
+		}
 		if c&bSep != 0 {
 			break
 		}
 		has |= c
-		if c&bPairEnd != 0 && t.off&RulePairSplit == 0 && pairAt(b, j+1) {
+		if c&bPairEnd != 0 && j >= pair && t.off&RulePairSplit == 0 && pairAt(b, j+1) {
 			return j + 1, has
 		}
 		j++
@@ -254,9 +294,10 @@ const (
 	bCall                // '(', '[', a call's
 	bKey                 // '=', ':', '.', a key's separator
 	bWord                // '@', '.', a host's or an address's
+	bText                // a byte of the words failure reads (wordBytes)
 )
 
-var tokenBytes = func() (t [256]uint8) {
+var tokenBytes = func() (t [256]uint16) {
 	for _, c := range []byte(" |") {
 		t[c] |= bSep
 	}
@@ -278,6 +319,11 @@ var tokenBytes = func() (t [256]uint8) {
 	}
 	for _, c := range []byte("@.") {
 		t[c] |= bWord
+	}
+	for c := range t {
+		if wordBytes[c] {
+			t[c] |= bText
+		}
 	}
 	return t
 }()
