@@ -126,7 +126,8 @@ const maxLevelBytes = 100
 // tokenizer recorded as it split line (tokenizer.split), without walking
 // line's bytes again. It answers only when the miner's last template was
 // of line itself (id, what Add returned for line, is no provisional id of
-// a sampled line) and the tokenizer's cleaned line matches line byte for
+// a sampled line, and the tokenizer made one template since it had made
+// before) and the tokenizer's cleaned line matches line byte for
 // byte in its words and its other bytes' classes: no escape sequence
 // dropped, no CR (lines.Clean would then return line as it is, and the
 // control bytes mapped to spaces are, like spaces, no word bytes), nothing
@@ -136,9 +137,8 @@ const maxLevelBytes = 100
 // before it (levelBefore) is none of failure's word bytes. The words
 // starting in the first maxLevelBytes bytes are fewer than maxLineWords,
 // so all of them are recorded.
-func (t *tokenizer) lineFacts(line []byte, id int) (lvl, why string, ok bool) {
-	if id < OverflowID || t.truncated || t.folded || len(t.buf) != len(line) || len(t.line) != len(line) ||
-		len(line) > 0 && &t.line[0] != &line[0] {
+func (t *tokenizer) lineFacts(line []byte, id, before int) (lvl, why string, ok bool) {
+	if id < OverflowID || t.templates != before+1 || t.truncated || t.folded || len(t.buf) != len(line) {
 		return "", "", false
 	}
 	words := t.words[:t.nwords]
@@ -157,11 +157,20 @@ func (t *tokenizer) lineFacts(line []byte, id int) (lvl, why string, ok bool) {
 	if lvl == "error" {
 		return lvl, WhyErrorLevel, true
 	}
-	fs := newFailureScan()
+	pi, pj := -1, -1
+	f := failureFilters()
 	for _, w := range words[:min(len(words), maxFailureWords)] {
-		if fs.word(line, int(w[0]), int(w[1])) {
-			return lvl, WhyFailure, true
+		i, j := int(w[0]), int(w[1])
+		// Before mayFail, what it needs at the least: a first byte a
+		// failure word or pair's second word of this length may start
+		// with, or an "o" before the end, or a "!" after it.
+		if n := j - i; n <= maxPairWord && (f.words.first[n]|f.seconds.first[n])>>(line[i]&31)&1 != 0 ||
+			n >= 6 && line[j-2] == 'o' || j < len(line) && line[j] == '!' {
+			if f.mayFail(line, i, j, pi, pj) && failureAt(line, i, j, pi, pj) {
+				return lvl, WhyFailure, true
+			}
 		}
+		pi, pj = prevWord(i, j)
 	}
 	return lvl, "", true
 }
@@ -320,8 +329,9 @@ type streamScan struct {
 
 // line templates one line and records its level and failure facts.
 func (sc *streamScan) line(n int, line []byte, long bool) error {
+	before := sc.m.tok.templates
 	id := sc.m.Add(line)
-	lvl, why, ok := sc.m.tok.lineFacts(line, id)
+	lvl, why, ok := sc.m.tok.lineFacts(line, id, before)
 	if !ok {
 		clean := lines.Clean(line)
 		lvl = level(clean)

@@ -352,8 +352,9 @@ func FuzzControlIndex(f *testing.F) {
 // level's and levelWhy's of the cleaned line.
 func lineFactsAgree(tb testing.TB, tk *tokenizer, raw []byte) bool {
 	tb.Helper()
+	n := tk.templates
 	tk.template(raw)
-	lvl, why, ok := tk.lineFacts(raw, 0)
+	lvl, why, ok := tk.lineFacts(raw, 0, n)
 	if !ok {
 		return false
 	}
@@ -415,8 +416,11 @@ func TestLineFactsMatch(t *testing.T) {
 			t.Errorf("lineFacts answered for %q, which the tokenizer cleaned or cut", l)
 		}
 	}
-	if _, _, ok := tk.lineFacts([]byte("ERROR x"), provisional(0)); ok {
+	if _, _, ok := tk.lineFacts([]byte("ERROR x"), provisional(0), tk.templates-1); ok {
 		t.Error("lineFacts answered for a provisional id, whose line the tokenizer has not seen")
+	}
+	if _, _, ok := tk.lineFacts([]byte("ERROR x"), 0, tk.templates); ok {
+		t.Error("lineFacts answered for a line the tokenizer has not templated")
 	}
 	t.Logf("%d lines, %d answered", n, answered)
 }

@@ -56,11 +56,11 @@ type tokenizer struct {
 	truncated bool    // the line was cut at maxLineBytes or maxTokens
 	off       Rules   // rules switched off, for measurement
 	frame     frame   // the log's header, once learnt
-	// line is the line last cleaned, as given; folded says that the
-	// cleaning dropped an escape sequence or met a CR, which lines.Clean
-	// treats otherwise (lineFacts).
-	line   []byte
-	folded bool
+	// templates counts the lines templated; folded says that the last
+	// one's cleaning dropped an escape sequence or met a CR, which
+	// lines.Clean treats otherwise (lineFacts).
+	templates int
+	folded    bool
 	// words are where the first nwords words of the line are (split).
 	words  [maxLineWords][2]int32
 	nwords int
@@ -74,6 +74,7 @@ const maxLineWords = maxFailureWords
 // template cleans and tokenizes line and returns its template key. The
 // returned slice is only valid until the next call.
 func (t *tokenizer) template(line []byte) []byte {
+	t.templates++
 	t.clean(line)
 	t.split()
 	t.markFrame()
@@ -95,7 +96,7 @@ func (t *tokenizer) template(line []byte) []byte {
 // A line without control bytes is used in place, not copied; t.buf is never
 // written through.
 func (t *tokenizer) clean(line []byte) {
-	t.line, t.folded, t.truncated = line, false, false
+	t.folded, t.truncated = false, false
 	if len(line) > maxLineBytes {
 		line = line[:maxLineBytes]
 		t.truncated = true
