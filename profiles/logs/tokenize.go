@@ -469,9 +469,16 @@ func (t *tokenizer) classify(tk *token) {
 // variable ("Fri Jul 22") belong to the variable.
 func (t *tokenizer) context() {
 	toks := t.toks
-	for i := 1; i < len(toks); i++ {
+	dates := false // whether a constant's core is a month or weekday name: most lines have none
+	for i := range toks {
 		tk := &toks[i]
-		if tk.kind != constant || tk.sep == '|' {
+		if tk.kind != constant {
+			continue
+		}
+		if tk.ce-tk.cs == 3 && isDateWord(t.buf[tk.cs:tk.ce]) {
+			dates = true
+		}
+		if i == 0 || tk.sep == '|' {
 			continue
 		}
 		w := t.buf[tk.cs:tk.ce]
@@ -479,7 +486,7 @@ func (t *tokenizer) context() {
 			tk.kind = variable
 		}
 	}
-	if t.off&RuleDateWords != 0 || !t.anyDateWord() {
+	if t.off&RuleDateWords != 0 || !dates {
 		return
 	}
 	for pass := 0; pass < 2; pass++ {
@@ -495,32 +502,32 @@ func (t *tokenizer) context() {
 	}
 }
 
-// anyDateWord reports whether some token's core is a month or weekday
-// name: most lines have none, and context's passes over them can be
-// skipped.
-func (t *tokenizer) anyDateWord() bool {
-	for i := range t.toks {
-		if tk := &t.toks[i]; tk.ce-tk.cs == 3 && isDateWord(t.buf[tk.cs:tk.ce]) {
-			return true
-		}
-	}
-	return false
-}
-
 // render writes the template key: constants verbatim, each run of variables
 // as one Wildcard, keys of key=value tokens with a Wildcard value.
 func (t *tokenizer) render() []byte {
 	k := t.key[:0]
 	b := t.buf
 	toks := t.toks
+	// A run of constants, each one byte (its separator) after the one
+	// before, renders as the bytes b[from:to]: they are appended at once
+	// when it ends.
+	from, to := 0, -1
 	for i := 0; i < len(toks); i++ {
 		tk := &toks[i]
+		if tk.kind == constant && to >= 0 && int(tk.start) == to+1 && tk.sep != 0 && b[to] == tk.sep {
+			to = int(tk.end)
+			continue
+		}
+		if to >= 0 {
+			k = append(k, b[from:to]...)
+			to = -1
+		}
 		if tk.sep != 0 {
 			k = append(k, tk.sep)
 		}
 		switch tk.kind {
 		case constant:
-			k = append(k, b[tk.start:tk.end]...)
+			from, to = int(tk.start), int(tk.end)
 		case keyValue:
 			k = append(k, b[tk.start:tk.split]...)
 			k = append(k, Wildcard...)
@@ -542,6 +549,9 @@ func (t *tokenizer) render() []byte {
 			}
 			i = j
 		}
+	}
+	if to >= 0 {
+		k = append(k, b[from:to]...)
 	}
 	if t.truncated && !(len(toks) > 0 && toks[len(toks)-1].kind == variable) {
 		if len(k) > 0 {
