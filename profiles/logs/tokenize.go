@@ -187,18 +187,22 @@ func skipEscape(line []byte, i int) int {
 }
 
 // split fills t.toks from t.buf, splitting at spaces and at '|', which logs
-// use as a field separator far more often than as text. In the same walk
-// it records where the line's first maxLineWords words are (t.words):
-// the level and failure checks of the profile read them (lineFacts)
-// rather than walking the line's bytes again.
+// use as a field separator far more often than as text. A token ends at
+// the next space or '|', or just after a ',' or ';' (past its first byte)
+// that starts another pair ("index:3,flag:x": a list of pairs without
+// spaces is split after each comma, so one pair's value does not swallow
+// the next pair's key); a '|' inside a key's value does not end it
+// (valueBar). Each token carries the tokenBytes classes of its bytes. In
+// the same walk split records where the line's first maxLineWords words
+// (runs of bText bytes) are, in t.words: the profile's level and failure
+// checks read them (lineFacts) rather than walking the bytes again.
 func (t *tokenizer) split() {
-	toks := t.toks[:0] // a local slice: not written back on every token
-	t.nwords = 0
+	toks := t.toks[:0] // locals, not written back on every token
+	nw := 0
 	b := t.buf
 	var sep byte
 	for i := 0; i < len(b); {
-		c := b[i]
-		if c == ' ' || c == '|' {
+		if c := b[i]; c == ' ' || c == '|' {
 			if c == '|' || sep == 0 {
 				sep = c
 			}
@@ -209,9 +213,35 @@ func (t *tokenizer) split() {
 			t.truncated = true
 			break
 		}
-		j, has := t.tokenEnd(i, i+1, 0)
-		for j < len(b) && b[j] == '|' && t.valueBar(i, j) {
-			j, has = t.tokenEnd(j+1, j+1, has)
+		j, pair, has := i, i+1, uint16(0)
+	scan:
+		for j < len(b) {
+			c := tokenBytes[b[j]]
+			if c&bText != 0 { // a word: its bytes are neither separators nor pair ends
+				w := j
+				for j++; j < len(b) && tokenBytes[b[j]]&bText != 0; j++ {
+					c |= tokenBytes[b[j]]
+				}
+				has |= c
+				if nw < maxLineWords {
+					t.words[nw] = [2]int32{int32(w), int32(j)}
+					nw++
+				}
+				continue
+			}
+			if c&bSep != 0 {
+				if c == bSep && b[j] == '|' && t.valueBar(i, j) {
+					j++
+					pair = j
+					continue
+				}
+				break
+			}
+			has |= c
+			j++
+			if c&bPairEnd != 0 && j > pair && t.off&RulePairSplit == 0 && pairAt(b, j) {
+				break scan
+			}
 		}
 		if len(toks) == 0 {
 			sep = 0
@@ -221,7 +251,7 @@ func (t *tokenizer) split() {
 		sep = 0
 		i = j
 	}
-	t.toks = toks
+	t.toks, t.nwords = toks, nw
 }
 
 // valueBar reports whether the '|' at b[j] is part of the value of the
@@ -241,46 +271,6 @@ func valueBarAt[T ~string | ~[]byte](b T, i, j int) bool {
 	}
 	k := keyEnd([]byte(b[i:j]))
 	return k > 0 && b[i+k-1] == '='
-}
-
-// tokenEnd returns the end of the token whose bytes go on at t.buf[j]:
-// the next space or '|', or just after a ',' or ';' at pair or later that
-// starts another pair ("index:3,flag:x": a list of pairs without spaces is
-// split after each comma, so one pair's value does not swallow the next
-// pair's key). It also returns has with the tokenBytes classes of the
-// bytes it passed, and records the words (runs of bText bytes) it passes
-// in t.words.
-func (t *tokenizer) tokenEnd(j, pair int, has uint16) (int, uint16) {
-	b := t.buf
-	for j < len(b) {
-		c := tokenBytes[b[j]]
-		if c&bText != 0 {
-			// A word: its bytes are neither separators nor pair ends.
-			w := j
-			for j++; j < len(b); j++ {
-				c = tokenBytes[b[j]]
-				if c&bText == 0 {
-					break
-				}
-				has |= c
-			}
-			has |= tokenBytes[b[w]]
-			if t.nwords < maxLineWords {
-				t.words[t.nwords] = [2]int32{int32(w), int32(j)}
-				t.nwords++
-			}
-			continue
-		}
-		if c&bSep != 0 {
-			break
-		}
-		has |= c
-		if c&bPairEnd != 0 && j >= pair && t.off&RulePairSplit == 0 && pairAt(b, j+1) {
-			return j + 1, has
-		}
-		j++
-	}
-	return j, has
 }
 
 // Classes of bytes for the tokenizer: bSep ends a token, bPairEnd may end
