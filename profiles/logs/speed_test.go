@@ -433,3 +433,33 @@ func FuzzLineFacts(f *testing.F) {
 	var tk tokenizer
 	f.Fuzz(func(t *testing.T, b []byte) { lineFactsAgree(t, &tk, b) })
 }
+
+// FuzzTemplateControl holds template's reading of a line as it is, which
+// stops at a control byte and cleans the line first, to the template of
+// the line cleaned beforehand: the same key and the same words, on any
+// bytes (up to maxLineBytes, past which the cleaned copy is the cut).
+func FuzzTemplateControl(f *testing.F) {
+	for _, s := range []string{"", "a\tb c", "x \x1b[31mERROR\x1b[0m y", "k=v,\x01a=1", "id=1|\x7fb", "a,b\x1b[0m=1 c",
+		strings.Repeat("w ", maxTokens) + "x,y\x1b[0m=1", strings.Repeat("v ", maxTokens-1) + "p,q\x1b[1m=2 z\t"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > maxLineBytes {
+			return
+		}
+		var raw, pre tokenizer
+		pre.clean(b)
+		c := append([]byte(nil), pre.buf...)
+		if controlIndex(c) >= 0 {
+			t.Fatalf("clean(%q) = %q, which holds a control byte", b, c)
+		}
+		k1 := string(raw.template(b))
+		k2 := string(pre.template(c))
+		if k1 != k2 {
+			t.Fatalf("template(%q) = %q, but of the line cleaned first %q", b, k1, k2)
+		}
+		if raw.words != pre.words || raw.nwords != pre.nwords {
+			t.Fatalf("template(%q) recorded the words %v, the line cleaned first %v", b, raw.words[:raw.nwords], pre.words[:pre.nwords])
+		}
+	})
+}

@@ -61,6 +61,7 @@ type tokenizer struct {
 	// lines.Clean treats otherwise (lineFacts).
 	templates int
 	folded    bool
+	control   bool // split met a control byte in t.buf and stopped
 	// words are where the first nwords words of the line are (split).
 	words  [maxLineWords][2]int32
 	nwords int
@@ -75,8 +76,18 @@ const maxLineWords = maxFailureWords
 // returned slice is only valid until the next call.
 func (t *tokenizer) template(line []byte) []byte {
 	t.templates++
-	t.clean(line)
+	// Most lines hold no control byte: split reads them as they are,
+	// and stops at the first control byte it meets, which sends the line
+	// through clean first. A line cut at maxTokens is checked to its
+	// end, as split's look-ahead may have read past a control byte there.
+	t.folded, t.truncated = false, false
+	t.buf = line[:min(len(line), maxLineBytes)]
+	t.truncated = len(line) > maxLineBytes
 	t.split()
+	if t.control || t.truncated && controlIndex(t.buf) >= 0 {
+		t.clean(line)
+		t.split()
+	}
 	t.markFrame()
 	for i := range t.toks {
 		if !t.toks[i].header {
@@ -199,6 +210,7 @@ func skipEscape(line []byte, i int) int {
 func (t *tokenizer) split() {
 	toks := t.toks[:0] // locals, not written back on every token
 	nw := 0
+	t.control = false
 	b := t.buf
 	var sep byte
 	for i := 0; i < len(b); {
@@ -229,8 +241,12 @@ func (t *tokenizer) split() {
 				}
 				continue
 			}
-			if c&bSep != 0 {
-				if c == bSep && b[j] == '|' && t.valueBar(i, j) {
+			if c&(bSep|bControl) != 0 {
+				if c == bControl {
+					t.control = true // a raw line to clean first (template)
+					return
+				}
+				if b[j] == '|' && t.valueBar(i, j) {
 					j++
 					pair = j
 					continue
@@ -286,6 +302,7 @@ const (
 	bKey                 // '=', ':', '.', a key's separator
 	bWord                // '@', '.', a host's or an address's
 	bText                // a byte of the words failure reads (wordBytes)
+	bControl             // below 0x20, or DEL: clean maps or drops it
 )
 
 var tokenBytes = func() (t [256]uint16) {
@@ -314,6 +331,9 @@ var tokenBytes = func() (t [256]uint16) {
 	for c := range t {
 		if wordBytes[c] {
 			t[c] |= bText
+		}
+		if c < 0x20 || c == 0x7f {
+			t[c] = bControl
 		}
 	}
 	return t
