@@ -102,8 +102,9 @@ func (t *tokenizer) template(line []byte) []byte {
 }
 
 // clean sets t.buf to line without ANSI escape sequences, with control
-// bytes (CR, tab, NUL, …) mapped to spaces, one for one. Only the first maxLineBytes
-// bytes of line are read, so a line's template depends on that prefix alone.
+// bytes (CR, tab, NUL, …) mapped to spaces, one for one. Only the first
+// maxLineBytes bytes of line are read, so a line's template depends on
+// that prefix alone.
 // A line without control bytes is used in place, not copied; t.buf is never
 // written through.
 func (t *tokenizer) clean(line []byte) {
