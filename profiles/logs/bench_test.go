@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ctxhq/ctx/evidence"
+	"github.com/ctxhq/ctx/internal/lines"
 	"github.com/ctxhq/ctx/internal/testenv"
 	"github.com/ctxhq/ctx/profiles/internal/profiletest"
 )
@@ -193,6 +194,24 @@ func BenchmarkTemplate(b *testing.B) {
 	var t tokenizer
 	t.frame = learnFrame(lines[:frameSampleLines], 0)
 	benchLines(b, lines, func(l []byte) { t.template(l) })
+}
+
+// BenchmarkTemplateFacts is BenchmarkTemplate with the level and failure
+// checks made as the profile makes them: read from the words the
+// tokenizer recorded (lineFacts), or by level and levelWhy where it
+// declines. Beside BenchmarkTemplate and BenchmarkLineChecks it shows what
+// the checks cost once fused with the split.
+func BenchmarkTemplateFacts(b *testing.B) {
+	raw := loghubRaw(b)
+	var t tokenizer
+	t.frame = learnFrame(raw[:frameSampleLines], 0)
+	benchLines(b, raw, func(l []byte) {
+		n := t.templates
+		t.template(l)
+		if _, _, ok := t.lineFacts(l, 0, n); !ok {
+			lineWhy(lines.Clean(l))
+		}
+	})
 }
 
 func benchLines(b *testing.B, lines [][]byte, fn func([]byte)) {

@@ -78,10 +78,8 @@ const maxFailureWords = 64
 // "0" and not "errors=0"), "ERR!", or a word that names an exception or
 // error type in CamelCase ("NullPointerException", "OSError").
 func failure(line []byte) bool {
-	var buf [2][24]byte
-	var prev []byte // the word before, as it is in line, or nil
-	words := 0
-	filter := failureFilters()
+	words, pi, pj := 0, -1, -1
+	f := failureFilters()
 	for i := 0; i < len(line) && words < maxFailureWords; {
 		// A word: letters, digits and apostrophes between other bytes.
 		for i < len(line) && !isWordByte(line[i]) {
@@ -95,31 +93,67 @@ func failure(line []byte) bool {
 			break
 		}
 		words++
-		w := line[i:j]
-		if c := w[len(w)-1]; (c == 'n' || c == 'r') && camelFailure(w) || (j < len(line) && line[j] == '!' && string(w) == "ERR") {
+		if f.mayFail(line, i, j, pi, pj) && failureAt(line, i, j, pi, pj) {
 			return true
 		}
-		var cur []byte
-		if len(w) <= len(buf[0]) {
-			cur = w
-			// Most words are no failure word and end no pair: the filters
-			// (case-blind) refuse them before they are lower-cased.
-			word := filter.words.may(w)
-			pair := prev != nil && filter.seconds.may(w) && filter.firsts.may(prev)
-			if word || pair {
-				lw, lp := lowerASCII(buf[0][:0], w), lowerASCII(buf[1][:0], prev)
-				if word && failureWords[string(lw)] && !calmWords[string(lp)] && !zeroAfter(line[j:]) {
-					return true
-				}
-				if pair && isFailurePair(lp, lw) {
-					return true
-				}
-			}
-		}
-		prev = cur
+		pi, pj = prevWord(i, j)
 		i = j
 	}
 	return false
+}
+
+// maxPairWord is the longest word failure lower-cases and looks up: no
+// failure word or pair's word is longer.
+const maxPairWord = 24
+
+// prevWord returns the word line[i:j] as the word before the next one, for
+// failureAt: -1, -1 when it is too long to be the first of a pair.
+func prevWord(i, j int) (int, int) {
+	if j-i > maxPairWord {
+		return -1, -1
+	}
+	return i, j
+}
+
+// mayFail reports whether failureAt may be true of the word line[i:j]
+// after the word line[pi:pj] (pi < 0: none). It is a filter, cheap enough
+// for every word: most are refused by their length and first, second and
+// last bytes, case-blind, before any is lower-cased.
+func (f *failureWordFilters) mayFail(line []byte, i, j, pi, pj int) bool {
+	if c := line[j-1]; j-i >= 6 && line[j-2] == 'o' && (c == 'n' || c == 'r') || j < len(line) && line[j] == '!' {
+		return true // an exception or error type ("…Exception", "…Error"), or "ERR!"
+	}
+	w := line[i:j]
+	return len(w) <= maxPairWord && (f.words.may(w) || pi >= 0 && f.seconds.may(w) && f.firsts.may(line[pi:pj]))
+}
+
+// failureAt reports whether the word line[i:j], after the word
+// line[pi:pj] (pi < 0: none, or one too long for a pair), makes the line
+// a failure.
+func failureAt(line []byte, i, j, pi, pj int) bool {
+	w := line[i:j]
+	if c := w[len(w)-1]; (c == 'n' || c == 'r') && camelFailure(w) || (j < len(line) && line[j] == '!' && string(w) == "ERR") {
+		return true
+	}
+	if len(w) > maxPairWord {
+		return false
+	}
+	var prev []byte
+	if pi >= 0 {
+		prev = line[pi:pj]
+	}
+	f := failureFilters()
+	word := f.words.may(w)
+	pair := prev != nil && f.seconds.may(w) && f.firsts.may(prev)
+	if !word && !pair {
+		return false
+	}
+	var buf [2][maxPairWord]byte
+	lw, lp := lowerASCII(buf[0][:0], w), lowerASCII(buf[1][:0], prev)
+	if word && failureWords[string(lw)] && !calmWords[string(lp)] && !zeroAfter(line[j:]) {
+		return true
+	}
+	return pair && isFailurePair(lp, lw)
 }
 
 func isWordByte(c byte) bool { return wordBytes[c] }

@@ -103,8 +103,8 @@ func contentIsLogs(src *evidence.Source) bool {
 // does (TestLevelMatchesPattern, FuzzLevel), by hand: the pattern's
 // backtracking was three quarters of the profile's time.
 func level(line []byte) string {
-	if len(line) > 100 {
-		line = line[:100]
+	if len(line) > maxLevelBytes {
+		line = line[:maxLevelBytes]
 	}
 	after := true // whether a level word may start at p: the line starts, or one may come after line[p-1]
 	for p := 0; p < len(line); p++ {
@@ -117,6 +117,62 @@ func level(line []byte) string {
 		after = c&levelBefore != 0
 	}
 	return ""
+}
+
+// maxLevelBytes is how much of a line's start level looks at.
+const maxLevelBytes = 100
+
+// lineFacts returns level(line) and levelWhy of it from the words the
+// tokenizer recorded as it split line (tokenizer.split), without walking
+// line's bytes again. It answers only when the miner's last template was
+// of line itself (id, what Add returned for line, is no provisional id of
+// a sampled line, and the tokenizer made one template since it had made
+// before) and the tokenizer's cleaned line matches line byte for
+// byte in its words and its other bytes' classes: no escape sequence
+// dropped, no CR (lines.Clean would then return line as it is, and the
+// control bytes mapped to spaces are, like spaces, no word bytes), nothing
+// cut. ok is false otherwise, and the caller asks level and levelWhy.
+//
+// A level word starts a word: its first byte is a letter, and the byte
+// before it (levelBefore) is none of failure's word bytes. The words
+// starting in the first maxLevelBytes bytes are fewer than maxLineWords,
+// so all of them are recorded.
+func (t *tokenizer) lineFacts(line []byte, id, before int) (lvl, why string, ok bool) {
+	if id < OverflowID || t.templates != before+1 || t.truncated || t.folded || len(t.buf) != len(line) {
+		return "", "", false
+	}
+	words := t.words[:t.nwords]
+	lim := line[:min(len(line), maxLevelBytes)]
+	for _, w := range words {
+		p := int(w[0])
+		if p >= len(lim) {
+			break
+		}
+		if levelClass[line[p]]&levelFirst != 0 && (p == 0 || levelClass[line[p-1]]&levelBefore != 0) {
+			if lvl = levelAt(lim, p); lvl != "" {
+				break
+			}
+		}
+	}
+	if lvl == "error" {
+		return lvl, WhyErrorLevel, true
+	}
+	pi, pj := -1, -1
+	f := failureFilters()
+	for _, w := range words[:min(len(words), maxFailureWords)] {
+		i, j := int(w[0]), int(w[1])
+		// Before mayFail, what it needs at the least: a first byte a
+		// failure word or pair's second word of this length may start
+		// with, or an "o" before the end, or a "!" after it.
+		if n := j - i; n <= maxPairWord && (f.words.first[n]|f.seconds.first[n])>>(line[i]&31)&1 != 0 ||
+			n >= 6 && line[j-2] == 'o' || j < len(line) && line[j] == '!' {
+			if f.mayFail(line, i, j, pi, pj) && failureAt(line, i, j, pi, pj) {
+				return lvl, WhyFailure, true
+			}
+		}
+		pi, pj = prevWord(i, j)
+	}
+	return lvl, "", true
 }
 
 // Level words, in the order the pattern tries them.
@@ -273,10 +329,14 @@ type streamScan struct {
 
 // line templates one line and records its level and failure facts.
 func (sc *streamScan) line(n int, line []byte, long bool) error {
+	before := sc.m.tok.templates
 	id := sc.m.Add(line)
-	clean := lines.Clean(line)
-	lvl := level(clean)
-	why := levelWhy(lvl, clean)
+	lvl, why, ok := sc.m.tok.lineFacts(line, id, before)
+	if !ok {
+		clean := lines.Clean(line)
+		lvl = level(clean)
+		why = levelWhy(lvl, clean)
+	}
 	switch {
 	case lvl == "error":
 		sc.errLines++

@@ -346,3 +346,120 @@ func FuzzControlIndex(f *testing.F) {
 		}
 	})
 }
+
+// lineFactsAgree templates raw as the miner does and reports whether
+// lineFacts answered for it; when it does, its level and why must be
+// level's and levelWhy's of the cleaned line.
+func lineFactsAgree(tb testing.TB, tk *tokenizer, raw []byte) bool {
+	tb.Helper()
+	n := tk.templates
+	tk.template(raw)
+	lvl, why, ok := tk.lineFacts(raw, 0, n)
+	if !ok {
+		return false
+	}
+	c := lines.Clean(raw)
+	if wl, ww := level(c), levelWhy(level(c), c); lvl != wl || why != ww {
+		tb.Fatalf("lineFacts(%q) = %q, %q; level and levelWhy say %q, %q", raw, lvl, why, wl, ww)
+	}
+	return true
+}
+
+// TestLineFactsMatch holds lineFacts, the level and failure checks read
+// from the tokenizer's words, to level and levelWhy on every raw line of
+// the real logs (each also upper- and lower-cased) and on lines built
+// around the level and failure words, and checks that it answers for most
+// real lines and declines those it must (control bytes, cut lines, the
+// sample's provisional ids).
+func TestLineFactsMatch(t *testing.T) {
+	var tk tokenizer
+	n, answered := 0, 0
+	check := func(l []byte) {
+		n++
+		if lineFactsAgree(t, &tk, l) {
+			answered++
+		}
+	}
+	for _, data := range realLogs(t, append(goldenInputs, parseInputs[3].pattern)...) {
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			lineFactsAgree(t, &tk, l)             // with a CR of a CRLF line, which it declines
+			l = bytes.TrimSuffix(l, []byte("\r")) // as lines.Scan gives it
+			check(l)
+			check(bytes.ToUpper(l))
+			check(bytes.ToLower(l))
+		}
+	}
+	if answered*100 < n*99 {
+		t.Fatalf("lineFacts answered for %d of %d real lines, want most", answered, n)
+	}
+	words := append(append([]string{}, errorLevels[:]...), warningLevels[:]...)
+	for w := range failureWords {
+		words = append(words, w, strings.ToUpper(w))
+	}
+	for p := range failurePairs {
+		words = append(words, p[0]+" "+p[1], p[0]+", "+p[1])
+	}
+	words = append(words, "ERRORS", "Error", "IOException", "ERR!", "errors=0", "no errors", "core|dumped", "")
+	seps := []string{"", " ", "[", "]", "<", ">", "(", ")", "|", ":", ",", ".", "=", "'", "é", "\xff"}
+	for _, w := range words {
+		for _, a := range seps {
+			for _, b := range seps {
+				for _, pre := range []string{"", "x", "2026-12-02 07:00:00 ", strings.Repeat("a", 100-len(a)-len(w)), strings.Repeat("b ", 48), strings.Repeat("c ", 70)} {
+					check([]byte(pre + a + w + b + "rest"))
+					check([]byte(pre + a + w + b))
+				}
+			}
+		}
+	}
+	for _, l := range []string{"ERROR \x1b[31mx", "x\rERROR", strings.Repeat("a ", maxTokens+1) + "ERROR", strings.Repeat("b", maxLineBytes) + " ERROR"} {
+		if lineFactsAgree(t, &tk, []byte(l)) {
+			t.Errorf("lineFacts answered for %q, which the tokenizer cleaned or cut", l)
+		}
+	}
+	if _, _, ok := tk.lineFacts([]byte("ERROR x"), provisional(0), tk.templates-1); ok {
+		t.Error("lineFacts answered for a provisional id, whose line the tokenizer has not seen")
+	}
+	if _, _, ok := tk.lineFacts([]byte("ERROR x"), 0, tk.templates); ok {
+		t.Error("lineFacts answered for a line the tokenizer has not templated")
+	}
+	t.Logf("%d lines, %d answered", n, answered)
+}
+
+// FuzzLineFacts holds lineFacts to level and levelWhy on any bytes.
+func FuzzLineFacts(f *testing.F) {
+	for _, s := range []string{"", "ERROR x", "[WARN] failed to x", "a:fatal, b", "core dumped", "no errors", "x IOException", "npm ERR!", "\x1b[1mERROR\x1b[0m", "k=v|w ERROR"} {
+		f.Add([]byte(s))
+	}
+	var tk tokenizer
+	f.Fuzz(func(t *testing.T, b []byte) { lineFactsAgree(t, &tk, b) })
+}
+
+// FuzzTemplateControl holds template's reading of a line as it is, which
+// stops at a control byte and cleans the line first, to the template of
+// the line cleaned beforehand: the same key and the same words, on any
+// bytes (up to maxLineBytes, past which the cleaned copy is the cut).
+func FuzzTemplateControl(f *testing.F) {
+	for _, s := range []string{"", "a\tb c", "x \x1b[31mERROR\x1b[0m y", "k=v,\x01a=1", "id=1|\x7fb", "a,b\x1b[0m=1 c",
+		strings.Repeat("w ", maxTokens) + "x,y\x1b[0m=1", strings.Repeat("v ", maxTokens-1) + "p,q\x1b[1m=2 z\t"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > maxLineBytes {
+			return
+		}
+		var raw, pre tokenizer
+		pre.clean(b)
+		c := append([]byte(nil), pre.buf...)
+		if controlIndex(c) >= 0 {
+			t.Fatalf("clean(%q) = %q, which holds a control byte", b, c)
+		}
+		k1 := string(raw.template(b))
+		k2 := string(pre.template(c))
+		if k1 != k2 {
+			t.Fatalf("template(%q) = %q, but of the line cleaned first %q", b, k1, k2)
+		}
+		if raw.words != pre.words || raw.nwords != pre.nwords {
+			t.Fatalf("template(%q) recorded the words %v, the line cleaned first %v", b, raw.words[:raw.nwords], pre.words[:pre.nwords])
+		}
+	})
+}

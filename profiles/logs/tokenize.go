@@ -37,11 +37,11 @@ const (
 
 // token is one field of a cleaned line. Offsets index tokenizer.buf.
 type token struct {
-	start, end int32 // the whole token (a cleaned line is at most maxLineBytes)
-	cs, ce     int32 // its core, without surrounding punctuation
-	split      int32 // for keyValue: end of the kept key and its separator
-	sep        byte  // separator before the token: 0 at the start, ' ' or '|'
-	has        uint8 // the tokenBytes classes of its bytes, ORed
+	start, end int32  // the whole token (a cleaned line is at most maxLineBytes)
+	cs, ce     int32  // its core, without surrounding punctuation
+	split      int32  // for keyValue: end of the kept key and its separator
+	sep        byte   // separator before the token: 0 at the start, ' ' or '|'
+	has        uint16 // the tokenBytes classes of its bytes, ORed
 	kind       kind
 	numeric    bool // the core is a number such as 12, -3.5 or <1
 	header     bool // a variable field of the log's frame (frame.go)
@@ -56,13 +56,38 @@ type tokenizer struct {
 	truncated bool    // the line was cut at maxLineBytes or maxTokens
 	off       Rules   // rules switched off, for measurement
 	frame     frame   // the log's header, once learnt
+	// templates counts the lines templated; folded says that the last
+	// one's cleaning dropped an escape sequence or met a CR, which
+	// lines.Clean treats otherwise (lineFacts).
+	templates int
+	folded    bool
+	control   bool // split met a control byte in t.buf and stopped
+	// words are where the first nwords words of the line are (split).
+	words  [maxLineWords][2]int32
+	nwords int
 }
+
+// maxLineWords bounds the words of a line split records: failure reads
+// at most maxFailureWords, and level's words start in the first
+// maxLevelBytes bytes, which hold fewer.
+const maxLineWords = maxFailureWords
 
 // template cleans and tokenizes line and returns its template key. The
 // returned slice is only valid until the next call.
 func (t *tokenizer) template(line []byte) []byte {
-	t.clean(line)
+	t.templates++
+	// Most lines hold no control byte: split reads them as they are,
+	// and stops at the first control byte it meets, which sends the line
+	// through clean first. A line cut at maxTokens is checked to its
+	// end, as split's look-ahead may have read past a control byte there.
+	t.folded, t.truncated = false, false
+	t.buf = line[:min(len(line), maxLineBytes)]
+	t.truncated = len(line) > maxLineBytes
 	t.split()
+	if t.control || t.truncated && controlIndex(t.buf) >= 0 {
+		t.clean(line)
+		t.split()
+	}
 	t.markFrame()
 	for i := range t.toks {
 		if !t.toks[i].header {
@@ -77,12 +102,13 @@ func (t *tokenizer) template(line []byte) []byte {
 }
 
 // clean sets t.buf to line without ANSI escape sequences, with control
-// bytes (CR, tab, NUL, …) mapped to spaces. Only the first maxLineBytes
-// bytes of line are read, so a line's template depends on that prefix alone.
+// bytes (CR, tab, NUL, …) mapped to spaces, one for one. Only the first
+// maxLineBytes bytes of line are read, so a line's template depends on
+// that prefix alone.
 // A line without control bytes is used in place, not copied; t.buf is never
 // written through.
 func (t *tokenizer) clean(line []byte) {
-	t.truncated = false
+	t.folded, t.truncated = false, false
 	if len(line) > maxLineBytes {
 		line = line[:maxLineBytes]
 		t.truncated = true
@@ -98,7 +124,11 @@ func (t *tokenizer) clean(line []byte) {
 		switch {
 		case c == 0x1b:
 			i = skipEscape(line, i)
+			t.folded = true
 			continue
+		case c == '\r':
+			c = ' '
+			t.folded = true
 		case c < 0x20 || c == 0x7f:
 			c = ' '
 		}
@@ -169,14 +199,23 @@ func skipEscape(line []byte, i int) int {
 }
 
 // split fills t.toks from t.buf, splitting at spaces and at '|', which logs
-// use as a field separator far more often than as text.
+// use as a field separator far more often than as text. A token ends at
+// the next space or '|', or just after a ',' or ';' (past its first byte)
+// that starts another pair ("index:3,flag:x": a list of pairs without
+// spaces is split after each comma, so one pair's value does not swallow
+// the next pair's key); a '|' inside a key's value does not end it
+// (valueBar). Each token carries the tokenBytes classes of its bytes. In
+// the same walk split records where the line's first maxLineWords words
+// (runs of bText bytes) are, in t.words: the profile's level and failure
+// checks read them (lineFacts) rather than walking the bytes again.
 func (t *tokenizer) split() {
-	toks := t.toks[:0] // a local slice: not written back on every token
+	toks := t.toks[:0] // locals, not written back on every token
+	nw := 0
+	t.control = false
 	b := t.buf
 	var sep byte
 	for i := 0; i < len(b); {
-		c := b[i]
-		if c == ' ' || c == '|' {
+		if c := b[i]; c == ' ' || c == '|' {
 			if c == '|' || sep == 0 {
 				sep = c
 			}
@@ -187,9 +226,39 @@ func (t *tokenizer) split() {
 			t.truncated = true
 			break
 		}
-		j, has := t.tokenEnd(i+1, tokenBytes[c])
-		for j < len(b) && b[j] == '|' && t.valueBar(i, j) {
-			j, has = t.tokenEnd(j+1, has)
+		j, pair, has := i, i+1, uint16(0)
+	scan:
+		for j < len(b) {
+			c := tokenBytes[b[j]]
+			if c&bText != 0 { // a word: its bytes are neither separators nor pair ends
+				w := j
+				for j++; j < len(b) && tokenBytes[b[j]]&bText != 0; j++ {
+					c |= tokenBytes[b[j]]
+				}
+				has |= c
+				if nw < maxLineWords {
+					t.words[nw] = [2]int32{int32(w), int32(j)}
+					nw++
+				}
+				continue
+			}
+			if c&(bSep|bControl) != 0 {
+				if c == bControl {
+					t.control = true // a raw line to clean first (template)
+					return
+				}
+				if b[j] == '|' && t.valueBar(i, j) {
+					j++
+					pair = j
+					continue
+				}
+				break
+			}
+			has |= c
+			j++
+			if c&bPairEnd != 0 && j > pair && t.off&RulePairSplit == 0 && pairAt(b, j) {
+				break scan
+			}
 		}
 		if len(toks) == 0 {
 			sep = 0
@@ -199,7 +268,7 @@ func (t *tokenizer) split() {
 		sep = 0
 		i = j
 	}
-	t.toks = toks
+	t.toks, t.nwords = toks, nw
 }
 
 // valueBar reports whether the '|' at b[j] is part of the value of the
@@ -221,27 +290,6 @@ func valueBarAt[T ~string | ~[]byte](b T, i, j int) bool {
 	return k > 0 && b[i+k-1] == '='
 }
 
-// tokenEnd returns the end of the token whose bytes go on at t.buf[j]:
-// the next space or '|', or just after a ',' or ';' that starts another
-// pair ("index:3,flag:x": a list of pairs without spaces is split after
-// each comma, so one pair's value does not swallow the next pair's key).
-// It also returns has with the tokenBytes classes of the bytes it passed.
-func (t *tokenizer) tokenEnd(j int, has uint8) (int, uint8) {
-	b := t.buf
-	for j < len(b) {
-		c := tokenBytes[b[j]]
-		if c&bSep != 0 {
-			break
-		}
-		has |= c
-		if c&bPairEnd != 0 && t.off&RulePairSplit == 0 && pairAt(b, j+1) {
-			return j + 1, has
-		}
-		j++
-	}
-	return j, has
-}
-
 // Classes of bytes for the tokenizer: bSep ends a token, bPairEnd may end
 // one before a pair; the others tell classify which of its tests can
 // match a token at all.
@@ -254,9 +302,11 @@ const (
 	bCall                // '(', '[', a call's
 	bKey                 // '=', ':', '.', a key's separator
 	bWord                // '@', '.', a host's or an address's
+	bText                // a byte of the words failure reads (wordBytes)
+	bControl             // below 0x20, or DEL: clean maps or drops it
 )
 
-var tokenBytes = func() (t [256]uint8) {
+var tokenBytes = func() (t [256]uint16) {
 	for _, c := range []byte(" |") {
 		t[c] |= bSep
 	}
@@ -278,6 +328,14 @@ var tokenBytes = func() (t [256]uint8) {
 	}
 	for _, c := range []byte("@.") {
 		t[c] |= bWord
+	}
+	for c := range t {
+		if wordBytes[c] {
+			t[c] |= bText
+		}
+		if c < 0x20 || c == 0x7f {
+			t[c] = bControl
+		}
 	}
 	return t
 }()
@@ -422,9 +480,16 @@ func (t *tokenizer) classify(tk *token) {
 // variable ("Fri Jul 22") belong to the variable.
 func (t *tokenizer) context() {
 	toks := t.toks
-	for i := 1; i < len(toks); i++ {
+	dates := false // whether a constant's core is a month or weekday name: most lines have none
+	for i := range toks {
 		tk := &toks[i]
-		if tk.kind != constant || tk.sep == '|' {
+		if tk.kind != constant {
+			continue
+		}
+		if tk.ce-tk.cs == 3 && isDateWord(t.buf[tk.cs:tk.ce]) {
+			dates = true
+		}
+		if i == 0 || tk.sep == '|' {
 			continue
 		}
 		w := t.buf[tk.cs:tk.ce]
@@ -432,7 +497,7 @@ func (t *tokenizer) context() {
 			tk.kind = variable
 		}
 	}
-	if t.off&RuleDateWords != 0 || !t.anyDateWord() {
+	if t.off&RuleDateWords != 0 || !dates {
 		return
 	}
 	for pass := 0; pass < 2; pass++ {
@@ -448,32 +513,32 @@ func (t *tokenizer) context() {
 	}
 }
 
-// anyDateWord reports whether some token's core is a month or weekday
-// name: most lines have none, and context's passes over them can be
-// skipped.
-func (t *tokenizer) anyDateWord() bool {
-	for i := range t.toks {
-		if tk := &t.toks[i]; tk.ce-tk.cs == 3 && isDateWord(t.buf[tk.cs:tk.ce]) {
-			return true
-		}
-	}
-	return false
-}
-
 // render writes the template key: constants verbatim, each run of variables
 // as one Wildcard, keys of key=value tokens with a Wildcard value.
 func (t *tokenizer) render() []byte {
 	k := t.key[:0]
 	b := t.buf
 	toks := t.toks
+	// A run of constants, each one byte (its separator) after the one
+	// before, renders as the bytes b[from:to]: they are appended at once
+	// when it ends.
+	from, to := 0, -1
 	for i := 0; i < len(toks); i++ {
 		tk := &toks[i]
+		if tk.kind == constant && to >= 0 && int(tk.start) == to+1 && tk.sep != 0 && b[to] == tk.sep {
+			to = int(tk.end)
+			continue
+		}
+		if to >= 0 {
+			k = append(k, b[from:to]...)
+			to = -1
+		}
 		if tk.sep != 0 {
 			k = append(k, tk.sep)
 		}
 		switch tk.kind {
 		case constant:
-			k = append(k, b[tk.start:tk.end]...)
+			from, to = int(tk.start), int(tk.end)
 		case keyValue:
 			k = append(k, b[tk.start:tk.split]...)
 			k = append(k, Wildcard...)
@@ -495,6 +560,9 @@ func (t *tokenizer) render() []byte {
 			}
 			i = j
 		}
+	}
+	if to >= 0 {
+		k = append(k, b[from:to]...)
 	}
 	if t.truncated && !(len(toks) > 0 && toks[len(toks)-1].kind == variable) {
 		if len(k) > 0 {
