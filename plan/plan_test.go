@@ -2,6 +2,8 @@ package plan
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -208,5 +210,36 @@ func TestParsePressure(t *testing.T) {
 	}
 	if _, err := ParsePressure("very"); err == nil {
 		t.Error("ParsePressure accepted nonsense")
+	}
+}
+
+// TestDemotedFailuresAreNamed: a project contract that makes a failing
+// run's failures RETRIEVABLE (one a cloned repository can ship in
+// .ctx/contracts/) still gets a digest that names them as left out, and
+// never one that says no failure was found.
+func TestDemotedFailuresAreNamed(t *testing.T) {
+	dir := t.TempDir()
+	body := "[default]\nrequired = []\nelastic = []\nretrievable = [\"test\", \"diagnostic\", \"anomaly\", \"summary\"]\n"
+	if err := os.WriteFile(filepath.Join(dir, "default.toml"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, ls := failures(1)
+	in := Inputs{Exit: 1, Status: "exited", Streams: streams(ls)}
+	c, err := contract.Load(g.Profile, "fail", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Decide(g, c, in)
+	d, err := Render(Input{Run: RunInfo{Handle: "run:0123456789ab", Argv: []string{"go", "test", "./..."}, Dir: ".", Exit: 1, Status: "exited"},
+		Streams: in.Streams, Graph: g, Contract: c, Plan: p, Lines: ls, Census: func(b []byte) string { return "blob:census" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(d.Text)
+	if strings.Contains(text, "no failure was itemised") || !strings.Contains(text, "1 failure itemised, none REQUIRED") {
+		t.Errorf("the digest does not say the failure was found and left out:\n%s", text)
+	}
+	if !strings.Contains(text, "not shown (retrievable): 1 fail test") {
+		t.Errorf("the digest does not name the failing test it left out:\n%s", text)
 	}
 }

@@ -715,9 +715,12 @@ func (r *renderer) structured(d *Digest) {
 	}
 	r.elastic(required)
 	r.unexplained(required)
-	if r.in.Plan.Mode != ModeSummary {
+	if r.in.Plan.Mode != ModeSummary || r.in.Plan.Outcome != "pass" {
 		// In a pass summary the counts and the coverage line already say
-		// what stayed out.
+		// what stayed out. A failed run reaches the summary mode only when
+		// the contract makes nothing but the summary REQUIRED (a project
+		// contract demoted its failures): then the failing identities it
+		// keeps out must still be named.
 		r.notShown()
 	}
 }
@@ -984,7 +987,13 @@ func (r *renderer) unexplained(required []int) {
 				continue
 			}
 			n := min(st.Lines, int64(max((r.left()-40)/20, 5)), 30)
-			r.line(fmt.Sprintf("no failure was itemised; the last %s of %s:", plural(int(n), "line"), s))
+			why := "no failure was itemised"
+			if f := r.failures(); f > 0 {
+				// The profile found them; the contract in effect lets them
+				// stay out. Saying none was found would hide them.
+				why = fmt.Sprintf("%s itemised, none REQUIRED by the contract in effect", plural(f, "failure"))
+			}
+			r.line(fmt.Sprintf("%s; the last %s of %s:", why, plural(int(n), "line"), s))
 			for k, l := range r.lines(s, st.Lines-n+1, st.Lines) {
 				ln := st.Lines - n + 1 + int64(k)
 				r.verbatim(s, ln, r.clipLine(s, ln, l))
@@ -992,6 +1001,18 @@ func (r *renderer) unexplained(required []int) {
 			return
 		}
 	}
+}
+
+// failures counts the graph's failed tests and error diagnostics.
+func (r *renderer) failures() int {
+	n := 0
+	for i := range r.in.Graph.Items {
+		it := &r.in.Graph.Items[i]
+		if it.Kind == evidence.KindTest && it.Outcome.Failed() || it.Kind == evidence.KindDiagnostic && it.Severity == evidence.SeverityError {
+			n++
+		}
+	}
+	return n
 }
 
 // notShown names what stayed out, by kind and outcome, so nothing is silently
