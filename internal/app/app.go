@@ -208,17 +208,18 @@ what was shown and left out, and handles that return any omitted span.`,
 	root.CompletionOptions.HiddenDefaultCmd = false
 	// A command named first is not completion: no completion command to build.
 	root.CompletionOptions.DisableDefaultCmd = only != ""
-	requireSubcommand(root)
+	usageErrors(root)
 	return root
 }
 
-// requireSubcommand makes c and every command group under it (a command
+// usageErrors makes c and every command group under it (a command
 // with subcommands and nothing to run itself) refuse an argument that names
 // no subcommand with a usage error (exit 2), and print its help when given
 // none. Left to cobra, `ctx job bgo` printed the help and exited 0, so a
 // script's typo passed as success, and `ctx bgo` exited 1 as if a handle
-// were bad.
-func requireSubcommand(c *cobra.Command) {
+// were bad. Every command's argument check (cobra.MinimumNArgs and the
+// like) reports a usage error too: `ctx pull` with no handle exited 1.
+func usageErrors(c *cobra.Command) {
 	if c.HasSubCommands() && !c.Runnable() {
 		c.Args = cobra.ArbitraryArgs
 		c.RunE = func(cmd *cobra.Command, args []string) error {
@@ -235,7 +236,17 @@ func requireSubcommand(c *cobra.Command) {
 			return cli.Usagef("%s", msg)
 		}
 	}
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			err := check(cmd, args)
+			var ue *cli.UsageError
+			if err != nil && !errors.As(err, &ue) {
+				return &cli.UsageError{Err: err}
+			}
+			return err
+		}
+	}
 	for _, sub := range c.Commands() {
-		requireSubcommand(sub)
+		usageErrors(sub)
 	}
 }

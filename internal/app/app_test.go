@@ -95,6 +95,8 @@ func TestUnknownSubcommand(t *testing.T) {
 		{[]string{"job", "tial"}, cli.ExitUsage, `unknown command "tial" for "ctx job" (did you mean`},
 		{[]string{"contract", "shwo", "pytest"}, cli.ExitUsage, `unknown command "shwo" for "ctx contract"`},
 		{[]string{"job"}, 0, ""},
+		{[]string{"ingest", "a", "b"}, cli.ExitUsage, "accepts at most 1 arg(s)"},
+		{[]string{"templates", "a", "b"}, cli.ExitUsage, "accepts at most 1 arg(s)"},
 	} {
 		var out, errb bytes.Buffer
 		ios := &cli.IO{In: strings.NewReader(""), Out: &out, Err: &errb, Getwd: func() (string, error) { return t.TempDir(), nil },
