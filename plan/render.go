@@ -286,8 +286,25 @@ func renderPlanned(in Input) (*Digest, error) {
 		cov.Losses = append(cov.Losses, evidence.Loss{Code: "clipped",
 			Detail: fmt.Sprintf("%s shown cut at %d bytes, each marked with its line", plural(r.clipped, "output line"), lineWidth)})
 	}
+	// The footer's warning quotes REQUIRED items the digest did not show, in
+	// their own words: it is redacted with the body (a line of its own at
+	// the end, split off again; redaction never touches a newline), so a
+	// credential in an item the excerpt showed redacted is not printed
+	// whole below it.
+	var warn string
+	if cov.RequiredUnrepresented > 0 {
+		warn = fmt.Sprintf("! %d REQUIRED items not shown with their identity and message: %s", cov.RequiredUnrepresented, r.unshown())
+	}
 	if in.Redact != nil {
-		red, note := in.Redact(bytes.Clone(r.b.Bytes()))
+		body := bytes.Clone(r.b.Bytes())
+		if warn != "" {
+			body = append(body, strings.ReplaceAll(warn, "\n", " ")+"\n"...)
+		}
+		red, note := in.Redact(body)
+		if warn != "" {
+			cut := bytes.LastIndexByte(red[:len(red)-1], '\n') + 1
+			red, warn = red[:cut], string(red[cut:len(red)-1])
+		}
 		r.b.Reset()
 		r.b.Write(red)
 		if note != "" {
@@ -301,7 +318,7 @@ func renderPlanned(in Input) (*Digest, error) {
 	cov.BytesShown = int64(body)
 	for range 5 {
 		footer.Reset()
-		r.footer(&footer, cov, d)
+		r.footer(&footer, cov, warn, d)
 		if int64(body+footer.Len()) == cov.BytesShown {
 			break
 		}
@@ -1079,15 +1096,15 @@ func (r *renderer) listRetrievable() {
 	}
 }
 
-func (r *renderer) footer(w *bytes.Buffer, cov contract.Coverage, d *Digest) {
+func (r *renderer) footer(w *bytes.Buffer, cov contract.Coverage, warn string, d *Digest) {
 	in := r.in
 	line := func(s string) { w.WriteString(s); w.WriteByte('\n') }
 	if in.Plan.Mode == ModeWhole {
 		return
 	}
 	line("coverage: " + cov.String())
-	if cov.RequiredUnrepresented > 0 {
-		line(fmt.Sprintf("! %d REQUIRED items not shown with their identity and message: %s", cov.RequiredUnrepresented, r.unshown()))
+	if warn != "" {
+		line(warn)
 	}
 	// Point at the most useful omitted span: the first failure, else the first
 	// other REQUIRED item with a span.
