@@ -245,11 +245,11 @@ func TestDemotedFailuresAreNamed(t *testing.T) {
 	}
 }
 
-// TestUnshownWarningIsRedacted: the footer's warning about REQUIRED items
-// the digest did not show quotes them in their own words, so it is redacted
-// like the body. A credential on an anomaly line shown redacted in the
-// excerpt was printed whole in that warning, below the redacted line.
-func TestUnshownWarningIsRedacted(t *testing.T) {
+// TestRedactedLineRepresentsItsItem: an anomaly whose line holds a
+// credential is shown by the excerpt's redacted line. It was counted as
+// REQUIRED and unrepresented (the item's own text still held the secret,
+// so it never matched), and the warning then quoted it, secret and all.
+func TestRedactedLineRepresentsItsItem(t *testing.T) {
 	const secret = "ghp_SECRETSECRETSECRET"
 	g := &evidence.Graph{Profile: "text", Version: 1}
 	out := []string{"token=[REDACTED:github-pat:0000]"} // excerpt lines arrive redacted
@@ -274,7 +274,40 @@ func TestUnshownWarningIsRedacted(t *testing.T) {
 	if strings.Contains(string(d.Text), secret) {
 		t.Errorf("the digest prints the secret:\n%s", d.Text)
 	}
-	if d.Coverage.RequiredUnrepresented > 0 && !strings.Contains(string(d.Text), "not shown with their identity and message: L1: token=[REDACTED") {
-		t.Errorf("the warning does not name the item, redacted:\n%s", d.Text)
+	if d.Coverage.RequiredUnrepresented != 0 || strings.Contains(string(d.Text), "REQUIRED items not shown") {
+		t.Errorf("the anomaly's line is shown (redacted), yet it is counted unrepresented:\n%s", d.Text)
+	}
+}
+
+// TestUnshownWarningQuotesRedacted: when a REQUIRED item really is left
+// out (here its line says something else than the item, so the excerpt
+// does not show it), the warning that quotes it is redacted like the body.
+func TestUnshownWarningQuotesRedacted(t *testing.T) {
+	const secret = "ghp_SECRETSECRETSECRET"
+	g := &evidence.Graph{Profile: "text", Version: 1}
+	out := []string{"a line that is not the item's"}
+	g.Add(evidence.Item{Kind: evidence.KindAnomaly, Line: 1, Count: 1, Text: "token=" + secret, Why: "rare-line",
+		Span: evidence.Span{Stream: "stdout", From: 1, To: 1}})
+	for i := range 2000 {
+		out = append(out, fmt.Sprint(i))
+	}
+	g.Seal("run:0123456789ab")
+	ls := lineSource{"stdout": out}
+	in := Inputs{Exit: 0, Status: "exited", Streams: streams(ls)}
+	c := mustContract(t, g.Profile, "pass")
+	p := Decide(g, c, in)
+	redact := func(b []byte) ([]byte, string) {
+		return bytes.ReplaceAll(b, []byte(secret), []byte("[REDACTED:github-pat:0000]")), "! 1 secret redacted"
+	}
+	d, err := Render(Input{Run: RunInfo{Handle: "run:0123456789ab", Argv: []string{"sh", "-c", "x"}, Dir: ".", Exit: 0, Status: "exited"},
+		Streams: in.Streams, Graph: g, Contract: c, Plan: p, Lines: ls, Redact: redact, Census: func(b []byte) string { return "blob:census" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(d.Text), secret) {
+		t.Errorf("the digest prints the secret:\n%s", d.Text)
+	}
+	if !strings.Contains(string(d.Text), "not shown with their identity and message: L1: token=[REDACTED:github-pat:0000]") {
+		t.Errorf("the warning does not quote the unshown item, redacted:\n%s", d.Text)
 	}
 }

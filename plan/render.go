@@ -194,6 +194,31 @@ func (r *renderer) represented(it *evidence.Item, i int) bool {
 	return true
 }
 
+// representedRedacted reports whether the digest shows the item once its
+// credentials are redacted: excerpt lines arrive redacted, so an item whose
+// text holds a secret never matches them as it is, and would be counted (and
+// quoted) as REQUIRED and unshown although its line is right there. Redact
+// is called on the item's texts here, before the body's own pass, which is
+// the one whose note and counts stand.
+func (r *renderer) representedRedacted(it *evidence.Item, i int) bool {
+	if r.in.Redact == nil {
+		return false
+	}
+	red := func(s string) string {
+		if s == "" {
+			return s
+		}
+		out, _ := r.in.Redact([]byte(s))
+		return string(out)
+	}
+	cp := *it
+	cp.Name, cp.Package, cp.Message, cp.File, cp.Text, cp.Template = red(it.Name), red(it.Package), red(it.Message), red(it.File), red(it.Text), red(it.Template)
+	if cp.Name == it.Name && cp.Package == it.Package && cp.Message == it.Message && cp.File == it.File && cp.Text == it.Text && cp.Template == it.Template {
+		return false // nothing to redact: the first check stands
+	}
+	return r.represented(&cp, i)
+}
+
 // honest drops from the inline and census sets every REQUIRED item whose
 // identity or message the digest did not actually show.
 func (r *renderer) honest() (inline, census map[int]bool) {
@@ -202,7 +227,7 @@ func (r *renderer) honest() (inline, census map[int]bool) {
 	for i := range g.Items {
 		it := &g.Items[i]
 		required := c.ClassOf(it) == Required
-		if r.inline[i] && (!required || r.represented(it, i)) {
+		if r.inline[i] && (!required || r.represented(it, i) || r.representedRedacted(it, i)) {
 			inline[i] = true
 		}
 		if r.census[i] && (!required || Represents(it, r.censusText[i])) {
