@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -176,6 +177,34 @@ func readRegular(p string) ([]byte, error) {
 	return b, nil
 }
 
+// check refuses what a file's decoding cannot: a table for an outcome no
+// run has (a typo such as [outcome.failed] would be ignored, so the override
+// meant for failing runs would silently never apply), a negative floor or
+// ceiling, and a [loss] selector of an unknown kind.
+func (f file) check() error {
+	for _, o := range evidence.SortedKeys(f.Outcome) {
+		if !slices.Contains(Outcomes, o) {
+			return fmt.Errorf("unknown outcome [outcome.%s]: want pass, fail or error", o)
+		}
+	}
+	parts := map[string]part{"[default]": f.Default}
+	for o, p := range f.Outcome {
+		parts["[outcome."+o+"]"] = p
+	}
+	for _, t := range evidence.SortedKeys(parts) {
+		p := parts[t]
+		if p.Floor != nil && *p.Floor < 0 || p.Ceiling != nil && *p.Ceiling < 0 {
+			return fmt.Errorf("%s: floor and ceiling are token counts, 0 or more", t)
+		}
+	}
+	for _, sel := range evidence.SortedKeys(f.Loss) {
+		if err := checkSelector(sel); err != nil {
+			return fmt.Errorf("[loss]: %w", err)
+		}
+	}
+	return nil
+}
+
 // kind names a file mode that is not a regular file's.
 func kind(m fs.FileMode) string {
 	switch {
@@ -193,6 +222,9 @@ func kind(m fs.FileMode) string {
 
 // layer applies one file's parts for outcome, named name in Sources.
 func (c *Contract) layer(f file, name, outcome string) error {
+	if err := f.check(); err != nil {
+		return &Error{Path: name, Err: err}
+	}
 	c.apply(f.Default, name+" [default]")
 	if o, ok := f.Outcome[outcome]; ok {
 		c.apply(o, name+" [outcome."+outcome+"]")

@@ -64,11 +64,15 @@ func write(t *testing.T, dir, name, body string) {
 
 func TestLoadRefusesBadFiles(t *testing.T) {
 	for name, body := range map[string]string{
-		"unknown field":   "[default]\nrequird = [\"test\"]\n",
-		"bad severity":    "[loss]\ntest = \"fatal\"\n",
-		"unknown kind":    "[default]\nrequired = [\"tset:fail\"]\n",
-		"floor>ceiling":   "[default]\nfloor = 900\nceiling = 100\n",
-		"not toml at all": "[default\n",
+		"unknown field":     "[default]\nrequird = [\"test\"]\n",
+		"bad severity":      "[loss]\ntest = \"fatal\"\n",
+		"unknown kind":      "[default]\nrequired = [\"tset:fail\"]\n",
+		"floor>ceiling":     "[default]\nfloor = 900\nceiling = 100\n",
+		"not toml at all":   "[default\n",
+		"outcome typo":      "[outcome.failed]\nceiling = 50\n",
+		"negative floor":    "[default]\nfloor = -5\nceiling = -1\n",
+		"negative ceiling":  "[outcome.fail]\nceiling = -1\n",
+		"loss unknown kind": "[loss]\ntset = \"minor\"\n",
 	} {
 		dir := t.TempDir()
 		write(t, dir, "default.toml", body)
