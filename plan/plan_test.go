@@ -245,15 +245,17 @@ func TestDemotedFailuresAreNamed(t *testing.T) {
 	}
 }
 
-// TestRedactedLineRepresentsItsItem: an anomaly whose line holds a
-// credential is shown by the excerpt's redacted line. It was counted as
-// REQUIRED and unrepresented (the item's own text still held the secret,
-// so it never matched), and the warning then quoted it, secret and all.
-func TestRedactedLineRepresentsItsItem(t *testing.T) {
-	const secret = "ghp_SECRETSECRETSECRET"
+// planted is the secret the redaction tests plant in an anomaly's text.
+const planted = "ghp_SECRETSECRETSECRET"
+
+// renderAnomaly renders a text digest of 2,001 lines whose first line is
+// first and whose one REQUIRED item is an anomaly on it holding planted,
+// with a redaction that replaces planted.
+func renderAnomaly(t *testing.T, first string) *Digest {
+	t.Helper()
 	g := &evidence.Graph{Profile: "text", Version: 1}
-	out := []string{"token=[REDACTED:github-pat:0000]"} // excerpt lines arrive redacted
-	g.Add(evidence.Item{Kind: evidence.KindAnomaly, Line: 1, Count: 1, Text: "token=" + secret, Why: "rare-line",
+	out := []string{first}
+	g.Add(evidence.Item{Kind: evidence.KindAnomaly, Line: 1, Count: 1, Text: "token=" + planted, Why: "rare-line",
 		Span: evidence.Span{Stream: "stdout", From: 1, To: 1}})
 	for i := range 2000 {
 		out = append(out, fmt.Sprint(i))
@@ -264,16 +266,25 @@ func TestRedactedLineRepresentsItsItem(t *testing.T) {
 	c := mustContract(t, g.Profile, "pass")
 	p := Decide(g, c, in)
 	redact := func(b []byte) ([]byte, string) {
-		return bytes.ReplaceAll(b, []byte(secret), []byte("[REDACTED:github-pat:0000]")), "! 1 secret redacted"
+		return bytes.ReplaceAll(b, []byte(planted), []byte("[REDACTED:github-pat:0000]")), "! 1 secret redacted"
 	}
 	d, err := Render(Input{Run: RunInfo{Handle: "run:0123456789ab", Argv: []string{"sh", "-c", "x"}, Dir: ".", Exit: 0, Status: "exited"},
 		Streams: in.Streams, Graph: g, Contract: c, Plan: p, Lines: ls, Redact: redact, Census: func(b []byte) string { return "blob:census" }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(d.Text), secret) {
+	if strings.Contains(string(d.Text), planted) {
 		t.Errorf("the digest prints the secret:\n%s", d.Text)
 	}
+	return d
+}
+
+// TestRedactedLineRepresentsItsItem: an anomaly whose line holds a
+// credential is shown by the excerpt's redacted line. It was counted as
+// REQUIRED and unrepresented (the item's own text still held the secret,
+// so it never matched), and the warning then quoted it, secret and all.
+func TestRedactedLineRepresentsItsItem(t *testing.T) {
+	d := renderAnomaly(t, "token=[REDACTED:github-pat:0000]") // excerpt lines arrive redacted
 	if d.Coverage.RequiredUnrepresented != 0 || strings.Contains(string(d.Text), "REQUIRED items not shown") {
 		t.Errorf("the anomaly's line is shown (redacted), yet it is counted unrepresented:\n%s", d.Text)
 	}
@@ -283,30 +294,7 @@ func TestRedactedLineRepresentsItsItem(t *testing.T) {
 // out (here its line says something else than the item, so the excerpt
 // does not show it), the warning that quotes it is redacted like the body.
 func TestUnshownWarningQuotesRedacted(t *testing.T) {
-	const secret = "ghp_SECRETSECRETSECRET"
-	g := &evidence.Graph{Profile: "text", Version: 1}
-	out := []string{"a line that is not the item's"}
-	g.Add(evidence.Item{Kind: evidence.KindAnomaly, Line: 1, Count: 1, Text: "token=" + secret, Why: "rare-line",
-		Span: evidence.Span{Stream: "stdout", From: 1, To: 1}})
-	for i := range 2000 {
-		out = append(out, fmt.Sprint(i))
-	}
-	g.Seal("run:0123456789ab")
-	ls := lineSource{"stdout": out}
-	in := Inputs{Exit: 0, Status: "exited", Streams: streams(ls)}
-	c := mustContract(t, g.Profile, "pass")
-	p := Decide(g, c, in)
-	redact := func(b []byte) ([]byte, string) {
-		return bytes.ReplaceAll(b, []byte(secret), []byte("[REDACTED:github-pat:0000]")), "! 1 secret redacted"
-	}
-	d, err := Render(Input{Run: RunInfo{Handle: "run:0123456789ab", Argv: []string{"sh", "-c", "x"}, Dir: ".", Exit: 0, Status: "exited"},
-		Streams: in.Streams, Graph: g, Contract: c, Plan: p, Lines: ls, Redact: redact, Census: func(b []byte) string { return "blob:census" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(string(d.Text), secret) {
-		t.Errorf("the digest prints the secret:\n%s", d.Text)
-	}
+	d := renderAnomaly(t, "a line that is not the item's")
 	if !strings.Contains(string(d.Text), "not shown with their identity and message: L1: token=[REDACTED:github-pat:0000]") {
 		t.Errorf("the warning does not quote the unshown item, redacted:\n%s", d.Text)
 	}
