@@ -208,6 +208,9 @@ what was shown and left out, and handles that return any omitted span.`,
 	root.CompletionOptions.HiddenDefaultCmd = false
 	// A command named first is not completion: no completion command to build.
 	root.CompletionOptions.DisableDefaultCmd = only != ""
+	// cobra adds its completion command when the tree runs; add it now so
+	// that `ctx completion bsh` is refused like any other unknown word.
+	root.InitDefaultCompletionCmd(args...)
 	usageErrors(root)
 	return root
 }

@@ -95,6 +95,7 @@ func TestUnknownSubcommand(t *testing.T) {
 		{[]string{"job", "tial"}, cli.ExitUsage, `unknown command "tial" for "ctx job" (did you mean`},
 		{[]string{"contract", "shwo", "pytest"}, cli.ExitUsage, `unknown command "shwo" for "ctx contract"`},
 		{[]string{"job"}, 0, ""},
+		{[]string{"completion", "bsh"}, cli.ExitUsage, `unknown command "bsh" for "ctx completion" (did you mean bash`},
 		{[]string{"ingest", "a", "b"}, cli.ExitUsage, "accepts at most 1 arg(s)"},
 		{[]string{"templates", "a", "b"}, cli.ExitUsage, "accepts at most 1 arg(s)"},
 	} {

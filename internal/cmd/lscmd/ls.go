@@ -198,7 +198,9 @@ func lsRows(st *store.Store, o *lsOptions, since time.Time) ([]Row, error) {
 	}
 	execs, err := st.Execs(limit, func(e *store.Exec) bool {
 		return (o.session == "" || e.Session == o.session) && (since.IsZero() || !e.Start.Before(since)) &&
-			(o.cmd == "" || strings.Contains(cli.QuoteArgs(e.Argv), o.cmd))
+			// --cmd matches the command line as ls shows it, redacted: matching
+			// the raw one would let a guess confirm a secret.
+			(o.cmd == "" || strings.Contains(cli.QuoteArgs(secrets.Argv(e.Argv)), o.cmd))
 	})
 	if err != nil {
 		return nil, err
