@@ -12,10 +12,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -121,16 +124,23 @@ func Load(profile, outcome, projectDir string) (*Contract, error) {
 	return c, nil
 }
 
+// maxFileSize bounds a project contract file: a real one is a few hundred
+// bytes, and the file is read on every run in the workspace.
+const maxFileSize = 1 << 20
+
 // readFile decodes a project's contract file; a missing one is
-// fs.ErrNotExist, unwrapped.
+// fs.ErrNotExist, unwrapped. Anything but a regular file of at most
+// maxFileSize bytes is refused before it is read: a FIFO would block every
+// run in the workspace (opening it without O_NONBLOCK waits for a writer)
+// and a link to /dev/zero would read until memory runs out.
 func readFile(p string) (file, error) {
 	var f file
-	b, err := os.ReadFile(p)
+	b, err := readRegular(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return f, err
 	}
 	if err != nil {
-		return f, fmt.Errorf("read contract %s: %w", p, err)
+		return f, err
 	}
 	dec := toml.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -140,8 +150,81 @@ func readFile(p string) (file, error) {
 	return f, nil
 }
 
+// readRegular reads p if it is a regular file of at most maxFileSize bytes.
+func readRegular(p string) ([]byte, error) {
+	fh, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read contract %s: %w", p, err)
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read contract %s: %w", p, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &Error{Path: p, Err: fmt.Errorf("not a regular file (%s)", kind(fi.Mode()))}
+	}
+	b, err := io.ReadAll(io.LimitReader(fh, maxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("read contract %s: %w", p, err)
+	}
+	if len(b) > maxFileSize {
+		return nil, &Error{Path: p, Err: fmt.Errorf("larger than %d bytes", maxFileSize)}
+	}
+	return b, nil
+}
+
+// check refuses what a file's decoding cannot: a table for an outcome no
+// run has (a typo such as [outcome.failed] would be ignored, so the override
+// meant for failing runs would silently never apply), a negative floor or
+// ceiling, and a [loss] selector of an unknown kind.
+func (f file) check() error {
+	for _, o := range evidence.SortedKeys(f.Outcome) {
+		if !slices.Contains(Outcomes, o) {
+			return fmt.Errorf("unknown outcome [outcome.%s]: want pass, fail or error", o)
+		}
+	}
+	parts := map[string]part{"[default]": f.Default}
+	for o, p := range f.Outcome {
+		parts["[outcome."+o+"]"] = p
+	}
+	for _, t := range evidence.SortedKeys(parts) {
+		p := parts[t]
+		if p.Floor != nil && *p.Floor < 0 || p.Ceiling != nil && *p.Ceiling < 0 {
+			return fmt.Errorf("%s: floor and ceiling are token counts, 0 or more", t)
+		}
+	}
+	for _, sel := range evidence.SortedKeys(f.Loss) {
+		if err := checkSelector(sel); err != nil {
+			return fmt.Errorf("[loss]: %w", err)
+		}
+	}
+	return nil
+}
+
+// kind names a file mode that is not a regular file's.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return m.Type().String()
+}
+
 // layer applies one file's parts for outcome, named name in Sources.
 func (c *Contract) layer(f file, name, outcome string) error {
+	if err := f.check(); err != nil {
+		return &Error{Path: name, Err: err}
+	}
 	c.apply(f.Default, name+" [default]")
 	if o, ok := f.Outcome[outcome]; ok {
 		c.apply(o, name+" [outcome."+outcome+"]")

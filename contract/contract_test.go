@@ -1,12 +1,15 @@
 package contract
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ctxhq/ctx/evidence"
 )
@@ -61,11 +64,15 @@ func write(t *testing.T, dir, name, body string) {
 
 func TestLoadRefusesBadFiles(t *testing.T) {
 	for name, body := range map[string]string{
-		"unknown field":   "[default]\nrequird = [\"test\"]\n",
-		"bad severity":    "[loss]\ntest = \"fatal\"\n",
-		"unknown kind":    "[default]\nrequired = [\"tset:fail\"]\n",
-		"floor>ceiling":   "[default]\nfloor = 900\nceiling = 100\n",
-		"not toml at all": "[default\n",
+		"unknown field":     "[default]\nrequird = [\"test\"]\n",
+		"bad severity":      "[loss]\ntest = \"fatal\"\n",
+		"unknown kind":      "[default]\nrequired = [\"tset:fail\"]\n",
+		"floor>ceiling":     "[default]\nfloor = 900\nceiling = 100\n",
+		"not toml at all":   "[default\n",
+		"outcome typo":      "[outcome.failed]\nceiling = 50\n",
+		"negative floor":    "[default]\nfloor = -5\nceiling = -1\n",
+		"negative ceiling":  "[outcome.fail]\nceiling = -1\n",
+		"loss unknown kind": "[loss]\ntset = \"minor\"\n",
 	} {
 		dir := t.TempDir()
 		write(t, dir, "default.toml", body)
@@ -73,6 +80,35 @@ func TestLoadRefusesBadFiles(t *testing.T) {
 		var ce *Error
 		if !errors.As(err, &ce) || !strings.Contains(ce.Error(), "contract ") {
 			t.Errorf("%s: err = %v, want a *contract.Error naming the file", name, err)
+		}
+	}
+}
+
+// TestLoadRefusesSpecialFiles: a project contract that is a FIFO, a link
+// to a device or a huge file is refused at once with an error naming it,
+// instead of blocking every run in the workspace or reading until memory
+// runs out.
+func TestLoadRefusesSpecialFiles(t *testing.T) {
+	for name, setup := range map[string]func(p string) error{
+		"fifo":      func(p string) error { return syscall.Mkfifo(p, 0o644) },
+		"dev zero":  func(p string) error { return os.Symlink("/dev/zero", p) },
+		"directory": func(p string) error { return os.Mkdir(p, 0o755) },
+		"huge":      func(p string) error { return os.WriteFile(p, bytes.Repeat([]byte("# x\n"), 1<<20), 0o644) },
+	} {
+		dir := t.TempDir()
+		if err := setup(filepath.Join(dir, "default.toml")); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { _, err := Load("pytest", "fail", dir); done <- err }()
+		select {
+		case err := <-done:
+			var ce *Error
+			if !errors.As(err, &ce) || FixHint(err) == "" {
+				t.Errorf("%s: err = %v, want a *contract.Error with a hint", name, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: Load blocked", name)
 		}
 	}
 }

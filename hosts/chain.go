@@ -28,8 +28,9 @@ import (
 //     functions ctx cannot see;
 //   - every word is static (no $VAR, $(…), brace expansion, glob, or
 //     quoting sh reads differently from bash), so sh -c reads each step's
-//     source text as the agent's shell would whatever its options; ~
-//     expands the same way;
+//     source text as the agent's shell would whatever its options; an
+//     argument's ~ only at its start, where it expands the same way (bash
+//     also expands one after the = of NAME=~/x, sh does not);
 //   - its only redirections are 2>&1 and 2>/dev/null, which stay in the
 //     step's text;
 //   - at least one step floods.
@@ -194,7 +195,7 @@ func chainStep(s *syntax.Stmt, defined map[string]bool) (ok, floods bool) {
 	}
 	args := make([]flood.Arg, len(c.Args))
 	for i, wd := range c.Args {
-		if !portableWord(wd) {
+		if !portableWord(wd) || innerTilde(wd) {
 			return false, false
 		}
 		args[i] = makeArg(wd)
@@ -227,6 +228,29 @@ func portableWord(wd *syntax.Word) bool {
 		}
 	}
 	return true
+}
+
+// innerTilde reports whether an argument word holds an unquoted ~ after
+// its first character. bash (outside POSIX mode) expands a tilde after
+// the = of an argument that looks like an assignment (make PREFIX=~/.local
+// gets /home/u/.local) and after each : that follows it; sh leaves the
+// word alone, so the step would mean something else under ctx seq's sh -c.
+// A leading ~ expands the same in both.
+func innerTilde(wd *syntax.Word) bool {
+	for i, p := range wd.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		v := l.Value
+		if i == 0 {
+			v = strings.TrimPrefix(v, "~")
+		}
+		if strings.Contains(v, "~") {
+			return true
+		}
+	}
+	return false
 }
 
 // shellBuiltin lists the builtins of bash and dash: a step naming one would

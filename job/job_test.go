@@ -128,3 +128,33 @@ func TestDeadWithoutSupervisor(t *testing.T) {
 		t.Errorf("a supervisor that recorded itself: %q", DeadNote(j))
 	}
 }
+
+// TestTailAndSummaryRedacted: a job's live tail and its command line reach
+// the agent (ctx job tail, ctx get job:ID, ctx job ls/show, ctx run --bg),
+// so a credential in either is redacted, and line numbers are kept.
+func TestTailAndSummaryRedacted(t *testing.T) {
+	const secret = "ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ"
+	dir := t.TempDir()
+	if err := writeJSON(filepath.Join(dir, "job.json"), Spec{ID: "abcdef123456", Argv: []string{"sh", "-c", "echo " + secret}, Created: time.Now().UTC()}); err != nil {
+		t.Fatal(err)
+	}
+	snap := Snapshot{Stdout: Stream{Bytes: 60, Lines: 3, First: 1, Text: "one\ntoken " + secret + "\nthree\n"}}
+	if err := writeJSON(filepath.Join(dir, "tail.json"), snap); err != nil {
+		t.Fatal(err)
+	}
+	j, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteTail(&b, j, 10, nil); err != nil {
+		t.Fatal(err)
+	}
+	all := b.String() + "\n" + Summary(j) + "\n" + Command(j)
+	if strings.Contains(all, secret) {
+		t.Errorf("a job view prints the secret:\n%s", all)
+	}
+	if !strings.Contains(b.String(), "stdout:L2  token [REDACTED:github-pat:") || !strings.Contains(b.String(), "stdout:L3  three") {
+		t.Errorf("the tail lost its lines or numbers:\n%s", b.String())
+	}
+}

@@ -9,14 +9,15 @@ import (
 
 	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/contract"
+	"github.com/ctxhq/ctx/secrets"
 )
 
 // Summary is a job's one-line state.
 func Summary(j *Job) string {
-	s := fmt.Sprintf("%s · %s · %s", j.Handle(), j.State, cmdline.Display(j.Spec.Argv))
+	s := fmt.Sprintf("%s · %s · %s", j.Handle(), j.State, Command(j))
 	switch {
 	case j.Result != nil && j.Result.Error != "":
-		s += fmt.Sprintf(" · exit %d · ctx: %s", j.Result.Exit, j.Result.Error)
+		s += fmt.Sprintf(" · exit %d · ctx: %s", j.Result.Exit, secrets.String(j.Result.Error))
 	case j.Result != nil:
 		s += fmt.Sprintf(" · exit %d · %s", j.Result.Exit, j.Result.Run)
 	case j.State == StateDead:
@@ -26,6 +27,9 @@ func Summary(j *Job) string {
 	}
 	return s
 }
+
+// Command is the job's command line as an agent may read it: redacted.
+func Command(j *Job) string { return cmdline.Display(secrets.Argv(j.Spec.Argv)) }
 
 // Committed is the run handle a job committed: "" while it runs, an error
 // when it ended without one (ctx failed, or its supervisor died).

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ctxhq/ctx/capture"
 	"github.com/ctxhq/ctx/runner"
+	"github.com/ctxhq/ctx/secrets"
 )
 
 // Supervise runs the job in dir to the end in this process: it takes the
@@ -197,7 +198,10 @@ func Tail(j *Job, n int, re *regexp.Regexp) (Snapshot, []Line, error) {
 		name string
 		st   Stream
 	}{{"stdout", snap.Stdout}, {"stderr", snap.Stderr}} {
-		lines := strings.SplitAfter(s.st.Text, "\n")
+		// The tail goes to the agent (ctx job tail, ctx get job:ID): redact
+		// it as every other view of the output is; a redaction never
+		// touches a newline, so the line numbers hold.
+		lines := strings.SplitAfter(secrets.String(s.st.Text), "\n")
 		if len(lines) > 0 && lines[len(lines)-1] == "" {
 			lines = lines[:len(lines)-1]
 		}

@@ -1,7 +1,10 @@
 package plan
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -208,5 +211,91 @@ func TestParsePressure(t *testing.T) {
 	}
 	if _, err := ParsePressure("very"); err == nil {
 		t.Error("ParsePressure accepted nonsense")
+	}
+}
+
+// TestDemotedFailuresAreNamed: a project contract that makes a failing
+// run's failures RETRIEVABLE (one a cloned repository can ship in
+// .ctx/contracts/) still gets a digest that names them as left out, and
+// never one that says no failure was found.
+func TestDemotedFailuresAreNamed(t *testing.T) {
+	dir := t.TempDir()
+	body := "[default]\nrequired = []\nelastic = []\nretrievable = [\"test\", \"diagnostic\", \"anomaly\", \"summary\"]\n"
+	if err := os.WriteFile(filepath.Join(dir, "default.toml"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, ls := failures(1)
+	in := Inputs{Exit: 1, Status: "exited", Streams: streams(ls)}
+	c, err := contract.Load(g.Profile, "fail", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Decide(g, c, in)
+	d, err := Render(Input{Run: RunInfo{Handle: "run:0123456789ab", Argv: []string{"go", "test", "./..."}, Dir: ".", Exit: 1, Status: "exited"},
+		Streams: in.Streams, Graph: g, Contract: c, Plan: p, Lines: ls, Census: func(b []byte) string { return "blob:census" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(d.Text)
+	if strings.Contains(text, "no failure was itemised") || !strings.Contains(text, "1 failure itemised, none REQUIRED") {
+		t.Errorf("the digest does not say the failure was found and left out:\n%s", text)
+	}
+	if !strings.Contains(text, "not shown (retrievable): 1 fail test") {
+		t.Errorf("the digest does not name the failing test it left out:\n%s", text)
+	}
+}
+
+// planted is the secret the redaction tests plant in an anomaly's text.
+const planted = "ghp_SECRETSECRETSECRET"
+
+// renderAnomaly renders a text digest of 2,001 lines whose first line is
+// first and whose one REQUIRED item is an anomaly on it holding planted,
+// with a redaction that replaces planted.
+func renderAnomaly(t *testing.T, first string) *Digest {
+	t.Helper()
+	g := &evidence.Graph{Profile: "text", Version: 1}
+	out := []string{first}
+	g.Add(evidence.Item{Kind: evidence.KindAnomaly, Line: 1, Count: 1, Text: "token=" + planted, Why: "rare-line",
+		Span: evidence.Span{Stream: "stdout", From: 1, To: 1}})
+	for i := range 2000 {
+		out = append(out, fmt.Sprint(i))
+	}
+	g.Seal("run:0123456789ab")
+	ls := lineSource{"stdout": out}
+	in := Inputs{Exit: 0, Status: "exited", Streams: streams(ls)}
+	c := mustContract(t, g.Profile, "pass")
+	p := Decide(g, c, in)
+	redact := func(b []byte) ([]byte, string) {
+		return bytes.ReplaceAll(b, []byte(planted), []byte("[REDACTED:github-pat:0000]")), "! 1 secret redacted"
+	}
+	d, err := Render(Input{Run: RunInfo{Handle: "run:0123456789ab", Argv: []string{"sh", "-c", "x"}, Dir: ".", Exit: 0, Status: "exited"},
+		Streams: in.Streams, Graph: g, Contract: c, Plan: p, Lines: ls, Redact: redact, Census: func(b []byte) string { return "blob:census" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(d.Text), planted) {
+		t.Errorf("the digest prints the secret:\n%s", d.Text)
+	}
+	return d
+}
+
+// TestRedactedLineRepresentsItsItem: an anomaly whose line holds a
+// credential is shown by the excerpt's redacted line. It was counted as
+// REQUIRED and unrepresented (the item's own text still held the secret,
+// so it never matched), and the warning then quoted it, secret and all.
+func TestRedactedLineRepresentsItsItem(t *testing.T) {
+	d := renderAnomaly(t, "token=[REDACTED:github-pat:0000]") // excerpt lines arrive redacted
+	if d.Coverage.RequiredUnrepresented != 0 || strings.Contains(string(d.Text), "REQUIRED items not shown") {
+		t.Errorf("the anomaly's line is shown (redacted), yet it is counted unrepresented:\n%s", d.Text)
+	}
+}
+
+// TestUnshownWarningQuotesRedacted: when a REQUIRED item really is left
+// out (here its line says something else than the item, so the excerpt
+// does not show it), the warning that quotes it is redacted like the body.
+func TestUnshownWarningQuotesRedacted(t *testing.T) {
+	d := renderAnomaly(t, "a line that is not the item's")
+	if !strings.Contains(string(d.Text), "not shown with their identity and message: L1: token=[REDACTED:github-pat:0000]") {
+		t.Errorf("the warning does not quote the unshown item, redacted:\n%s", d.Text)
 	}
 }

@@ -194,6 +194,31 @@ func (r *renderer) represented(it *evidence.Item, i int) bool {
 	return true
 }
 
+// representedRedacted reports whether the digest shows the item once its
+// credentials are redacted: excerpt lines arrive redacted, so an item whose
+// text holds a secret never matches them as it is, and would be counted (and
+// quoted) as REQUIRED and unshown although its line is right there. Redact
+// is called on the item's texts here, before the body's own pass, which is
+// the one whose note and counts stand.
+func (r *renderer) representedRedacted(it *evidence.Item, i int) bool {
+	if r.in.Redact == nil {
+		return false
+	}
+	red := func(s string) string {
+		if s == "" {
+			return s
+		}
+		out, _ := r.in.Redact([]byte(s))
+		return string(out)
+	}
+	cp := *it
+	cp.Name, cp.Package, cp.Message, cp.File, cp.Text, cp.Template = red(it.Name), red(it.Package), red(it.Message), red(it.File), red(it.Text), red(it.Template)
+	if cp.Name == it.Name && cp.Package == it.Package && cp.Message == it.Message && cp.File == it.File && cp.Text == it.Text && cp.Template == it.Template {
+		return false // nothing to redact: the first check stands
+	}
+	return r.represented(&cp, i)
+}
+
 // honest drops from the inline and census sets every REQUIRED item whose
 // identity or message the digest did not actually show.
 func (r *renderer) honest() (inline, census map[int]bool) {
@@ -202,7 +227,7 @@ func (r *renderer) honest() (inline, census map[int]bool) {
 	for i := range g.Items {
 		it := &g.Items[i]
 		required := c.ClassOf(it) == Required
-		if r.inline[i] && (!required || r.represented(it, i)) {
+		if r.inline[i] && (!required || r.represented(it, i) || r.representedRedacted(it, i)) {
 			inline[i] = true
 		}
 		if r.census[i] && (!required || Represents(it, r.censusText[i])) {
@@ -286,8 +311,25 @@ func renderPlanned(in Input) (*Digest, error) {
 		cov.Losses = append(cov.Losses, evidence.Loss{Code: "clipped",
 			Detail: fmt.Sprintf("%s shown cut at %d bytes, each marked with its line", plural(r.clipped, "output line"), lineWidth)})
 	}
+	// The footer's warning quotes REQUIRED items the digest did not show, in
+	// their own words: it is redacted with the body (a line of its own at
+	// the end, split off again; redaction never touches a newline), so a
+	// credential in an item the excerpt showed redacted is not printed
+	// whole below it.
+	var warn string
+	if cov.RequiredUnrepresented > 0 {
+		warn = fmt.Sprintf("! %d REQUIRED items not shown with their identity and message: %s", cov.RequiredUnrepresented, r.unshown())
+	}
 	if in.Redact != nil {
-		red, note := in.Redact(bytes.Clone(r.b.Bytes()))
+		body := bytes.Clone(r.b.Bytes())
+		if warn != "" {
+			body = append(body, strings.ReplaceAll(warn, "\n", " ")+"\n"...)
+		}
+		red, note := in.Redact(body)
+		if warn != "" {
+			cut := bytes.LastIndexByte(red[:len(red)-1], '\n') + 1
+			red, warn = red[:cut], string(red[cut:len(red)-1])
+		}
 		r.b.Reset()
 		r.b.Write(red)
 		if note != "" {
@@ -301,7 +343,7 @@ func renderPlanned(in Input) (*Digest, error) {
 	cov.BytesShown = int64(body)
 	for range 5 {
 		footer.Reset()
-		r.footer(&footer, cov, d)
+		r.footer(&footer, cov, warn, d)
 		if int64(body+footer.Len()) == cov.BytesShown {
 			break
 		}
@@ -715,9 +757,12 @@ func (r *renderer) structured(d *Digest) {
 	}
 	r.elastic(required)
 	r.unexplained(required)
-	if r.in.Plan.Mode != ModeSummary {
+	if r.in.Plan.Mode != ModeSummary || r.in.Plan.Outcome != "pass" {
 		// In a pass summary the counts and the coverage line already say
-		// what stayed out.
+		// what stayed out. A failed run reaches the summary mode only when
+		// the contract makes nothing but the summary REQUIRED (a project
+		// contract demoted its failures): then the failing identities it
+		// keeps out must still be named.
 		r.notShown()
 	}
 }
@@ -984,7 +1029,13 @@ func (r *renderer) unexplained(required []int) {
 				continue
 			}
 			n := min(st.Lines, int64(max((r.left()-40)/20, 5)), 30)
-			r.line(fmt.Sprintf("no failure was itemised; the last %s of %s:", plural(int(n), "line"), s))
+			why := "no failure was itemised"
+			if f := r.failures(); f > 0 {
+				// The profile found them; the contract in effect lets them
+				// stay out. Saying none was found would hide them.
+				why = fmt.Sprintf("%s itemised, none REQUIRED by the contract in effect", plural(f, "failure"))
+			}
+			r.line(fmt.Sprintf("%s; the last %s of %s:", why, plural(int(n), "line"), s))
 			for k, l := range r.lines(s, st.Lines-n+1, st.Lines) {
 				ln := st.Lines - n + 1 + int64(k)
 				r.verbatim(s, ln, r.clipLine(s, ln, l))
@@ -992,6 +1043,18 @@ func (r *renderer) unexplained(required []int) {
 			return
 		}
 	}
+}
+
+// failures counts the graph's failed tests and error diagnostics.
+func (r *renderer) failures() int {
+	n := 0
+	for i := range r.in.Graph.Items {
+		it := &r.in.Graph.Items[i]
+		if it.Kind == evidence.KindTest && it.Outcome.Failed() || it.Kind == evidence.KindDiagnostic && it.Severity == evidence.SeverityError {
+			n++
+		}
+	}
+	return n
 }
 
 // notShown names what stayed out, by kind and outcome, so nothing is silently
@@ -1058,15 +1121,15 @@ func (r *renderer) listRetrievable() {
 	}
 }
 
-func (r *renderer) footer(w *bytes.Buffer, cov contract.Coverage, d *Digest) {
+func (r *renderer) footer(w *bytes.Buffer, cov contract.Coverage, warn string, d *Digest) {
 	in := r.in
 	line := func(s string) { w.WriteString(s); w.WriteByte('\n') }
 	if in.Plan.Mode == ModeWhole {
 		return
 	}
 	line("coverage: " + cov.String())
-	if cov.RequiredUnrepresented > 0 {
-		line(fmt.Sprintf("! %d REQUIRED items not shown with their identity and message: %s", cov.RequiredUnrepresented, r.unshown()))
+	if warn != "" {
+		line(warn)
 	}
 	// Point at the most useful omitted span: the first failure, else the first
 	// other REQUIRED item with a span.

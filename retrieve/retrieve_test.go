@@ -178,3 +178,28 @@ func TestJSONParts(t *testing.T) {
 		t.Errorf("pointer and records: %v, want a usage error", err)
 	}
 }
+
+// TestGrepContextStopsVisibly: output that fills up inside a match's
+// context says it stopped and where to go on (keeping --around), as it
+// does when it stops at a match; and a match far from the start is shown
+// even when --around asks for more context than the output holds.
+func TestGrepContextStopsVisibly(t *testing.T) {
+	st, tg := stored(t, numbered(1000, map[int]string{5: "FAIL a", 900: "FAIL b"}), "")
+	var out bytes.Buffer
+	if _, err := Get(context.Background(), st, tg, &out, Options{Grep: regexp.MustCompile("FAIL"), Around: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "5:FAIL a\n") || !strings.Contains(out.String(), "output stopped at 240 lines") ||
+		!strings.Contains(out.String(), ":L241- for the rest of the context; ctx get ") || !strings.Contains(out.String(), ":L900- --grep \"FAIL\" --around 1000 for the next match\n") {
+		t.Errorf("context cut at the limit without a word:\n…%s", tailOf(out.String(), 200))
+	}
+	out.Reset()
+	if _, err := Get(context.Background(), st, tg, &out, Options{Grep: regexp.MustCompile("FAIL b"), Around: 5000}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "900:FAIL b\n") {
+		t.Errorf("the match is not shown, only context before it:\n…%s", tailOf(out.String(), 200))
+	}
+}
+
+func tailOf(s string, n int) string { return s[max(0, len(s)-n):] }

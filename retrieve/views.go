@@ -191,6 +191,7 @@ type grepPrinter struct {
 	after         int    // context lines still to print after a match
 	written       int    // bytes printed
 	firstUnprint  int64  // the first match not printed, 0 if none
+	firstCut      int64  // the first line of any kind not printed because the output was full, 0 if none
 	handle        string // the stream's handle, for a line too long to scan whole
 	partials      int    // lines longer than lines.Max that did not match in their first lines.Max bytes
 	firstPartial  int64  // the first of them
@@ -210,6 +211,9 @@ func (p *grepPrinter) full() bool { return p.printed >= p.limit || p.written >= 
 
 func (p *grepPrinter) emit(ln int64, sep byte, text string, long bool) {
 	if p.full() {
+		if p.firstCut == 0 {
+			p.firstCut = ln
+		}
 		return
 	}
 	if p.lastPrinted > 0 && ln > p.lastPrinted+1 {
@@ -243,6 +247,9 @@ func (p *grepPrinter) line(n int64, line []byte, long, matched bool) {
 			if p.firstUnprint == 0 {
 				p.firstUnprint = n
 			}
+			if p.firstCut == 0 {
+				p.firstCut = n
+			}
 			return
 		}
 		for _, h := range p.before {
@@ -261,7 +268,10 @@ func (p *grepPrinter) line(n int64, line []byte, long, matched bool) {
 		return
 	}
 	if p.around > 0 {
-		if len(p.before) == p.around {
+		// No more than limit-1 lines of context before a match can be
+		// printed with it: hold no more (an --around of millions held the
+		// region's every line before its first match).
+		if len(p.before) >= min(p.around, max(p.limit-1, 1)) {
 			p.before = p.before[1:]
 		}
 		p.before = append(p.before, heldLine{n, lineText(line), long})
@@ -277,6 +287,27 @@ func (p *grepPrinter) partial(n int64) {
 	}
 }
 
+// next says where to go on from once the output stopped: at a match, the
+// same grep from it; inside a match's context (which a grep from there would
+// not print: it holds no match), the lines that follow, then the next match.
+func (p *grepPrinter) next(handle string, re *regexp.Regexp) string {
+	around := ""
+	if p.around > 0 {
+		around = fmt.Sprintf(" --around %d", p.around)
+	}
+	grep := func(from int64) string {
+		return fmt.Sprintf("ctx get %s:L%d- --grep %q%s", handle, from, re.String(), around)
+	}
+	if p.firstCut == p.firstUnprint {
+		return grep(p.firstCut)
+	}
+	s := fmt.Sprintf("ctx get %s:L%d- for the rest of the context", handle, p.firstCut)
+	if p.firstUnprint > 0 {
+		s += "; " + grep(p.firstUnprint) + " for the next match"
+	}
+	return s
+}
+
 // finish prints the last word: no match, or where the output stopped, and
 // which long lines were searched only in part.
 func (p *grepPrinter) finish(reg *Region, re *regexp.Regexp) error {
@@ -285,9 +316,9 @@ func (p *grepPrinter) finish(reg *Region, re *regexp.Regexp) error {
 		fmt.Fprintf(p.w, "no match for %q in what was searched of %s\n", re.String(), reg.Describe())
 	case p.matches == 0:
 		fmt.Fprintf(p.w, "no line of %s matches %q\n", reg.Describe(), re.String())
-	case p.firstUnprint > 0:
-		fmt.Fprintf(p.w, "… %d matches in all; output stopped at %d lines (%s). next: ctx get %s:L%d- --grep %q\n",
-			p.matches, p.printed, contract.Size(int64(p.written)), reg.handle, p.firstUnprint, re.String())
+	case p.firstCut > 0:
+		fmt.Fprintf(p.w, "… %d matches in all; output stopped at %d lines (%s). next: %s\n",
+			p.matches, p.printed, contract.Size(int64(p.written)), p.next(reg.handle, re))
 	}
 	if p.partials > 0 {
 		lim := contract.Size(lines.Max)

@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -207,5 +208,48 @@ what was shown and left out, and handles that return any omitted span.`,
 	root.CompletionOptions.HiddenDefaultCmd = false
 	// A command named first is not completion: no completion command to build.
 	root.CompletionOptions.DisableDefaultCmd = only != ""
+	// cobra adds its completion command when the tree runs; add it now so
+	// that `ctx completion bsh` is refused like any other unknown word.
+	root.InitDefaultCompletionCmd(args...)
+	usageErrors(root)
 	return root
+}
+
+// usageErrors makes c and every command group under it (a command
+// with subcommands and nothing to run itself) refuse an argument that names
+// no subcommand with a usage error (exit 2), and print its help when given
+// none. Left to cobra, `ctx job bgo` printed the help and exited 0, so a
+// script's typo passed as success, and `ctx bgo` exited 1 as if a handle
+// were bad. Every command's argument check (cobra.MinimumNArgs and the
+// like) reports a usage error too: `ctx pull` with no handle exited 1.
+func usageErrors(c *cobra.Command) {
+	if c.HasSubCommands() && !c.Runnable() {
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+			if cmd.SuggestionsMinimumDistance <= 0 {
+				cmd.SuggestionsMinimumDistance = 2 // cobra's own default, set only on its path
+			}
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
+			}
+			return cli.Usagef("%s", msg)
+		}
+	}
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			err := check(cmd, args)
+			var ue *cli.UsageError
+			if err != nil && !errors.As(err, &ue) {
+				return &cli.UsageError{Err: err}
+			}
+			return err
+		}
+	}
+	for _, sub := range c.Commands() {
+		usageErrors(sub)
+	}
 }

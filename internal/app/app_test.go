@@ -81,3 +81,33 @@ func TestCtxLinksNoHeavyPackages(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownSubcommand: a word that names no command, at the top or under
+// a command group, is a usage error (exit 2) that names it and prints
+// nothing on stdout; a group given no word prints its help and succeeds.
+func TestUnknownSubcommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"bgo"}, cli.ExitUsage, `unknown command "bgo" for "ctx"`},
+		{[]string{"job", "tial"}, cli.ExitUsage, `unknown command "tial" for "ctx job" (did you mean`},
+		{[]string{"contract", "shwo", "pytest"}, cli.ExitUsage, `unknown command "shwo" for "ctx contract"`},
+		{[]string{"job"}, 0, ""},
+		{[]string{"completion", "bsh"}, cli.ExitUsage, `unknown command "bsh" for "ctx completion" (did you mean bash`},
+		{[]string{"ingest", "a", "b"}, cli.ExitUsage, "accepts at most 1 arg(s)"},
+		{[]string{"templates", "a", "b"}, cli.ExitUsage, "accepts at most 1 arg(s)"},
+	} {
+		var out, errb bytes.Buffer
+		ios := &cli.IO{In: strings.NewReader(""), Out: &out, Err: &errb, Getwd: func() (string, error) { return t.TempDir(), nil },
+			Getenv: func(string) string { return "" }}
+		code := Run(ios, tc.args, Core(), false)
+		if code != tc.code || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("ctx %s: exit %d, stderr %q; want %d and %q", strings.Join(tc.args, " "), code, errb.String(), tc.code, tc.want)
+		}
+		if (code == 0) != (out.Len() > 0) {
+			t.Errorf("ctx %s: exit %d with stdout %q", strings.Join(tc.args, " "), code, out.String())
+		}
+	}
+}

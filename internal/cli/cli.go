@@ -212,7 +212,7 @@ func diskFull(err error) bool {
 func printHint(ios *IO, err error) {
 	var se *store.Error
 	if errors.As(err, &se) && se.Hint != "" {
-		fmt.Fprintf(ios.Err, "  hint: %s\n", se.Hint)
+		fmt.Fprintf(ios.Err, "  hint: %s\n", secrets.String(se.Hint))
 	}
 }
 
@@ -231,7 +231,10 @@ func Report(ios *IO, err error) int {
 	} else {
 		code = Classify(err)
 	}
-	fmt.Fprintf(ios.Err, "ctx: %v\n", err)
+	// An error may quote the command line (a command not found, a --cwd
+	// that is not a directory): the agent reads ctx's stderr, so it is
+	// redacted like every other text ctx shows it.
+	fmt.Fprintf(ios.Err, "ctx: %s\n", secrets.String(err.Error()))
 	printHint(ios, err)
 	var ue *UsageError
 	if errors.As(err, &ue) {

@@ -25,9 +25,10 @@ func TestReport(t *testing.T) {
 		{fmt.Errorf("open: %w", store.ErrLocked), ExitFailed, "ctx: open: "},
 		{fmt.Errorf("run:ab: %w", store.ErrNotFound), ExitBad, ""},
 		{&store.Error{Err: errors.New("disk"), Hint: "free some space"}, ExitBad, "hint: free some space"},
+		{Usagef("--cwd /x/ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ: not a directory"), ExitUsage, "ctx: --cwd /x/[REDACTED:github-pat:"},
 	} {
 		var errb bytes.Buffer
-		if got := Report(&IO{Err: &errb}, c.err); got != c.code || !strings.Contains(errb.String(), c.out) {
+		if got := Report(&IO{Err: &errb}, c.err); got != c.code || !strings.Contains(errb.String(), c.out) || strings.Contains(errb.String(), "ghp_") {
 			t.Errorf("Report(%v) = %d %q, want %d containing %q", c.err, got, errb.String(), c.code, c.out)
 		}
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxhq/ctx/capture"
-	"github.com/ctxhq/ctx/cmdline"
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/job"
 	"github.com/ctxhq/ctx/store"
@@ -73,7 +72,7 @@ func newLsCmd(ios *cli.IO) *cobra.Command {
 				if j.Result != nil {
 					run, exit = j.Result.Run, fmt.Sprint(j.Result.Exit)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.Handle(), j.State, job.Age(time.Since(j.Spec.Created)), run, exit, cmdline.Display(j.Spec.Argv))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.Handle(), j.State, job.Age(time.Since(j.Spec.Created)), run, exit, job.Command(j))
 			}
 			return tw.Flush()
 		},

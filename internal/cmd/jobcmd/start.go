@@ -13,6 +13,7 @@ import (
 	"github.com/ctxhq/ctx/internal/cli"
 	"github.com/ctxhq/ctx/job"
 	"github.com/ctxhq/ctx/runner"
+	"github.com/ctxhq/ctx/secrets"
 	"github.com/ctxhq/ctx/store"
 )
 
@@ -31,7 +32,7 @@ func Start(ios *cli.IO, spec job.Spec) error {
 		return err
 	}
 	h := j.Handle()
-	fmt.Fprintf(ios.Out, "%s started: %s\n  ctx job tail %s · ctx job wait %s · ctx job kill %s\n", h, cmdline.Display(spec.Argv), h, h, h)
+	fmt.Fprintf(ios.Out, "%s started: %s\n  ctx job tail %s · ctx job wait %s · ctx job kill %s\n", h, cmdline.Display(secrets.Argv(spec.Argv)), h, h, h)
 	return nil
 }
 

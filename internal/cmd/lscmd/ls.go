@@ -175,7 +175,7 @@ func runLs(ios *cli.IO, o *lsOptions) error {
 	jobs := job.List(st)
 	for i := len(live) - 1; i >= 0; i-- { // newest first, like the rest
 		r := live[i]
-		fmt.Fprintf(tw, "%s\t…\t%s\t%s\t%s\n", runningLabel(jobs, r.PID), contract.Size(r.Stdout+r.Stderr), Age(now.Sub(r.Started)), retrieve.ClipLine([]byte(cmdline.Display(r.Argv)), 80))
+		fmt.Fprintf(tw, "%s\t…\t%s\t%s\t%s\n", runningLabel(jobs, r.PID), contract.Size(r.Stdout+r.Stderr), Age(now.Sub(r.Started)), retrieve.ClipLine([]byte(cmdline.Display(secrets.Argv(r.Argv))), 80))
 	}
 	for _, r := range rows {
 		exit := fmt.Sprint(r.Exit)
@@ -198,7 +198,9 @@ func lsRows(st *store.Store, o *lsOptions, since time.Time) ([]Row, error) {
 	}
 	execs, err := st.Execs(limit, func(e *store.Exec) bool {
 		return (o.session == "" || e.Session == o.session) && (since.IsZero() || !e.Start.Before(since)) &&
-			(o.cmd == "" || strings.Contains(cli.QuoteArgs(e.Argv), o.cmd))
+			// --cmd matches the command line as ls shows it, redacted: matching
+			// the raw one would let a guess confirm a secret.
+			(o.cmd == "" || strings.Contains(cli.QuoteArgs(secrets.Argv(e.Argv)), o.cmd))
 	})
 	if err != nil {
 		return nil, err
@@ -295,7 +297,7 @@ func listRunning(ios *cli.IO, o *lsOptions, live []store.InFlight) error {
 	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "PID\tOUTPUT\tAGE\tCOMMAND")
 	for _, r := range live {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.PID, contract.Size(r.Stdout+r.Stderr), Age(time.Since(r.Started)), retrieve.ClipLine([]byte(cmdline.Display(r.Argv)), 80))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.PID, contract.Size(r.Stdout+r.Stderr), Age(time.Since(r.Started)), retrieve.ClipLine([]byte(cmdline.Display(secrets.Argv(r.Argv))), 80))
 	}
 	return tw.Flush()
 }

@@ -196,7 +196,8 @@ func runRun(ctx context.Context, ios *cli.IO, o *runOptions) error {
 	case errors.As(err, &nc):
 		return passThrough(ctx, ios, argv, dir, o, nc.Err)
 	case errors.As(err, &se):
-		fmt.Fprintf(ios.Err, "ctx: %v\n  hint: %s\n", se, runner.StartHint(se))
+		// The message quotes the command word, which the agent reads: redact it.
+		fmt.Fprintf(ios.Err, "ctx: %s\n  hint: %s\n", secrets.String(se.Error()), runner.StartHint(se))
 		return &cli.ExitError{Code: se.Exit}
 	case err != nil:
 		return err
