@@ -120,7 +120,7 @@ func Run(ctx context.Context, env *runner.Env, steps []Step, o Options) (*Record
 	stop := false
 	for i := range steps {
 		s := &steps[i]
-		r := StepResult{N: i + 1, Name: s.Name, Argv: secrets.Argv(s.Command()), Allowed: s.ContinueOnFailure}
+		r := StepResult{N: i + 1, Name: secrets.String(s.Name), Argv: secrets.Argv(s.Command()), Allowed: s.ContinueOnFailure}
 		if stop || ctx.Err() != nil {
 			r.State = StateSkipped
 			rec.Steps = append(rec.Steps, r)

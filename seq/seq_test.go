@@ -498,3 +498,20 @@ func TestParseRefChecksTheStepsStream(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultNameRedactsBeforeCut: a step named by its command, shell
+// string or argv, is redacted before the name is cut to 40 characters: a
+// credential cut in two no longer matches its rule and showed its first 30
+// characters on the step's row.
+func TestDefaultNameRedactsBeforeCut(t *testing.T) {
+	tok := "ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ12"
+	steps, err := FromArgs([]string{"echo " + tok, "--", "false", tok})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range steps {
+		if strings.Contains(s.Name, "ghp_1a2B") || !strings.Contains(s.Name, "[REDACTED:") {
+			t.Errorf("step name %q", s.Name)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/ctxhq/ctx/internal/tomlerr"
+	"github.com/ctxhq/ctx/secrets"
 )
 
 // Step is one declared step of a sequence: a command (an argv, or a shell
@@ -125,10 +126,14 @@ func Check(steps []Step) error {
 	return nil
 }
 
+// defaultName is a step's name when the steps file gives none: its command,
+// redacted before it is cut to 40 characters (the name is printed and
+// stored, and a credential cut in two would no longer match its rule).
 func defaultName(s *Step) string {
-	name := s.Shell
-	if name == "" {
-		name = strings.Join(s.Argv, " ")
+	argv := secrets.Argv(s.Command())
+	name := strings.Join(argv, " ")
+	if s.Shell != "" {
+		name = argv[len(argv)-1]
 	}
 	return cutName(strings.Join(strings.Fields(name), " "))
 }
